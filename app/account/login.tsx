@@ -1,0 +1,114 @@
+/**
+ * /login (spec 01 §2.1, §4, §6): mobile + password; on success the upstream token goes into the encrypted session
+ * and the user returns to `redirect` (same-site paths only). `expired=1` shows the spec's "log in again" message.
+ */
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { data, Form, Link, redirect, useActionData, useLoaderData, useSearchParams } from 'react-router';
+import type { Route } from './+types/login';
+import { AccountPaths, isSuccess, LoginBody, Msg, type LoginData } from '../../contract/index.ts';
+import { apiCall } from '../lib/api.server.ts';
+import { requireAnonymous, safeTarget } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
+
+export const meta: Route.MetaFunction = () => [{ title: '登录 - 存证云' }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireAnonymous(request, context);
+  const url = new URL(request.url);
+  return {
+    expired: url.searchParams.get('expired') === '1',
+    notice: url.searchParams.get('notice'),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  const submission = parseWithZod(formData, { schema: LoginBody });
+  if (submission.status !== 'success') {
+    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
+  }
+  const res = await apiCall<LoginData>(context, AccountPaths.login, {
+    body: submission.value,
+    urlPath: '/login',
+  });
+  if (!isSuccess(res.code)) {
+    return data(
+      { result: submission.reply({ formErrors: [res.msg || Msg.loginFailed], hideFields: ['password'] }) },
+      { status: 400 },
+    );
+  }
+  const storage = sessionStorageFor(context);
+  const session = await getSession(request, context);
+  session.set('token', res.data.token);
+  session.set('expiresAt', Math.floor(Date.now() / 1000) + res.data.expiresIn);
+  return redirect(safeTarget(formData.get('redirect')), {
+    headers: { 'Set-Cookie': await storage.commitSession(session) },
+  });
+}
+
+const NOTICES: Record<string, string> = {
+  registered: `${Msg.registered}，请登录`,
+  reset: Msg.passwordReset,
+  passwordChanged: `${Msg.passwordChanged}，请重新登录`,
+};
+
+export default function Login() {
+  const { expired, notice } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginBody }),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+  });
+  return (
+    <section className="auth-card">
+      <h1>账号登录</h1>
+      {expired ? (
+        <div className="form-error" role="alert">
+          {Msg.sessionExpired}
+        </div>
+      ) : null}
+      <FormNotice text={notice ? NOTICES[notice] : null} />
+      <Form method="post" {...getFormProps(form)} noValidate>
+        <CsrfInput />
+        <input type="hidden" name="redirect" value={params.get('redirect') ?? ''} />
+        <Field label="手机号" id={fields.mobile.id} errors={fields.mobile.errors}>
+          <input
+            {...getInputProps(fields.mobile, { type: 'tel' })}
+            autoComplete="username"
+            placeholder="请输入手机号"
+          />
+        </Field>
+        <Field label="密码" id={fields.password.id} errors={fields.password.errors}>
+          <input
+            {...getInputProps(fields.password, { type: 'password' })}
+            autoComplete="current-password"
+            placeholder="请输入密码"
+          />
+        </Field>
+        <FormErrors errors={form.errors} />
+        <button type="submit" className="button primary block">
+          登录
+        </button>
+      </Form>
+      <p className="auth-links">
+        <Link to="/forgetpwd">忘记密码？</Link>
+        <span>
+          还没有账号？
+          <Link
+            to={`/register${params.get('redirect') ? `?redirect=${encodeURIComponent(params.get('redirect')!)}` : ''}`}
+          >
+            立即注册
+          </Link>
+        </span>
+      </p>
+    </section>
+  );
+}

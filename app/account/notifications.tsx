@@ -1,0 +1,132 @@
+/**
+ * /notifications (spec 01 §2.6, §4): content and time, 10 a page (the spec's pager size 1 is a defect, §9), unread
+ * rows styled differently; opening an unread row marks it read; delete the selected rows; mark all read. One form:
+ * the checkboxes and every button are plain form controls, so it all works without JavaScript (PRG after each).
+ */
+import { data, Form, redirect, useActionData, useLoaderData } from 'react-router';
+import type { Route } from './+types/notifications';
+import {
+  AccountAreaPaths,
+  isSuccess,
+  NOTIFICATION_PAGE_SIZE,
+  type NotificationListData,
+} from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+
+export const meta: Route.MetaFunction = () => [{ title: '消息通知 - 存证云' }];
+
+const DONE: Record<string, string> = { deleted: '已删除所选消息', readAll: '已全部标记为已读' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+  const res = await authedCall<NotificationListData>(request, context, AccountAreaPaths.newsListing, {
+    query: { page },
+  });
+  return {
+    page,
+    list: isSuccess(res.code) ? res.data.list : [],
+    count: isSuccess(res.code) ? res.data.count : 0,
+    error: isSuccess(res.code) ? null : res.msg,
+    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  const intent = String(formData.get('intent') ?? '');
+  const back = new URL(request.url);
+  back.searchParams.delete('done');
+  if (intent.startsWith('read:')) {
+    await authedCall(request, context, AccountAreaPaths.newsRead, { body: { newsId: intent.slice(5) } });
+    back.searchParams.set('open', intent.slice(5));
+    return redirect(back.pathname + back.search);
+  }
+  if (intent === 'readAll') {
+    const res = await authedCall(request, context, AccountAreaPaths.newsRead, { body: { newsId: 'all' } });
+    if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+    back.searchParams.set('done', 'readAll');
+    return redirect(back.pathname + back.search);
+  }
+  const ids = formData
+    .getAll('newsId')
+    .map(String)
+    .filter((v) => /^\d+$/.test(v));
+  if (ids.length === 0) return data({ error: '请选择需要删除的消息' }, { status: 400 });
+  const res = await authedCall(request, context, AccountAreaPaths.newsDel, {
+    body: { newsId: ids.join(',') },
+  });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  back.searchParams.set('done', 'deleted');
+  return redirect(back.pathname + back.search);
+}
+
+export default function Notifications() {
+  const { page, list, count, error, notice } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="page">
+      <h1>消息通知</h1>
+      <FormNotice text={notice} />
+      <Form method="post">
+        <CsrfInput />
+        <div className="toolbar">
+          <button type="submit" name="intent" value="del" className="button">
+            删除所选
+          </button>
+          <button type="submit" name="intent" value="readAll" className="button">
+            全部标记已读
+          </button>
+        </div>
+        <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
+        <table className="table notifications">
+          <thead>
+            <tr>
+              <th>选择</th>
+              <th>消息内容</th>
+              <th>时间</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.length === 0 ? (
+              <tr>
+                <td colSpan={3} className="empty">
+                  暂无消息
+                </td>
+              </tr>
+            ) : (
+              list.map((n) => (
+                <tr key={n.newsId} className={n.isRead === '0' ? 'unread' : undefined} data-testid="news-row">
+                  <td>
+                    <input type="checkbox" name="newsId" value={n.newsId} aria-label={`选择：${n.str}`} />
+                  </td>
+                  <td>
+                    {n.isRead === '0' ? (
+                      <button
+                        type="submit"
+                        name="intent"
+                        value={`read:${n.newsId}`}
+                        className="link-button unread-text"
+                      >
+                        <span className="dot" aria-label="未读" /> {n.str}
+                      </button>
+                    ) : (
+                      n.str
+                    )}
+                  </td>
+                  <td>{n.addTime}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </Form>
+      <Pagination page={page} pageSize={NOTIFICATION_PAGE_SIZE} count={count} href={(n) => `?page=${n}`} />
+    </section>
+  );
+}

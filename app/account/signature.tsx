@@ -1,0 +1,164 @@
+/**
+ * /signature (spec 01 §2.7, §4, §5): the user's seals with name, image, creation time and a default badge; set
+ * default and delete each after a confirmation step (<details>, no JavaScript needed); the upload form (name, default
+ * flag, PNG image ≤ 10 MB) streams to the platform, which checks the PNG by its bytes. Messages are the spec's:
+ * 签章名称不能为空, 上传签章图片只能是 png 格式!, 上传签章图片大小不能超过 10MB!, 请上传签章图片.
+ */
+import { data, Form, redirect, useActionData, useLoaderData } from 'react-router';
+import type { Route } from './+types/signature';
+import {
+  AccountAreaPaths,
+  isSuccess,
+  Msg,
+  SIGNATURE_MAX_BYTES,
+  SignatureMsg,
+  type Signature,
+} from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+
+export const meta: Route.MetaFunction = () => [{ title: '签章管理 - 存证云' }];
+
+const DONE: Record<string, string> = { added: Msg.added, default: '已设为默认签章', deleted: '已删除该签章' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const res = await authedCall<Signature[]>(request, context, AccountAreaPaths.signatureListing, {
+    method: 'POST',
+  });
+  return {
+    list: isSuccess(res.code) ? res.data : [],
+    error: isSuccess(res.code) ? null : res.msg,
+    notice: DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+/** Multipart framing allowance over the image limit when checking Content-Length early (bytes). */
+const MULTIPART_OVERHEAD = 16 * 1024;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const contentType = request.headers.get('Content-Type') ?? '';
+  if (contentType.startsWith('multipart/form-data')) {
+    const csrfForm = new FormData();
+    csrfForm.set('csrf', new URL(request.url).searchParams.get('csrf') ?? '');
+    await validateCsrf(csrfForm, request, context);
+    if (Number(request.headers.get('Content-Length') ?? 0) > SIGNATURE_MAX_BYTES + MULTIPART_OVERHEAD) {
+      return data({ error: SignatureMsg.tooLarge }, { status: 413 });
+    }
+    if (!request.body) return data({ error: SignatureMsg.imageRequired }, { status: 400 });
+    const res = await authedCall(request, context, AccountAreaPaths.signatureUpload, {
+      method: 'POST',
+      stream: { body: request.body, contentType },
+    });
+    if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+    return redirect('/signature?done=added');
+  }
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  const id = String(formData.get('id') ?? '');
+  const intent = formData.get('intent');
+  const path = intent === 'setDefault' ? AccountAreaPaths.signatureSetDefault : AccountAreaPaths.signatureDel;
+  const res = await authedCall(request, context, path, { body: { id } });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  return redirect(`/signature?done=${intent === 'setDefault' ? 'default' : 'deleted'}`);
+}
+
+export default function Signatures() {
+  const { list, error, notice } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const csrf = useCsrfToken();
+  return (
+    <section className="page">
+      <h1>签章管理</h1>
+      <FormNotice text={notice} />
+      <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
+      <table className="table">
+        <thead>
+          <tr>
+            <th>签章名称</th>
+            <th>签章图片</th>
+            <th>创建时间</th>
+            <th>操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="empty">
+                暂无签章
+              </td>
+            </tr>
+          ) : (
+            list.map((s) => (
+              <tr key={s.id} data-testid="seal-row">
+                <td>
+                  {s.name} {s.is_default === '1' ? <span className="tag">默认</span> : null}
+                </td>
+                <td>
+                  <img src={s.pic_url} alt={`签章：${s.name}`} className="seal-img" />
+                </td>
+                <td>{s.add_time}</td>
+                <td className="row-actions">
+                  {s.is_default === '1' ? null : (
+                    <details>
+                      <summary>设为默认</summary>
+                      <Form method="post" className="confirm-box">
+                        <CsrfInput />
+                        <input type="hidden" name="id" value={s.id} />
+                        <p>确认将“{s.name}”设为默认签章？</p>
+                        <button type="submit" name="intent" value="setDefault" className="button small">
+                          确认
+                        </button>
+                      </Form>
+                    </details>
+                  )}
+                  <details>
+                    <summary>删除</summary>
+                    <Form method="post" className="confirm-box">
+                      <CsrfInput />
+                      <input type="hidden" name="id" value={s.id} />
+                      <p>确认删除签章“{s.name}”？</p>
+                      <button type="submit" name="intent" value="del" className="button small danger">
+                        确认删除
+                      </button>
+                    </Form>
+                  </details>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        action={`/signature?csrf=${encodeURIComponent(csrf)}`}
+        className="card narrow-card upload-seal"
+        noValidate
+      >
+        <h2 className="section-title">上传签章</h2>
+        <div className="field">
+          <label htmlFor="seal-name">签章名称</label>
+          <input id="seal-name" name="name" type="text" maxLength={30} />
+        </div>
+        <fieldset className="field">
+          <legend>是否默认</legend>
+          <label>
+            <input type="radio" name="isDefault" value="1" /> 是
+          </label>{' '}
+          <label>
+            <input type="radio" name="isDefault" value="0" defaultChecked /> 否
+          </label>
+        </fieldset>
+        <div className="field">
+          <label htmlFor="seal-file">签章图片（PNG，不超过10MB）</label>
+          <input id="seal-file" name="file" type="file" accept="image/png" />
+        </div>
+        <button type="submit" className="button primary">
+          上传签章
+        </button>
+      </Form>
+    </section>
+  );
+}

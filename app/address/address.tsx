@@ -1,0 +1,204 @@
+/**
+ * /address (spec 02 "Addresses", §3, §5, §7): the user's delivery addresses with add, edit (`?edit=<id>`) and delete
+ * (a <details> confirmation); name, detailed address, mobile and e-mail required with the shared validators; the
+ * region from the GB/T 2260 tree (请选择所在地区); at most 5 (最多保存5个地址, enforced by the platform); one default.
+ */
+import { parseWithZod } from '@conform-to/zod/v4';
+import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import type { Route } from './+types/address';
+import {
+  AccountAreaPaths,
+  AddressBody,
+  AddressMsg,
+  isSuccess,
+  MAX_ADDRESSES,
+  Msg,
+  type Address,
+} from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
+import { regionTree } from './region.server.ts';
+import { RegionSelect, regionOptions } from './region-select.tsx';
+
+export const meta: Route.MetaFunction = () => [{ title: '地址管理 - 存证云' }];
+
+const DONE: Record<string, string> = { added: Msg.added, modified: Msg.modified, deleted: '已删除该地址' };
+const FIELDS = [
+  'id',
+  'name',
+  'province',
+  'city',
+  'area',
+  'address',
+  'phoneNumber',
+  'email',
+  'status',
+] as const;
+type Values = Record<(typeof FIELDS)[number], string>;
+
+function valuesOf(a?: Partial<Address> | null): Values {
+  return {
+    id: a?.id ? String(a.id) : '',
+    name: a?.name ?? '',
+    province: a?.province ?? '',
+    city: a?.city ?? '',
+    area: a?.area ?? '',
+    address: a?.address ?? '',
+    phoneNumber: a?.phoneNumber ?? '',
+    email: a?.email ?? '',
+    status: a?.status === 1 ? '1' : '0',
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const [list, tree] = await Promise.all([
+    authedCall<Address[]>(request, context, AccountAreaPaths.addressList),
+    regionTree(context),
+  ]);
+  const addresses = isSuccess(list.code) ? list.data : [];
+  const editing = addresses.find((a) => String(a.id) === url.searchParams.get('edit')) ?? null;
+  return {
+    addresses,
+    tree,
+    editing: editing ? valuesOf(editing) : null,
+    error: isSuccess(list.code) ? null : list.msg,
+    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  const intent = formData.get('intent');
+  if (intent === 'del') {
+    const res = await authedCall(request, context, AccountAreaPaths.delAddress, {
+      body: { id: String(formData.get('id')) },
+    });
+    if (!isSuccess(res.code)) return data({ values: null, errors: {}, formError: res.msg }, { status: 400 });
+    return redirect('/address?done=deleted');
+  }
+  const values = Object.fromEntries(FIELDS.map((f) => [f, String(formData.get(f) ?? '')])) as Values;
+  if (formData.get('status') === 'on') values.status = '1';
+  // “下一步” without JavaScript: re-render with the chosen levels' options.
+  if (intent === 'region') return { values, errors: {} as Record<string, string>, formError: null };
+  const submission = parseWithZod(formData, { schema: AddressBody });
+  if (submission.status !== 'success') {
+    const errors = Object.fromEntries(
+      Object.entries(submission.reply().error ?? {}).map(([k, v]) => [k, v?.[0] ?? '']),
+    ) as Record<string, string>;
+    return data({ values, errors, formError: null }, { status: 400 });
+  }
+  const body = {
+    ...submission.value,
+    status: String(submission.value.status),
+    ...(values.id ? { id: values.id } : {}),
+  };
+  const res = await authedCall(
+    request,
+    context,
+    values.id ? AccountAreaPaths.editAddress : AccountAreaPaths.addAddress,
+    {
+      body,
+    },
+  );
+  if (!isSuccess(res.code)) return data({ values, errors: {}, formError: res.msg }, { status: 400 });
+  return redirect(`/address?done=${values.id ? 'modified' : 'added'}`);
+}
+
+export default function Addresses() {
+  const { addresses, tree, editing, error, notice } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const values = actionData?.values ?? editing ?? valuesOf(null);
+  const errors: Record<string, string> = actionData?.errors ?? {};
+  const regionError = errors.province || errors.city || errors.area ? AddressMsg.regionRequired : undefined;
+  const full = addresses.length >= MAX_ADDRESSES && !values.id;
+  return (
+    <section className="page">
+      <h1>地址管理</h1>
+      <FormNotice text={notice} />
+      <FormErrors errors={[error, actionData?.formError].filter((e): e is string => !!e)} />
+      <table className="table">
+        <thead>
+          <tr>
+            <th>收件人</th>
+            <th>所在地区</th>
+            <th>详细地址</th>
+            <th>手机号</th>
+            <th>邮箱</th>
+            <th>操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {addresses.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty">
+                暂无地址
+              </td>
+            </tr>
+          ) : (
+            addresses.map((a) => (
+              <tr key={a.id} data-testid="address-row">
+                <td>
+                  {a.name} {a.status === 1 ? <span className="tag">默认</span> : null}
+                </td>
+                <td>{`${a.province} ${a.city} ${a.area}`}</td>
+                <td>{a.address}</td>
+                <td>{a.phoneNumber}</td>
+                <td>{a.email}</td>
+                <td className="row-actions">
+                  <Link to={`/address?edit=${a.id}`}>编辑</Link>
+                  <details>
+                    <summary>删除</summary>
+                    <Form method="post" className="confirm-box">
+                      <CsrfInput />
+                      <input type="hidden" name="id" value={a.id} />
+                      <p>确认删除该地址？</p>
+                      <button type="submit" name="intent" value="del" className="button small danger">
+                        确认删除
+                      </button>
+                    </Form>
+                  </details>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <p className="muted">
+        最多保存 {MAX_ADDRESSES} 个地址，已保存 {addresses.length} 个。不支持寄送至港澳台地区。
+      </p>
+      <Form method="post" className="card narrow-card address-form" noValidate key={values.id || 'new'}>
+        <h2 className="section-title">{values.id ? '编辑地址' : '新增地址'}</h2>
+        {full ? <p className="form-notice">{AddressMsg.tooMany}</p> : null}
+        <CsrfInput />
+        <input type="hidden" name="id" value={values.id} />
+        <Field label="收件人" id="addr-name" errors={errors.name ? [errors.name] : undefined}>
+          <input id="addr-name" name="name" type="text" maxLength={20} defaultValue={values.name} />
+        </Field>
+        <RegionSelect serverOptions={regionOptions(tree, values)} value={values} error={regionError} />
+        <Field label="详细地址" id="addr-address" errors={errors.address ? [errors.address] : undefined}>
+          <input id="addr-address" name="address" type="text" maxLength={100} defaultValue={values.address} />
+        </Field>
+        <Field label="手机号" id="addr-phone" errors={errors.phoneNumber ? [errors.phoneNumber] : undefined}>
+          <input id="addr-phone" name="phoneNumber" type="tel" defaultValue={values.phoneNumber} />
+        </Field>
+        <Field label="邮箱" id="addr-email" errors={errors.email ? [errors.email] : undefined}>
+          <input id="addr-email" name="email" type="text" defaultValue={values.email} />
+        </Field>
+        <label className="checkbox">
+          <input type="checkbox" name="status" value="1" defaultChecked={values.status === '1'} />{' '}
+          设为默认地址
+        </label>
+        <p>
+          <button type="submit" name="intent" value="save" className="button primary">
+            保存地址
+          </button>{' '}
+          {values.id ? <Link to="/address">取消编辑</Link> : null}
+        </p>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * The region tree for the address form, read from the platform (`GET /api/User/district`, GB/T 2260 data) and kept
+ * in memory for a day (the platform answers it with a one-day cache header too).
+ */
+import type { AppLoadContext } from 'react-router';
+import { AccountAreaPaths, isSuccess, type RegionNode } from '../../contract/index.ts';
+import { apiCall } from '../lib/api.server.ts';
+
+let cached: { at: number; tree: RegionNode[] } | null = null;
+const TTL_MS = 24 * 3600 * 1000;
+
+/** The province → city → area tree. @throws the api client's 502 response when the platform is down. */
+export async function regionTree(context: AppLoadContext): Promise<RegionNode[]> {
+  if (cached && Date.now() - cached.at < TTL_MS) return cached.tree;
+  const res = await apiCall<RegionNode[]>(context, AccountAreaPaths.district);
+  if (!isSuccess(res.code)) return [];
+  cached = { at: Date.now(), tree: res.data };
+  return res.data;
+}

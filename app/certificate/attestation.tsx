@@ -1,0 +1,170 @@
+/**
+ * /attestation/{attestationId}: the evidence custody certificate (spec 01 §2.3, §4, §6). Public: anyone with the
+ * link reads it. The owner (isSelf 1, userStatus set) gets a download button and a mobile QR code; everyone else
+ * an extraction-code form. Both end in a signed, expiring URL of the evidence package (ZIP: original, certificate
+ * PDF, proof.json) that the browser follows as a document (the file arrives as an attachment; the page stays).
+ * Print: with JavaScript a confirmation and the browser's print; without it the link opens the PDF.
+ */
+import {
+  data,
+  Form,
+  Link,
+  redirectDocument,
+  useActionData,
+  useLoaderData,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/attestation';
+import {
+  CodeDownloadBody,
+  EvidencePaths,
+  isSuccess,
+  Msg,
+  OwnerDownloadBody,
+  type DownloadData,
+  type UserInfo,
+} from '../../contract/index.ts';
+import { apiCall } from '../lib/api.server.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { FormErrors } from '../shell/field.tsx';
+import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
+import { loadView, ownerMobileQr } from './view.server.ts';
+
+export const meta: Route.MetaFunction = ({ data: d }) => [
+  { title: d ? `电子数据保全证书 ${d.view.baoquan} - 存证云` : '电子数据保全证书 - 存证云' },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const view = await loadView(request, context, params.attestationId);
+  return {
+    view,
+    qr: view.isSelf === 1 ? await ownerMobileQr(request, context, view) : null,
+    queryIsDownload: new URL(request.url).searchParams.get('isDownload'),
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  let res;
+  if (formData.get('intent') === 'owner') {
+    const body = OwnerDownloadBody.safeParse({ dataId: formData.get('dataId') });
+    if (!body.success) return data({ error: Msg.evidenceNotFound }, { status: 400 });
+    res = await authedCall<DownloadData>(request, context, EvidencePaths.ownerDownload, { body: body.data });
+  } else {
+    const body = CodeDownloadBody.safeParse({ code: formData.get('code'), baoquan: params.attestationId });
+    if (!body.success) {
+      return data({ error: body.error.issues[0]?.message ?? Msg.extractCodeRequired }, { status: 400 });
+    }
+    res = await apiCall<DownloadData>(context, EvidencePaths.codeDownload, {
+      body: body.data,
+      urlPath: new URL(request.url).pathname,
+    });
+  }
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  return redirectDocument(res.data.packageUrl || res.data.downUrl);
+}
+
+/** The download state of spec 01 §4: 1 downloadable; 0 with query isDownload 2 uploading; 0 otherwise missing. */
+export function downloadBlock(isDownload: number, queryIsDownload: string | null): string | null {
+  if (isDownload === 1) return null;
+  return queryIsDownload === '2' ? Msg.evidenceUploading : Msg.evidenceMissing;
+}
+
+/** Print with a confirmation when JavaScript runs; the plain link opens the PDF otherwise. */
+function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  if (window.confirm('确认打印该证书？')) window.print();
+}
+
+export default function Attestation() {
+  const { view, qr, queryIsDownload } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const root = useRouteLoaderData('root') as { user: UserInfo | null } | undefined;
+  const owner = view.isSelf === 1 && !!root?.user?.userStatus;
+  const blocked = view.kind === 'hash' ? null : downloadBlock(view.isDownload, queryIsDownload);
+  const pdf = `/attestation/${encodeURIComponent(view.baoquan)}.pdf`;
+  return (
+    <section className="page certificate-page">
+      <nav className="certificate-actions" aria-label="证书操作">
+        <a href={pdf} onClick={confirmPrint} className="button">
+          打印证书
+        </a>
+        <a href={pdf} className="button" download>
+          下载PDF
+        </a>
+        <Link to={`/English/attestation/${encodeURIComponent(view.baoquan)}`} className="button">
+          English
+        </Link>
+      </nav>
+      <DeletedNotice view={view} />
+      <CertificateBody view={view} />
+      <KindFacts view={view} />
+      <h2 className="section-title">核验信息</h2>
+      <p className="muted">
+        {view.kind === 'hash'
+          ? '平台仅保存了用户提交的哈希值。使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”一致即可证明文件未被修改。'
+          : '使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”比对一致，即可证明文件自保全以来未被修改。'}
+      </p>
+      <Hashes view={view} />
+      <section className="download-box" aria-labelledby="download-title">
+        <h2 id="download-title">下载证据</h2>
+        {blocked ? (
+          <p className="form-notice">{blocked}</p>
+        ) : owner ? (
+          <div className="owner-download">
+            <Form method="post" reloadDocument>
+              <CsrfInput />
+              <input type="hidden" name="intent" value="owner" />
+              <input type="hidden" name="dataId" value={view.id ?? ''} />
+              <button type="submit" className="button primary">
+                下载证据
+              </button>
+              <p className="muted">证据包（ZIP）内含原始文件、保全证书PDF和账本证明 proof.json。</p>
+            </Form>
+            {qr ? (
+              <figure className="qr">
+                <img src={qr.img} alt="手机扫码查看证书" width={132} height={132} data-testid="mobile-qr" />
+                <figcaption>
+                  手机扫码查看（10分钟内有效）
+                  <br />
+                  <a href={qr.url} data-testid="mobile-link">
+                    手机版链接
+                  </a>
+                </figcaption>
+              </figure>
+            ) : null}
+          </div>
+        ) : (
+          <Form method="post" reloadDocument className="inline-form" noValidate>
+            <CsrfInput />
+            <input type="hidden" name="intent" value="code" />
+            <label htmlFor="code">提取码</label>
+            <input
+              id="code"
+              name="code"
+              type="text"
+              maxLength={30}
+              autoComplete="off"
+              placeholder="请输入证据所有人提供的提取码"
+            />
+            <button type="submit" className="button primary">
+              提取下载
+            </button>
+          </Form>
+        )}
+        <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+        {!root?.user ? (
+          <p className="muted">
+            您是证据所有人？
+            <Link to={`/login?redirect=${encodeURIComponent(`/attestation/${view.baoquan}`)}`}>登录</Link>
+            后可直接下载。
+          </p>
+        ) : null}
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+/**
+ * Loading an evidence view for the certificate pages (spec 01 §2.3): with the session's token when there is one
+ * (so the owner is recognised), falling back to an anonymous read when that token has expired (a public
+ * certificate must never be hidden by a stale session). The platform's certificate HTML is sanitized here.
+ */
+import { data, type AppLoadContext } from 'react-router';
+import QRCode from 'qrcode';
+import {
+  EvidencePaths,
+  isSessionExpired,
+  isSuccess,
+  type DownloadData,
+  type EvidenceView,
+} from '../../contract/index.ts';
+import { apiCall } from '../lib/api.server.ts';
+import { getToken } from '../lib/auth.server.ts';
+import { sanitizeCertificateHtml } from '../lib/sanitize.server.ts';
+import { encodeFileToken } from './file-token.server.ts';
+
+/** Reads the view of `baoquan`. @throws 404 for an unknown number, 502 when the platform fails. */
+export async function loadView(
+  request: Request,
+  context: AppLoadContext,
+  baoquan: string,
+): Promise<EvidenceView> {
+  const token = await getToken(request, context);
+  const urlPath = new URL(request.url).pathname;
+  let res = await apiCall<EvidenceView>(context, EvidencePaths.view, {
+    query: { baoquan },
+    token: token ?? undefined,
+    urlPath,
+  });
+  if (token && isSessionExpired(res.code, urlPath)) {
+    res = await apiCall<EvidenceView>(context, EvidencePaths.view, { query: { baoquan }, urlPath });
+  }
+  if (Number(res.code) === 404) throw data({ message: res.msg }, { status: 404 });
+  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
+  return { ...res.data, html: sanitizeCertificateHtml(res.data.html) };
+}
+
+/** An SVG QR code (server-rendered, no script) for `text`, as a data URI for an <img>. */
+export async function qrDataUri(text: string): Promise<string> {
+  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
+/**
+ * The owner's mobile QR code (spec 01 §2.3, §6): content is the mobile certificate URL carrying the file URL token
+ * (a fresh signed download URL of the owner's evidence). Null when the platform gives no download URL.
+ */
+export async function ownerMobileQr(
+  request: Request,
+  context: AppLoadContext,
+  view: EvidenceView,
+): Promise<{ img: string; url: string } | null> {
+  const token = await getToken(request, context);
+  if (!token || view.id === null || view.isDownload !== 1) return null;
+  const res = await apiCall<DownloadData>(context, EvidencePaths.ownerDownload, {
+    body: { dataId: view.id },
+    token,
+    urlPath: new URL(request.url).pathname,
+  });
+  if (!isSuccess(res.code)) return null;
+  const origin = new URL(request.url).origin;
+  const url = `${origin}/mobile/attestation/${encodeURIComponent(view.baoquan)}/${encodeFileToken(res.data.downUrl, context.sessionSecrets[0]!)}`;
+  return { img: await qrDataUri(url), url };
+}

@@ -1,0 +1,166 @@
+/**
+ * /attestation-list/download: batch download (spec 01 §2.4). Pick rows (20 a page, same filters as the lists),
+ * submit; the platform signs the packages and we redirect (PRG) to this page with `?batch=<signed URL>`, which
+ * counts down 5 seconds and then starts the download: a `<meta http-equiv="refresh">` without JavaScript, a visible
+ * countdown with it. One ZIP holds every package, so no hidden frames are needed (the spec's 300000 ms frame
+ * clean-up has nothing to clean). Errors: 请选择需要下载的证据 (nothing selected), 无下载文件 (nothing downloadable).
+ */
+import { useEffect, useState } from 'react';
+import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import type { Route } from './+types/batch-download';
+import {
+  EVIDENCE_PAGE_SIZE,
+  EvidenceKindPaths,
+  EvidencePaths,
+  fileTypeLabel,
+  isSuccess,
+  Msg,
+  type BatchDownloadData,
+  type EvidenceListData,
+} from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { FormErrors } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { pageHref, readFilters, toListQuery } from './filters.ts';
+
+/** Countdown before the download starts (spec 01 §9), seconds. */
+export const COUNTDOWN_SECONDS = 5;
+const BATCH_PREFIX = '/attestation-list/download/batch.zip?';
+
+export const meta: Route.MetaFunction = ({ data: d }) => [
+  { title: '批量下载 - 存证云' },
+  ...(d?.batch ? [{ httpEquiv: 'refresh', content: `${COUNTDOWN_SECONDS};url=${d.batch}` } as const] : []),
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const filters = readFilters(url);
+  const list = await authedCall<EvidenceListData>(request, context, EvidencePaths.list, {
+    query: toListQuery(filters, EVIDENCE_PAGE_SIZE),
+  });
+  const batch = url.searchParams.get('batch');
+  return {
+    filters,
+    list: isSuccess(list.code) ? list.data.list : [],
+    count: isSuccess(list.code) ? list.data.count : 0,
+    // Only our own signed batch path is followed (no open redirect).
+    batch: batch && batch.startsWith(BATCH_PREFIX) ? batch : null,
+    itemCount: Number(url.searchParams.get('n') ?? 0),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  const ids = formData
+    .getAll('ids')
+    .map(String)
+    .filter((v) => /^\d+$/.test(v));
+  if (ids.length === 0) return data({ error: Msg.selectEvidenceToDownload }, { status: 400 });
+  const res = await authedCall<BatchDownloadData>(request, context, EvidenceKindPaths.downloadBatch, {
+    body: { dataIdStr: ids.join(',') },
+  });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  if (res.data.list.length === 0) return data({ error: Msg.noDownloadFiles }, { status: 400 });
+  const params = new URLSearchParams({ batch: res.data.batchUrl, n: String(res.data.list.length) });
+  return redirect(`/attestation-list/download?${params}`);
+}
+
+function Countdown({ href, items }: { href: string; items: number }) {
+  const [left, setLeft] = useState(COUNTDOWN_SECONDS);
+  useEffect(() => {
+    const timer = setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <div className="countdown" role="status" data-testid="batch-countdown">
+      <p>
+        已打包 {items} 个证据，下载将在 <strong>{left}</strong> 秒后自动开始，下载会在后台继续进行。
+      </p>
+      <p>
+        如未开始，请
+        <a href={href} download>
+          点击这里下载
+        </a>
+        。
+      </p>
+    </div>
+  );
+}
+
+export default function BatchDownload() {
+  const { filters, list, count, batch, itemCount } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <section className="page">
+      <p className="breadcrumb">
+        <Link to="/attestation-list/file">数据保全</Link> / 批量下载
+      </p>
+      <h1>批量下载</h1>
+      {batch ? <Countdown href={batch} items={itemCount} /> : null}
+      <Form method="get" className="filters" role="search">
+        <label>
+          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
+        </label>
+        <label>
+          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
+        </label>
+        <label>
+          关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
+        </label>
+        <button type="submit" className="button">
+          查询
+        </button>
+      </Form>
+      <Form method="post">
+        <CsrfInput />
+        <table className="table">
+          <thead>
+            <tr>
+              <th>选择</th>
+              <th>保全编号</th>
+              <th>证据名称</th>
+              <th>文件类型</th>
+              <th>标签</th>
+              <th>保全时间</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="empty">
+                  暂无数据
+                </td>
+              </tr>
+            ) : (
+              list.map((row) => (
+                <tr key={row.id}>
+                  <td>
+                    <input type="checkbox" name="ids" value={row.id} aria-label={`选择 ${row.title}`} />
+                  </td>
+                  <td className="mono">{row.baoquan}</td>
+                  <td>{row.title}</td>
+                  <td>{fileTypeLabel(row.fileType)}</td>
+                  <td>{row.label || '-'}</td>
+                  <td>{row.saveTime}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+        <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+        <button type="submit" className="button primary">
+          下载所选证据
+        </button>
+      </Form>
+      <Pagination
+        page={filters.page}
+        pageSize={EVIDENCE_PAGE_SIZE}
+        count={count}
+        href={(n) => pageHref(filters, n)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * The evidence list screen of spec 01 §2.4, shared by the file, hash and user-data tabs: GET filter form, table,
+ * pagination by links, and per-row actions (label, delete) confirmed in <details> steps (no JavaScript needed).
+ */
+import { Form, Link, NavLink, useActionData, useLoaderData } from 'react-router';
+import { EVIDENCE_PAGE_SIZE, FILE_TYPES, fileTypeLabel } from '../../contract/index.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { pageHref } from './filters.ts';
+import type { listLoader, ListKind } from './list.server.ts';
+
+const NEW_LINKS: Record<ListKind, { to: string; label: string }> = {
+  file: { to: '/newAccessCard', label: '文件保全' },
+  hash: { to: '/newAccessHashCard', label: '哈希保全' },
+  property: { to: '/newProperty', label: '数据保全' },
+};
+
+export function EvidenceListPage() {
+  const { kind, filters, list, count, error, labels, notice } =
+    useLoaderData<Awaited<ReturnType<typeof listLoader>>>();
+  const actionData = useActionData<{ error?: string }>();
+  const base = `/attestation-list/${kind}`;
+  return (
+    <section className="page">
+      <div className="page-head">
+        <h1>数据保全</h1>
+        <div className="head-actions">
+          <Link to="/attestation-list/download" className="button">
+            批量下载
+          </Link>
+          <Link to={NEW_LINKS[kind].to} className="button primary">
+            {NEW_LINKS[kind].label}
+          </Link>
+        </div>
+      </div>
+      <nav className="tabs" aria-label="保全类型">
+        <NavLink to="/attestation-list/file" aria-current={kind === 'file' ? 'page' : undefined}>
+          文件保全
+        </NavLink>
+        <NavLink to="/attestation-list/hash" aria-current={kind === 'hash' ? 'page' : undefined}>
+          哈希保全
+        </NavLink>
+        <NavLink to="/attestation-list/property" aria-current={kind === 'property' ? 'page' : undefined}>
+          数据保全
+        </NavLink>
+      </nav>
+      <Form method="get" className="filters" role="search">
+        <label>
+          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
+        </label>
+        <label>
+          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
+        </label>
+        {kind === 'file' ? (
+          <label>
+            文件类型
+            <select name="type" defaultValue={String(filters.type)}>
+              {FILE_TYPES.map((t) => (
+                <option key={t.code} value={t.code}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label>
+          标签
+          <select name="label" defaultValue={filters.label}>
+            <option value="">全部</option>
+            {labels.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
+        </label>
+        <button type="submit" className="button">
+          查询
+        </button>
+        <Link to={base}>重置</Link>
+      </Form>
+      <FormNotice text={notice} />
+      <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
+      <table className="table">
+        <thead>
+          <tr>
+            <th>保全编号</th>
+            <th>证据名称</th>
+            <th>文件类型</th>
+            <th>标签</th>
+            <th>保全时间</th>
+            <th>操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty">
+                暂无数据
+              </td>
+            </tr>
+          ) : (
+            list.map((row) => (
+              <tr key={row.id}>
+                <td className="mono">{row.baoquan}</td>
+                <td>{row.title}</td>
+                <td>{fileTypeLabel(row.fileType)}</td>
+                <td>{row.label || '-'}</td>
+                <td>{row.saveTime}</td>
+                <td className="row-actions">
+                  <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
+                  <details>
+                    <summary>标签</summary>
+                    <Form method="post" className="inline-form">
+                      <CsrfInput />
+                      <input type="hidden" name="intent" value="label" />
+                      <input type="hidden" name="dataId" value={row.id} />
+                      <input
+                        type="text"
+                        name="label"
+                        defaultValue={row.label}
+                        maxLength={30}
+                        aria-label={`${row.title}的标签`}
+                      />
+                      <button type="submit" className="button small">
+                        保存
+                      </button>
+                    </Form>
+                  </details>
+                  <details>
+                    <summary>删除</summary>
+                    <Form method="post" className="confirm-box">
+                      <CsrfInput />
+                      <input type="hidden" name="intent" value="delete" />
+                      <input type="hidden" name="dataId" value={row.id} />
+                      <p>删除后原始数据不可恢复，账本记录仍保留。确认删除？</p>
+                      <button type="submit" className="button small danger">
+                        确认删除
+                      </button>
+                    </Form>
+                  </details>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <Pagination
+        page={filters.page}
+        pageSize={EVIDENCE_PAGE_SIZE}
+        count={count}
+        href={(n) => pageHref(filters, n)}
+      />
+    </section>
+  );
+}

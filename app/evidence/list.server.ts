@@ -1,0 +1,71 @@
+/**
+ * Loader and action shared by the three evidence lists (spec 01 §2.2, §2.4): /attestation-list/file (getList),
+ * /hash (getHashSaveList) and /property (getList v=property). The action handles the per-row label change and
+ * deletion (issue 3), each confirmed in a <details> step that works without JavaScript, then redirects back.
+ */
+import { data, redirect, type AppLoadContext } from 'react-router';
+import {
+  EVIDENCE_PAGE_SIZE,
+  EvidenceKindPaths,
+  EvidencePaths,
+  isSuccess,
+  Msg,
+  type EvidenceListData,
+  type LabelItem,
+} from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { readFilters, toListQuery } from './filters.ts';
+
+export type ListKind = 'file' | 'hash' | 'property';
+
+const SOURCES: Record<ListKind, { list: string; labels: string; v?: string }> = {
+  file: { list: EvidencePaths.list, labels: EvidencePaths.labels },
+  hash: { list: EvidenceKindPaths.hashList, labels: EvidenceKindPaths.hashLabels },
+  property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
+};
+
+const DONE: Record<string, string> = {
+  deleted: '已删除该证据数据，保全记录仍保留在账本中',
+  labelled: Msg.modified,
+};
+
+/** Loads one page of the kind's list with the URL's filters. */
+export async function listLoader(request: Request, context: AppLoadContext, kind: ListKind) {
+  const url = new URL(request.url);
+  const filters = readFilters(url);
+  const source = SOURCES[kind];
+  const [list, labels] = await Promise.all([
+    authedCall<EvidenceListData>(request, context, source.list, {
+      query: { ...toListQuery(filters, EVIDENCE_PAGE_SIZE), v: source.v },
+    }),
+    authedCall<LabelItem[]>(request, context, source.labels),
+  ]);
+  return {
+    kind,
+    filters,
+    list: isSuccess(list.code) ? list.data.list : [],
+    count: isSuccess(list.code) ? list.data.count : 0,
+    error: isSuccess(list.code) ? null : list.msg,
+    labels: isSuccess(labels.code) ? labels.data.map((l) => l.label) : [],
+    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+/** Row actions: `intent=delete {dataId}` or `intent=label {dataId, label}`; answers a redirect back (PRG). */
+export async function listAction(request: Request, context: AppLoadContext) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  const dataId = String(formData.get('dataId') ?? '');
+  const intent = formData.get('intent');
+  const res =
+    intent === 'delete'
+      ? await authedCall(request, context, EvidenceKindPaths.delData, { method: 'POST', body: { dataId } })
+      : await authedCall(request, context, EvidenceKindPaths.labelSave, {
+          body: { dataId, label: String(formData.get('label') ?? '') },
+        });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  const back = new URL(request.url);
+  back.searchParams.set('done', intent === 'delete' ? 'deleted' : 'labelled');
+  return redirect(back.pathname + back.search);
+}

@@ -1,0 +1,109 @@
+/**
+ * /newAccessCard: preserve one file with a title and a label (spec 01 §2.2). The multipart body is forwarded to the
+ * platform as a stream, never parsed or buffered here, so a 2 GiB file costs no memory on the gateway; the
+ * platform hashes it while storing it. Success lands on the new certificate (Post/Redirect/Get).
+ * CSRF: the token rides in the action URL, because reading a form field would mean parsing the stream.
+ */
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
+import type { Route } from './+types/new-file';
+import {
+  EvidencePaths,
+  formatBytes,
+  isSuccess,
+  Msg,
+  type LabelItem,
+  type SaveEvidenceData,
+} from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { useCsrfToken } from '../shell/csrf-input.tsx';
+import { FormErrors } from '../shell/field.tsx';
+
+export const meta: Route.MetaFunction = () => [{ title: '文件保全 - 存证云' }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const labels = await authedCall<LabelItem[]>(request, context, EvidencePaths.labels);
+  return {
+    labels: isSuccess(labels.code) ? labels.data.map((l) => l.label) : [],
+    maxBytes: context.maxUploadBytes,
+  };
+}
+
+/** Multipart framing allowance on top of the file size when checking Content-Length early (bytes). */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const csrfForm = new FormData();
+  csrfForm.set('csrf', url.searchParams.get('csrf') ?? '');
+  await validateCsrf(csrfForm, request, context);
+  const contentType = request.headers.get('Content-Type') ?? '';
+  if (!contentType.startsWith('multipart/form-data') || !request.body) {
+    return data({ error: Msg.fileRequired }, { status: 400 });
+  }
+  const length = Number(request.headers.get('Content-Length') ?? 0);
+  if (length > context.maxUploadBytes + MULTIPART_OVERHEAD) {
+    return data({ error: Msg.fileTooLarge(context.maxUploadBytes) }, { status: 413 });
+  }
+  const res = await authedCall<SaveEvidenceData>(request, context, EvidencePaths.save, {
+    method: 'POST',
+    stream: { body: request.body, contentType },
+  });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
+}
+
+export default function NewFileEvidence() {
+  const { labels, maxBytes } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const csrf = useCsrfToken();
+  const busy = useNavigation().state === 'submitting';
+  return (
+    <section className="page narrow">
+      <p className="breadcrumb">
+        <Link to="/attestation-list/file">数据保全</Link> / 文件保全
+      </p>
+      <h1>文件保全</h1>
+      <p className="lead">
+        上传的文件将计算 SHA-256 哈希并记录到存证账本，生成电子数据保全证书。单个文件不超过{' '}
+        {formatBytes(maxBytes)}。
+      </p>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        action={`/newAccessCard?csrf=${encodeURIComponent(csrf)}`}
+        className="card"
+        noValidate
+      >
+        <div className="field">
+          <label htmlFor="title">证据名称</label>
+          <input id="title" name="title" type="text" maxLength={100} placeholder="默认使用文件名" />
+        </div>
+        <div className="field">
+          <label htmlFor="label">标签</label>
+          <input
+            id="label"
+            name="label"
+            type="text"
+            maxLength={30}
+            list="label-options"
+            placeholder="可选，用于分类筛选"
+          />
+          <datalist id="label-options">
+            {labels.map((l) => (
+              <option key={l} value={l} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor="file">选择文件</label>
+          <input id="file" name="file" type="file" required />
+        </div>
+        <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? '正在上传并保全…' : '提交保全'}
+        </button>
+      </Form>
+    </section>
+  );
+}

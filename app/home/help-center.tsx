@@ -1,0 +1,38 @@
+/** /helpCenter: answers to the questions users of an evidence platform ask first (content ours; spec shows none). */
+import type { Route } from './+types/help-center';
+
+export const meta: Route.MetaFunction = () => [{ title: '帮助中心 - 存证云' }];
+
+const FAQ: { q: string; a: string }[] = [
+  {
+    q: '什么是数据保全？',
+    a: '数据保全是在文件形成后立即计算其 SHA-256 哈希值，并连同保全时间、保全人一起写入防篡改账本。日后只要文件哈希一致，即可证明文件自保全之时起未被修改。',
+  },
+  {
+    q: '保全证书谁可以查看？',
+    a: '持有证书链接（含保全编号）的任何人都可以查看证书内容。保全编号为随机生成，无法被猜测。',
+  },
+  {
+    q: '他人如何下载我保全的文件？',
+    a: '您可以把证书链接和您的提取码一起提供给对方，对方在证书页输入提取码后即可下载原始文件。提取码可在账户设置中查看和修改。',
+  },
+  { q: '忘记密码怎么办？', a: '在登录页点击“忘记密码”，通过注册手机号接收短信验证码即可重置密码。' },
+  {
+    q: '单个文件大小有限制吗？',
+    a: '单个文件默认不超过 2GB。文件在上传过程中即完成哈希计算，上传中断不会留下不完整的记录。',
+  },
+];
+
+export default function HelpCenter() {
+  return (
+    <section className="page narrow">
+      <h1>帮助中心</h1>
+      {FAQ.map((item) => (
+        <details key={item.q} className="faq">
+          <summary>{item.q}</summary>
+          <p>{item.a}</p>
+        </details>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * /chain/tx/{hash}: the public ledger explorer the certificate's chain transaction hash links to (issue 3 item 2):
+ * the entry's leaf, its record, the inclusion proof and the signed tree head, with the public key to check it.
+ */
+import { data, Link, useLoaderData } from 'react-router';
+import type { Route } from './+types/chain-tx';
+import { isSuccess, LedgerPaths, type LedgerEntryView, type LedgerPublicKey } from '../../contract/index.ts';
+import { apiCall } from '../lib/api.server.ts';
+import { beijingTime } from '../certificate/ledger-proof.server.ts';
+
+export const meta: Route.MetaFunction = ({ params }) => [
+  { title: `账本记录 ${params.hash.slice(0, 12)}… - 存证云` },
+];
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  if (!/^[0-9a-f]{64}$/i.test(params.hash)) throw data({ message: 'not found' }, { status: 404 });
+  const [entry, key] = await Promise.all([
+    apiCall<LedgerEntryView>(context, LedgerPaths.entry, { query: { hash: params.hash.toLowerCase() } }),
+    apiCall<LedgerPublicKey>(context, LedgerPaths.publicKey),
+  ]);
+  if (Number(entry.code) === 404) throw data({ message: entry.msg }, { status: 404 });
+  if (!isSuccess(entry.code)) throw data({ message: entry.msg }, { status: 502 });
+  return {
+    entry: entry.data,
+    key: isSuccess(key.code) ? key.data : null,
+    signedAt: beijingTime(entry.data.sth.timestamp),
+    savedAt: beijingTime(entry.data.record.savedAt * 1000),
+  };
+}
+
+export default function ChainTx() {
+  const { entry, key, signedAt, savedAt } = useLoaderData<typeof loader>();
+  return (
+    <section className="page">
+      <h1>账本记录</h1>
+      <dl className="facts">
+        <dt>交易哈希（叶子哈希）</dt>
+        <dd className="mono hash" data-testid="leaf-hash">
+          {entry.leafHash}
+        </dd>
+        <dt>叶子序号</dt>
+        <dd>{entry.leafIndex}</dd>
+        <dt>保全编号</dt>
+        <dd>
+          <Link to={`/attestation/${encodeURIComponent(entry.record.baoquan)}`}>{entry.record.baoquan}</Link>
+        </dd>
+        <dt>文件SHA256</dt>
+        <dd className="mono hash">{entry.record.sha256}</dd>
+        <dt>记录时间</dt>
+        <dd>{savedAt}</dd>
+      </dl>
+      <h2 className="section-title">记录原文（叶子哈希 = SHA-256(0x00 ‖ 原文)）</h2>
+      <pre className="code-block">{entry.recordCanonical}</pre>
+      <h2 className="section-title">包含证明（RFC 9162）</h2>
+      {entry.inclusionProof.length === 0 ? (
+        <p className="muted">该记录即为树根，无需中间节点。</p>
+      ) : (
+        <ol className="mono proof-list">
+          {entry.inclusionProof.map((h, i) => (
+            <li key={`${i}-${h}`}>{h}</li>
+          ))}
+        </ol>
+      )}
+      <h2 className="section-title">签名树头</h2>
+      <dl className="facts">
+        <dt>账本规模</dt>
+        <dd>{entry.sth.treeSize}</dd>
+        <dt>树根哈希</dt>
+        <dd className="mono hash">{entry.sth.rootHash}</dd>
+        <dt>签名时间</dt>
+        <dd>{signedAt}</dd>
+        <dt>签名（Ed25519）</dt>
+        <dd className="mono hash">{entry.sth.signature}</dd>
+        <dt>公钥标识</dt>
+        <dd className="mono hash">{entry.sth.keyId}</dd>
+      </dl>
+      {key ? (
+        <details>
+          <summary>账本公钥（PEM）</summary>
+          <pre className="code-block">{key.pem}</pre>
+          <p>
+            <a href="/.well-known/cunzheng-ledger-key.pem">下载公钥</a>
+          </p>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The one server-only client through which app/ reaches the upstream platform, over HTTP, exactly as it would
+ * reach a legacy upstream (ARCHITECTURE "Boundaries"). Every call answers the `{code, msg, data}` envelope.
+ * A connection failure throws a 502 Response carrying the spec's "connection failed" message (spec 01 §8), which
+ * the root error boundary renders as a page.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { data as routeData, type AppLoadContext } from 'react-router';
+import { Msg, type ApiEnvelope } from '../../contract/index.ts';
+
+export interface ApiCallOptions {
+  method?: 'GET' | 'POST';
+  /** Bearer token from the session. */
+  token?: string | undefined;
+  /** Query parameters (undefined values dropped). */
+  query?: Record<string, string | number | undefined>;
+  /** Form-encoded body (plain object). */
+  body?: Record<string, string | number | undefined>;
+  /** A raw body stream with its own content type (multipart uploads), forwarded without parsing. */
+  stream?: { body: ReadableStream<Uint8Array>; contentType: string };
+  /** The browser path the call is made for (X-URL-PATH header, spec 01 §7). */
+  urlPath?: string;
+  /** Abort signal (the browser request's), so a cancelled page cancels the upstream call. */
+  signal?: AbortSignal;
+}
+
+/** Thrown Response for a failed connection: the error page shows `Msg.connectionFailed` with status 502. */
+export function connectionFailed(): Response {
+  return new Response(JSON.stringify({ message: Msg.connectionFailed }), {
+    status: 502,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
+}
+
+/**
+ * Calls `path` on the upstream and returns its envelope.
+ * @throws a 502 `data()` response when the upstream cannot be reached or answers something that is not an envelope.
+ */
+export async function apiCall<T>(
+  ctx: AppLoadContext,
+  path: string,
+  opts: ApiCallOptions = {},
+): Promise<ApiEnvelope<T>> {
+  const url = new URL(path, ctx.upstreamUrl);
+  for (const [k, v] of Object.entries(opts.query ?? {}))
+    if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The platform counts per-client limits by this address (it trusts X-Forwarded-For from loopback only).
+  if (ctx.clientIp) headers['X-Forwarded-For'] = ctx.clientIp;
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
+  if (opts.stream) {
+    headers['Content-Type'] = opts.stream.contentType;
+    return postStream<T>(url, headers, opts.stream.body, opts.signal);
+  }
+  let body: BodyInit | undefined;
+  if (opts.body) {
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(opts.body)) if (v !== undefined) form.set(k, String(v));
+    body = form;
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: opts.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      signal: opts.signal,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw routeData({ message: Msg.connectionFailed }, { status: 502 });
+  }
+  return readEnvelope<T>(res.status, res.headers.get('content-type') ?? '', await res.text());
+}
+
+/** Parses an upstream answer as an envelope. @throws a 502 `data()` response for anything else. */
+function readEnvelope<T>(status: number, contentType: string, text: string): ApiEnvelope<T> {
+  if (!contentType.includes('json')) {
+    throw routeData({ message: status >= 500 ? Msg.connectionFailed : Msg.serverError }, { status: 502 });
+  }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    throw routeData({ message: Msg.serverError }, { status: 502 });
+  }
+  if (typeof envelope !== 'object' || envelope === null || !('code' in envelope)) {
+    throw routeData({ message: Msg.serverError }, { status: 502 });
+  }
+  return envelope as ApiEnvelope<T>;
+}
+
+/**
+ * POSTs a body stream with node:http and backpressure, so a multi-GB upload costs constant memory.
+ * (Node 20's fetch buffers a streamed request body when the upstream reads slower than the client sends: a 1 GiB
+ * upload grew the process by ~1 GB; bench/upload.ts measures this path.)
+ * The upstream may answer before reading everything (e.g. 413); its answer wins over the broken pipe.
+ */
+async function postStream<T>(
+  url: URL,
+  headers: Record<string, string>,
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): Promise<ApiEnvelope<T>> {
+  const client = url.protocol === 'https:' ? https : http;
+  const req = client.request(url, { method: 'POST', headers, signal });
+  const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+  });
+  // Not pipeline(): on an upstream failure it would destroy the source, which cancels the browser's request stream
+  // and destroys the browser's socket before the 502 page can be sent.
+  const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+  source.once('error', (err) => req.destroy(err)); // the browser aborted: end the upstream request
+  req.once('error', () => {
+    source.unpipe(req);
+    source.resume(); // the upstream failed or answered early: throw away the rest of the browser's body
+  });
+  source.pipe(req);
+  let res: http.IncomingMessage;
+  try {
+    res = await answer;
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw routeData({ message: Msg.connectionFailed }, { status: 502 });
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return readEnvelope<T>(
+    res.statusCode ?? 502,
+    String(res.headers['content-type'] ?? ''),
+    Buffer.concat(chunks).toString('utf8'),
+  );
+}

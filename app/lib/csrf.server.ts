@@ -1,0 +1,39 @@
+/**
+ * CSRF protection for every mutation (remix-utils CSRF): a signed token in an HttpOnly cookie, echoed by a hidden
+ * `csrf` field in each form. Multipart uploads carry it in the form's action URL (`?csrf=`) so that the file stream
+ * can be forwarded without being parsed here.
+ */
+import { createCookie, data, type AppLoadContext } from 'react-router';
+import { CSRF, CSRFError } from 'remix-utils/csrf/server';
+
+function csrfFor(ctx: AppLoadContext): CSRF {
+  const cookie = createCookie('cz_csrf', {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.secureCookies,
+    secrets: ctx.sessionSecrets,
+  });
+  return new CSRF({ cookie, formDataKey: 'csrf', secret: ctx.sessionSecrets[0] });
+}
+
+/** The request's CSRF token and, when a new one was made, the Set-Cookie value to send. */
+export async function commitCsrfToken(
+  request: Request,
+  ctx: AppLoadContext,
+): Promise<readonly [string, string | null]> {
+  return csrfFor(ctx).commitToken(request);
+}
+
+/**
+ * Checks the form's `csrf` field against the cookie.
+ * @throws a 403 response when it is missing or does not match.
+ */
+export async function validateCsrf(formData: FormData, request: Request, ctx: AppLoadContext): Promise<void> {
+  try {
+    await csrfFor(ctx).validate(formData, request.headers);
+  } catch (err) {
+    if (err instanceof CSRFError) throw data({ message: '页面已过期，请刷新后重试' }, { status: 403 });
+    throw err;
+  }
+}

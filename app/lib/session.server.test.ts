@@ -1,0 +1,55 @@
+/** The gateway's encrypted cookie session: round trip, tamper detection, secret rotation, expiry from the token. */
+import { describe, expect, it } from 'vitest';
+import { sessionStorageFor } from './session.server.ts';
+
+const ctx = (secrets: string[]) => ({ sessionSecrets: secrets, secureCookies: true });
+const cookieOf = (setCookie: string) => setCookie.split(';')[0]!;
+
+describe('session storage', () => {
+  it('round-trips the token and hides it from the cookie text', async () => {
+    const storage = sessionStorageFor(ctx(['s1']));
+    const session = await storage.getSession(null);
+    session.set('token', 'upstream-token-value');
+    session.set('expiresAt', Math.floor(Date.now() / 1000) + 3600);
+    const header = await storage.commitSession(session);
+    expect(header).toContain('HttpOnly');
+    expect(header).toContain('SameSite=Lax');
+    expect(header).toContain('Secure');
+    expect(header).toMatch(/Max-Age=(3600|3599)/);
+    expect(header).not.toContain('upstream-token-value');
+    const again = await storage.getSession(cookieOf(header));
+    expect(again.get('token')).toBe('upstream-token-value');
+  });
+
+  it('ignores a tampered cookie or one sealed with an unknown secret', async () => {
+    const storage = sessionStorageFor(ctx(['s1']));
+    const session = await storage.getSession(null);
+    session.set('token', 't');
+    const cookie = cookieOf(await storage.commitSession(session));
+    const value = decodeURIComponent(cookie.split('=')[1]!);
+    // Flip the first character of the ciphertext part (every bit of it is significant, unlike a last character).
+    const [iv, tag, body] = value.split('.') as [string, string, string];
+    const flipped = (body[0] === 'A' ? 'B' : 'A') + body.slice(1);
+    const tampered = `cz_session=${encodeURIComponent([iv, tag, flipped].join('.'))}`;
+    expect((await storage.getSession(tampered)).get('token')).toBeUndefined();
+    expect((await sessionStorageFor(ctx(['other'])).getSession(cookie)).get('token')).toBeUndefined();
+  });
+
+  it('reads cookies sealed with an older secret after rotation, and seals with the newest', async () => {
+    const old = sessionStorageFor(ctx(['old']));
+    const s = await old.getSession(null);
+    s.set('token', 't-old');
+    const cookie = cookieOf(await old.commitSession(s));
+    const rotated = sessionStorageFor(ctx(['new', 'old']));
+    const read = await rotated.getSession(cookie);
+    expect(read.get('token')).toBe('t-old');
+    const resealed = cookieOf(await rotated.commitSession(read));
+    expect((await sessionStorageFor(ctx(['new'])).getSession(resealed)).get('token')).toBe('t-old');
+  });
+
+  it('destroys with an expired cookie', async () => {
+    const storage = sessionStorageFor(ctx(['s1']));
+    const header = await storage.destroySession(await storage.getSession(null));
+    expect(header).toContain('Max-Age=0');
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The document shell: top bar, notices, footer, the error pages (404, connection failed), and the root loader that
+ * refreshes the user's info on every page ("with a token, user info is refreshed before the route opens",
+ * spec 02 "Route guard") and issues the CSRF token.
+ */
+import {
+  data,
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import { Msg } from '../contract/index.ts';
+import { optionalUser } from './lib/auth.server.ts';
+import { commitCsrfToken } from './lib/csrf.server.ts';
+import { sessionStorageFor } from './lib/session.server.ts';
+import { TopBar } from './shell/top-bar.tsx';
+import { Footer } from './shell/footer.tsx';
+import { AnnouncementBanner, IeNotice, announcementActive, isOldIe } from './shell/notices.tsx';
+import stylesheet from './styles.css?url';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [{ user, ended }, [csrf, csrfCookie]] = await Promise.all([
+    optionalUser(request, context),
+    commitCsrfToken(request, context),
+  ]);
+  const headers = new Headers();
+  if (csrfCookie) headers.append('Set-Cookie', csrfCookie);
+  if (ended) {
+    // A dead upstream token on a public page: forget it quietly (login-required pages redirect on their own).
+    const storage = sessionStorageFor(context);
+    headers.append(
+      'Set-Cookie',
+      await storage.destroySession(await storage.getSession(request.headers.get('Cookie'))),
+    );
+  }
+  return data(
+    {
+      user,
+      csrf,
+      nonce: context.cspNonce,
+      oldIe: isOldIe(request.headers.get('User-Agent')),
+      announcement: announcementActive(context.announcement) ? context.announcement!.text : null,
+      notaryOffice: process.env.NOTARY_OFFICE || '合作公证机构',
+    },
+    { headers },
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>('root');
+  // Print views (handle.bare) render the page alone: no top bar, notices or footer.
+  const bare = useMatches().some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  if (bare) {
+    return (
+      <html lang="zh-CN">
+        <head>
+          <meta charSet="utf-8" />
+          <Meta />
+          <Links />
+        </head>
+        <body className="bare-body">{children}</body>
+      </html>
+    );
+  }
+  return (
+    <html lang="zh-CN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="renderer" content="webkit" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {root?.oldIe ? <IeNotice /> : null}
+        <TopBar user={root?.user ?? null} />
+        {root?.announcement ? <AnnouncementBanner text={root.announcement} /> : null}
+        <main className="main">{children}</main>
+        <Footer notaryOffice={root?.notaryOffice ?? '合作公证机构'} />
+        <ScrollRestoration nonce={root?.nonce} />
+        <Scripts nonce={root?.nonce} />
+      </body>
+    </html>
+  );
+}
+
+export const meta: Route.MetaFunction = () => [{ title: '存证云 - 电子数据保全与在线公证平台' }];
+
+export default function App() {
+  return <Outlet />;
+}
+
+/** Error pages: 404 per spec 01 §2.8, connection failure per spec 01 §8, anything else a calm generic page. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  let message: string = Msg.serverError;
+  if (isRouteErrorResponse(error)) {
+    const body = error.data as { message?: string } | string | undefined;
+    message =
+      (typeof body === 'object' && body?.message) || (error.status === 502 ? Msg.connectionFailed : message);
+  }
+  return (
+    <section className="error-page">
+      <h1>{message}</h1>
+      <p>
+        <Link to="." reloadDocument className="button">
+          重试
+        </Link>{' '}
+        <Link to="/">返回首页</Link>
+      </p>
+    </section>
+  );
+}
+
+export function NotFound() {
+  return (
+    <section className="error-page">
+      <h1>{Msg.notFoundPage}</h1>
+      <p>
+        <Link to="/" className="button">
+          返回首页
+        </Link>
+      </p>
+    </section>
+  );
+}

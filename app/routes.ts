@@ -1,0 +1,57 @@
+/**
+ * The spec's route map in one place (spec 01 §2, spec 02 §2), composed from the business areas' route modules.
+ * Explicit config, not file-name magic, so every path of the spec is visible here.
+ */
+import { type RouteConfig, index, route } from '@react-router/dev/routes';
+
+export default [
+  // public
+  index('home/home.tsx'),
+  route('home', 'home/home.tsx', { id: 'home-alias' }),
+  route('helpCenter', 'home/help-center.tsx'),
+  route('login', 'account/login.tsx'),
+  route('register', 'account/register.tsx'),
+  route('forgetpwd', 'account/forgetpwd.tsx'),
+  route('logout', 'account/logout.tsx'),
+  // certificates (public: the link is the secret)
+  route('attestation/:attestationId', 'certificate/attestation.tsx'),
+  route('attestation/:attestationId/print', 'certificate/print.tsx'),
+  route('English/attestation/:attestationId', 'certificate/english.tsx'),
+  route('English/attestation/:attestationId/print', 'certificate/print.tsx', { id: 'english-print' }),
+  route('mobile/attestation/:attestationId/:token', 'certificate/mobile.tsx'),
+  route('mobile/preview/:fileUrl/:type?/:baoquan?', 'certificate/mobile.tsx', { id: 'mobile-preview' }),
+  route('mobile/previewDoc/:fileUrl/:type', 'certificate/mobile.tsx', { id: 'mobile-preview-doc' }),
+  route('mobile/previewProgress/:fileUrl', 'certificate/mobile.tsx', { id: 'mobile-preview-progress' }),
+  route('evidencesPro/:attestationId', 'certificate/attestation.tsx', { id: 'evidences-pro' }),
+  route('evidencesWeb/:attestationId', 'certificate/attestation.tsx', { id: 'evidences-web' }),
+  // ledger explorer and key
+  route('chain/tx/:hash', 'ledger/chain-tx.tsx'),
+  route('.well-known/cunzheng-ledger-key.pem', 'ledger/public-key.ts'),
+  // public verification
+  route('queryAuthentication', 'verify/layout.tsx', [
+    index('verify/index.tsx'),
+    route('safekeeping', 'verify/safekeeping.tsx'),
+    route('certificate', 'verify/certificate.tsx'),
+    route('keepSingle', 'verify/keep-single.tsx'),
+    route('electronicData', 'verify/electronic-data.tsx'),
+    route('mutualEvidence', 'verify/mutual-evidence.tsx'),
+  ]),
+  route('English/safekeeping', 'verify/safekeeping.tsx', { id: 'english-safekeeping' }),
+  // login required (the loaders call requireToken / authedCall)
+  route('attestation-list', 'evidence/list-index.tsx'),
+  route('attestation-list/file', 'evidence/list-file.tsx'),
+  route('attestation-list/hash', 'evidence/list-hash.tsx'),
+  route('attestation-list/property', 'evidence/list-property.tsx'),
+  route('attestation-list/download', 'evidence/batch-download.tsx'),
+  route('newAccessCard', 'evidence/new-file.tsx'),
+  route('newAccessHashCard', 'evidence/new-hash.tsx'),
+  route('newProperty', 'evidence/new-property.tsx'),
+  // account area
+  route('setting', 'account/setting.tsx'),
+  route('notifications', 'account/notifications.tsx'),
+  route('signature', 'account/signature.tsx'),
+  route('address', 'address/address.tsx'),
+  // errors
+  route('404', 'shell/not-found.tsx'),
+  route('*', 'shell/not-found.tsx', { id: 'catch-all' }),
+] satisfies RouteConfig;

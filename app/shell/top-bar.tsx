@@ -1,0 +1,119 @@
+/**
+ * The top bar (spec 02 "Top bar"): logo and menu, help, notification badge (capped at 99), points with a buy link,
+ * the account menu (a <details> disclosure, so it opens without JavaScript) and logout; login/register for visitors.
+ * Also the verification tip for userStatus 1, 2 and 4 (spec 02 §4).
+ */
+import { Form, Link, NavLink } from 'react-router';
+import type { UserInfo } from '../../contract/index.ts';
+import { CsrfInput } from './csrf-input.tsx';
+
+/** Badge text: the unread count, "99+" above 99 (spec 01 §9, spec 02 §9). */
+export function badgeText(n: number): string {
+  return n > 99 ? '99+' : String(n);
+}
+
+/** Where "go verify" leads: by account type, or the type chooser when none is set (spec 02 "Top bar"). */
+function verifyHref(user: UserInfo): string {
+  if (user.status === 2) return '/organization-kyc';
+  if (user.status === 1) return user.authType === 3 ? '/personage-face-kyc' : '/personage-kyc';
+  return '/no-type';
+}
+
+function authInfoHref(user: UserInfo): string {
+  if (user.userStatus !== '3') return '/no-type';
+  return user.status === 2 ? '/kyc-info' : '/person-info';
+}
+
+const TIPS: Record<string, { text: string; link: string }> = {
+  '1': { text: '您的账号尚未实名认证，暂无法使用数据保全和公证服务', link: '去认证' },
+  '2': { text: '实名认证审核中，审核结果将在1-2个工作日内以短信通知', link: '认证中' },
+  '4': { text: '实名认证审核未通过，请调整资料后重新提交', link: '重新认证' },
+};
+
+export function TopBar({ user }: { user: UserInfo | null }) {
+  const tip = user ? TIPS[user.userStatus] : undefined;
+  return (
+    <header className="topbar">
+      <div className="topbar-inner">
+        <Link to="/" className="logo" aria-label="存证 首页">
+          <span className="logo-mark" aria-hidden="true">
+            证
+          </span>
+          <span>存证云</span>
+        </Link>
+        <nav className="menu" aria-label="主菜单">
+          <NavLink to="/attestation-list">数据保全</NavLink>
+          <NavLink to="/evidences-all">在线取证</NavLink>
+          <NavLink to="/notary">我的公证</NavLink>
+        </nav>
+        <div className="topbar-right">
+          <Link to="/helpCenter">帮助中心</Link>
+          {user ? (
+            <>
+              <Link to="/notifications" className="bell" aria-label={`消息通知，${user.newsNum}条未读`}>
+                消息
+                {user.newsNum > 0 ? <span className="badge">{badgeText(user.newsNum)}</span> : null}
+              </Link>
+              <span className="points">
+                积分 <strong>{user.points}</strong> <Link to="/buyCredits">购买</Link>
+              </span>
+              <details className="account-menu">
+                <summary>{user.userName || maskMobile(user.mobile)}</summary>
+                <ul>
+                  <li>
+                    <Link to="/setting">账户设置</Link>
+                  </li>
+                  <li>
+                    <Link to="/notifications">消息通知</Link>
+                  </li>
+                  <li>
+                    <Link to="/signature">签章管理</Link>
+                  </li>
+                  <li>
+                    <Link to="/orders">我的订单</Link>
+                  </li>
+                  <li>
+                    <Link to="/invoice">我的发票</Link>
+                  </li>
+                  <li>
+                    <Link to="/address">地址管理</Link>
+                  </li>
+                  {user.userStatus === '3' || user.status === 0 ? (
+                    <li>
+                      <Link to={authInfoHref(user)}>认证信息</Link>
+                    </li>
+                  ) : null}
+                  <li>
+                    <Form method="post" action="/logout">
+                      <CsrfInput />
+                      <button type="submit" className="link-button">
+                        退出登录
+                      </button>
+                    </Form>
+                  </li>
+                </ul>
+              </details>
+            </>
+          ) : (
+            <>
+              <Link to="/login">登录</Link>
+              <Link to="/register" className="button small">
+                注册
+              </Link>
+            </>
+          )}
+        </div>
+      </div>
+      {user && tip ? (
+        <div className="verify-tip" role="status">
+          {tip.text} <Link to={verifyHref(user)}>{tip.link}</Link>
+        </div>
+      ) : null}
+    </header>
+  );
+}
+
+/** 13800138000 → 138****8000. */
+export function maskMobile(mobile: string): string {
+  return mobile.length === 11 ? `${mobile.slice(0, 3)}****${mobile.slice(7)}` : mobile;
+}

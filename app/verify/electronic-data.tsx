@@ -1,0 +1,31 @@
+/** /queryAuthentication/electronicData: open a ledger record by its chain transaction hash (→ /chain/tx/{hash}). */
+import { data, Form, redirect, useActionData } from 'react-router';
+import type { Route } from './+types/electronic-data';
+import { NotFound } from './result.tsx';
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const hash = String(form.get('hash') ?? '')
+    .trim()
+    .toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(hash))
+    return data({ error: '请输入64位十六进制的链上交易哈希' }, { status: 400 });
+  return redirect(`/chain/tx/${hash}`);
+}
+
+export default function ElectronicData() {
+  const result = useActionData<typeof action>();
+  return (
+    <>
+      <p className="lead">输入证书上的链上交易哈希，查看账本记录、包含证明（RFC 9162）和签名树头。</p>
+      <Form method="post" className="inline-form verify-form">
+        <label htmlFor="tx">链上交易哈希</label>
+        <input id="tx" name="hash" type="text" className="mono" maxLength={64} />
+        <button type="submit" className="button primary">
+          查验
+        </button>
+      </Form>
+      {result?.error ? <NotFound text={result.error} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+/** How a found evidence is shown on the verification pages. */
+import { Link } from 'react-router';
+import { fileTypeLabel, type PublicEvidence } from '../../contract/index.ts';
+
+const KIND: Record<PublicEvidence['kind'], string> = {
+  file: '文件保全',
+  hash: '哈希保全',
+  property: '数据保全',
+  app: '移动取证',
+};
+
+export function EvidenceResult({
+  evidence,
+  english = false,
+}: {
+  evidence: PublicEvidence;
+  english?: boolean;
+}) {
+  return (
+    <article className="verify-result" data-testid="verify-result">
+      <dl className="facts">
+        <dt>{english ? 'Preservation No.' : '保全编号'}</dt>
+        <dd className="mono">{evidence.baoquan}</dd>
+        <dt>{english ? 'Title' : '证据名称'}</dt>
+        <dd>{evidence.title}</dd>
+        <dt>{english ? 'Kind' : '保全方式'}</dt>
+        <dd>
+          {english ? evidence.kind : KIND[evidence.kind]} · {fileTypeLabel(evidence.fileType)}
+        </dd>
+        <dt>{english ? 'Preserved at' : '保全时间'}</dt>
+        <dd>{evidence.saveTime}</dd>
+        <dt>{english ? 'File SHA-256' : '文件SHA256'}</dt>
+        <dd className="mono hash">{evidence.filehash}</dd>
+        <dt>{english ? 'Ledger transaction hash' : '链上交易哈希'}</dt>
+        <dd className="mono hash">
+          <Link to={`/chain/tx/${evidence.chainhash}`}>{evidence.chainhash}</Link>
+        </dd>
+      </dl>
+      {evidence.deletedAt ? (
+        <p className="form-notice notice-deleted">
+          {english
+            ? `Data deleted by the owner on ${evidence.deletedAt}.`
+            : `证据数据已由所有人于 ${evidence.deletedAt} 删除。`}
+        </p>
+      ) : null}
+      <p>
+        <Link to={`${english ? '/English' : ''}/attestation/${encodeURIComponent(evidence.baoquan)}`}>
+          {english ? 'Open the certificate' : '查看保全证书'}
+        </Link>
+      </p>
+    </article>
+  );
+}
+
+export function NotFound({ text }: { text: string }) {
+  return (
+    <p className="form-error" role="alert" data-testid="verify-none">
+      {text}
+    </p>
+  );
+}

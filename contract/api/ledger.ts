@@ -1,0 +1,89 @@
+/**
+ * Ledger calls and the evidence package's proof file (issue 3; ARCHITECTURE "Evidence, ledger, certificates").
+ * The ledger is an append-only Merkle log in the style of RFC 9162 (Certificate Transparency v2): leaf hash =
+ * SHA-256(0x00 ‖ leaf input), node hash = SHA-256(0x01 ‖ left ‖ right), where the leaf input is the UTF-8 canonical
+ * JSON of the evidence record. Signed tree heads are Ed25519 signatures. Hashes are lower-case hex.
+ */
+
+export const LedgerPaths = {
+  /** `GET` → SignedTreeHead (the newest). */
+  sth: '/api/ledger/sth',
+  /** `GET` → LedgerPublicKey. */
+  publicKey: '/api/ledger/publicKey',
+  /** `GET ?hash=<leaf hash>` → LedgerEntryView (public: the explorer page /chain/tx/{hash}). */
+  entry: '/api/ledger/entry',
+  /** `GET ?baoquan=` → ProofBundle (public: anyone with the number may verify; no file bytes in it). */
+  proof: '/api/ledger/proof',
+  /** `GET ?first=&second=` (tree sizes) → ConsistencyProofData. */
+  consistency: '/api/ledger/consistency',
+} as const;
+
+/** A signed tree head. `timestamp` in milliseconds since the epoch; `signature` base64 Ed25519 over
+ * the UTF-8 bytes of `sthSigningInput(sth)`. */
+export interface SignedTreeHead {
+  treeSize: number;
+  rootHash: string;
+  timestamp: number;
+  keyId: string;
+  signature: string;
+}
+
+/** The exact bytes an STH signature covers: `cunzheng-sth-v1\n<treeSize>\n<rootHash>\n<timestamp>`. */
+export function sthSigningInput(sth: Pick<SignedTreeHead, 'treeSize' | 'rootHash' | 'timestamp'>): string {
+  return `cunzheng-sth-v1\n${sth.treeSize}\n${sth.rootHash}\n${sth.timestamp}`;
+}
+
+/** The ledger's public key. `keyId` = hex SHA-256 of the raw 32-byte public key. */
+export interface LedgerPublicKey {
+  algorithm: 'Ed25519';
+  keyId: string;
+  /** SPKI PEM. */
+  pem: string;
+}
+
+/** What the ledger commits to for one evidence (the leaf input is its canonical JSON). Sizes in bytes, times in
+ * unix seconds; `kind` file | hash | property | app; `ownerRef` a hash, never personal data. */
+export interface LedgerRecord {
+  baoquan: string;
+  sha256: string;
+  size: number;
+  fileType: number;
+  ownerRef: string;
+  savedAt: number;
+  kind?: string;
+}
+
+/** One ledger entry as the explorer shows it. */
+export interface LedgerEntryView {
+  leafIndex: number;
+  leafHash: string;
+  record: LedgerRecord;
+  /** The canonical JSON the leaf hash covers. */
+  recordCanonical: string;
+  inclusionProof: string[];
+  sth: SignedTreeHead;
+}
+
+export interface ConsistencyProofData {
+  first: number;
+  second: number;
+  proof: string[];
+}
+
+/**
+ * `proof.json` of an evidence package, also `GET /api/ledger/proof?baoquan=`. With it, the original file and the
+ * public key, anyone can check offline that the file was recorded (`npm run verify -- package.zip`).
+ */
+export interface ProofBundle {
+  version: 1;
+  baoquan: string;
+  /** Name of the original inside the package (`evidence/<name>`), or null for hash evidence (no bytes held). */
+  fileName: string | null;
+  leafIndex: number;
+  leafHash: string;
+  record: LedgerRecord;
+  recordCanonical: string;
+  inclusionProof: string[];
+  sth: SignedTreeHead;
+  publicKey: LedgerPublicKey;
+}

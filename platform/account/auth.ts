@@ -1,0 +1,55 @@
+/**
+ * Authentication plugin: reads `Authorization: Bearer <token>` and decorates `request.user`. `app.requireUser` is the
+ * preHandler of login-required calls: a missing, unknown, expired or revoked token answers HTTP 200 with
+ * `{code: 408, msg: Msg.sessionExpired, data: null}` (spec 01 §8).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiCode, Msg } from '../../contract/index.ts';
+import { ApiError } from '../core/errors.ts';
+import type { UserRow } from '../db/schema.ts';
+import { bearerFrom, resolveToken } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller, once `requireUser` or `identify` ran and the token was live; otherwise null. */
+    user: UserRow | null;
+    /** SHA-256 of the caller's token (for logout). */
+    tokenHash: string | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: rejects with envelope 408 unless the bearer token is live. */
+    requireUser(request: FastifyRequest): Promise<void>;
+    /** Sets `request.user` when a live token is present; never rejects (public calls with an optional token). */
+    identify(request: FastifyRequest): Promise<void>;
+  }
+}
+
+/** The caller of a call guarded by `requireUser`. @throws ApiError 408 when called on an anonymous request. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new ApiError(ApiCode.SESSION_EXPIRED, Msg.sessionExpired);
+  return request.user;
+}
+
+/** Registers `request.user`, `app.identify` and `app.requireUser`; needs the services plugin (`app.pdb`). */
+export const authPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorateRequest('user', null);
+    app.decorateRequest('tokenHash', null);
+    async function identify(request: FastifyRequest): Promise<void> {
+      const token = bearerFrom(request.headers.authorization);
+      if (!token) return;
+      const found = await resolveToken(app.pdb.db, token);
+      if (found) {
+        request.user = found.user;
+        request.tokenHash = found.tokenHash;
+      }
+    }
+    app.decorate('identify', identify);
+    app.decorate('requireUser', async (request: FastifyRequest) => {
+      await identify(request);
+      if (!request.user) throw new ApiError(ApiCode.SESSION_EXPIRED, Msg.sessionExpired);
+    });
+  },
+  { name: 'cunzheng-auth', dependencies: ['cunzheng-services'] },
+);

@@ -1,0 +1,99 @@
+/**
+ * The platform: the upstream /api of the spec with real persistence (ARCHITECTURE "Three parts"). `buildPlatform`
+ * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
+ * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
+ */
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import { sql } from 'kysely';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { ApiCode, Msg, fail, ok } from '../contract/index.ts';
+import { authPlugin } from './account/auth.ts';
+import { accountRoutes } from './account/routes.ts';
+import type { SmsProvider } from './account/sms.ts';
+import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
+import type { PlatformConfig } from './config.ts';
+import { envelopePlugin } from './core/envelope.ts';
+import { evidenceRoutes } from './evidence/routes.ts';
+import { ledgerRoutes } from './ledger/routes.ts';
+import type { EvidenceStorage } from './evidence/storage.ts';
+import { servicesPlugin } from './services.ts';
+import { testHookRoutes } from './test-hooks.ts';
+import { verifyRoutes } from './verify/routes.ts';
+
+/**
+ * Health route the gateway's readiness probe asks for: `{code: 200, data: {db: 'ok'}}` when the database answers,
+ * HTTP 503 with an envelope otherwise.
+ */
+export const HEALTH_PATH = '/api/healthz';
+
+/** Options of {@link buildPlatform}. */
+export interface BuildPlatformOptions {
+  /** Fastify logger options (default `{ level: config.logLevel }`), or false for none. */
+  logger?: FastifyServerOptions['logger'];
+  /** A ready pino logger to use instead (e.g. the gateway's child logger); wins over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
+  /** A real SMS provider; default: the sandbox outbox of `${dataDir}/outbox/sms.log`. */
+  sms?: SmsProvider;
+  /** Another evidence storage; default: `${dataDir}/evidence`. */
+  storage?: EvidenceStorage;
+}
+
+/**
+ * Builds the platform app for `config` and waits until it is ready (migrated, demo seeded).
+ * @returns the Fastify instance; `close()` it to close the database
+ * @throws when the database cannot be opened or migrated, or the data directory is not writable
+ */
+export async function buildPlatform(
+  config: PlatformConfig,
+  opts: BuildPlatformOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(opts.loggerInstance
+      ? { loggerInstance: opts.loggerInstance }
+      : { logger: opts.logger ?? { level: config.logLevel } }),
+    trustProxy: config.trustProxy,
+    // JSON/form bodies are small; files come as multipart streams, which bodyLimit does not cover.
+    bodyLimit: 1024 * 1024,
+    // Uploads of up to MAX_UPLOAD_BYTES take long on slow links: no whole-request timeout.
+    requestTimeout: 0,
+  });
+  try {
+    await app.register(envelopePlugin, { maxUploadBytes: config.maxUploadBytes });
+    await app.register(formbody);
+    await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
+    await app.register(servicesPlugin, { config, sms: opts.sms, storage: opts.storage });
+    await app.register(authPlugin);
+    app.get(HEALTH_PATH, async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(app.pdb.db);
+        return ok({ db: 'ok' as const });
+      } catch (err) {
+        app.log.error({ err }, 'health check failed');
+        return reply.code(503).send(fail(ApiCode.SERVER_ERROR, Msg.serverError));
+      }
+    });
+    await app.register(accountRoutes);
+    await app.register(evidenceRoutes);
+    await app.register(ledgerRoutes);
+    await app.register(verifyRoutes);
+    if (config.testHooks) {
+      await app.register(testHookRoutes);
+      app.log.warn('TEST HOOKS ENABLED: /api/__test/* answers captcha codes and expires tokens');
+    }
+    await app.ready();
+    if (config.seedDemo) {
+      const r = await seedDemoAccount(app.pdb.db, config.demoPassword, config.scryptCost);
+      app.log.info(
+        { mobile: DEMO_MOBILE, password: config.demoPassword, seeded: r === 'created' },
+        r === 'created'
+          ? `demo account created: mobile ${DEMO_MOBILE}, password ${config.demoPassword}`
+          : `demo account: mobile ${DEMO_MOBILE}, initial password ${config.demoPassword} (unless changed since)`,
+      );
+    }
+    return app;
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Platform configuration: read once from the environment, validated with zod, failing fast with one readable
+ * message that lists every bad variable (ARCHITECTURE "Quality habits"; issue 2 "Platform").
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/index.ts';
+
+/** scrypt parameters (RFC 7914): `N` CPU/memory cost (power of two), `r` block size, `p` parallelism. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** Which database the platform talks to; see {@link PlatformConfig.database}. */
+export type DatabaseTarget = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+/** Everything the platform reads from its environment. All durations are seconds, all sizes bytes. */
+export interface PlatformConfig {
+  /** DATA_DIR (default `./data`), resolved to an absolute path: SQLite file, evidence files, keys, SMS outbox. */
+  dataDir: string;
+  /** DATABASE_URL as given, or undefined (then SQLite at `${dataDir}/cunzheng.sqlite`). */
+  databaseUrl: string | undefined;
+  /** The database derived from DATABASE_URL: a `postgres://`/`postgresql://` URL selects PostgreSQL. */
+  database: DatabaseTarget;
+  /** MAX_UPLOAD_BYTES: the largest evidence file accepted, bytes (default 2 GiB). */
+  maxUploadBytes: number;
+  /** TOKEN_TTL_SECONDS: bearer-token lifetime, seconds (default 86400). */
+  tokenTtlSeconds: number;
+  /** APP_ENV: 'production' (default), 'development' or 'test'. */
+  appEnv: 'production' | 'development' | 'test';
+  /** TEST_HOOKS=1 registers the `/api/__test/*` routes; refused when appEnv is 'production'. */
+  testHooks: boolean;
+  /** SEED_DEMO (default true): create the verified demo account 13800138000 on start when missing. */
+  seedDemo: boolean;
+  /** DEMO_PASSWORD (default `demo1234`): the demo account's initial password. */
+  demoPassword: string;
+  /** SCRYPT_N / SCRYPT_R / SCRYPT_P: password-hash cost (default N=2^15, r=8, p=1; production needs N ≥ 2^14). */
+  scryptCost: ScryptCost;
+  /** DOWNLOAD_URL_TTL_SECONDS: lifetime of a signed download URL, seconds (default 600). */
+  downloadUrlTtlSeconds: number;
+  /** LOG_LEVEL (default 'info'): pino level. */
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * TRUST_PROXY (default `loopback`): which peers may set X-Forwarded-For (Fastify `trustProxy`), so that
+   * per-IP rate limits see the browser's address behind the gateway. `false`/`0` trusts nobody.
+   */
+  trustProxy: string | boolean;
+}
+
+const bool = (dflt: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? dflt : v === '1' || v === 'true' || v === 'yes'));
+
+const int = (dflt: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return dflt;
+      const n = Number(v);
+      if (!Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const EnvSchema = z.object({
+  DATA_DIR: z.string().optional(),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), {
+      message: 'must be a postgres:// or postgresql:// URL (leave unset for SQLite under DATA_DIR)',
+    }),
+  MAX_UPLOAD_BYTES: int(DEFAULT_MAX_UPLOAD_BYTES, 1),
+  TOKEN_TTL_SECONDS: int(86400, 60),
+  APP_ENV: z.enum(['production', 'development', 'test']).default('production'),
+  TEST_HOOKS: bool(false),
+  SEED_DEMO: bool(true),
+  DEMO_PASSWORD: z.string().min(1).max(64).default('demo1234'),
+  SCRYPT_N: int(2 ** 15, 2, 2 ** 24).refine((n) => (n & (n - 1)) === 0, 'must be a power of two'),
+  SCRYPT_R: int(8, 1, 64),
+  SCRYPT_P: int(1, 1, 16),
+  DOWNLOAD_URL_TTL_SECONDS: int(600, 1, 7 * 86400),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().optional(),
+});
+
+/** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Parses the platform configuration from `env` (default `process.env`).
+ * @throws ConfigError listing each invalid variable, or when APP_ENV=production asks for TEST_HOOKS=1
+ *   ("a production start refuses to enable test hooks", issue 2) or a scrypt cost below N=2^14.
+ */
+export function loadPlatformConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid platform configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.APP_ENV === 'production' && e.TEST_HOOKS) {
+    throw new ConfigError(
+      'Invalid platform configuration: TEST_HOOKS=1 with APP_ENV=production — a production start refuses to enable test hooks',
+    );
+  }
+  if (e.APP_ENV === 'production' && e.SCRYPT_N < 2 ** 14) {
+    throw new ConfigError(
+      'Invalid platform configuration: SCRYPT_N below 16384 is only allowed outside production',
+    );
+  }
+  const dataDir = path.resolve(e.DATA_DIR?.trim() || './data');
+  const databaseUrl = e.DATABASE_URL?.trim() || undefined;
+  const trust = e.TRUST_PROXY?.trim();
+  return {
+    dataDir,
+    databaseUrl,
+    database: databaseUrl
+      ? { dialect: 'postgres', url: databaseUrl }
+      : { dialect: 'sqlite', file: path.join(dataDir, 'cunzheng.sqlite') },
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    appEnv: e.APP_ENV,
+    testHooks: e.TEST_HOOKS,
+    seedDemo: e.SEED_DEMO,
+    demoPassword: e.DEMO_PASSWORD,
+    scryptCost: { N: e.SCRYPT_N, r: e.SCRYPT_R, p: e.SCRYPT_P },
+    downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
+    logLevel: e.LOG_LEVEL,
+    trustProxy:
+      trust === undefined || trust === '' ? 'loopback' : trust === '0' || trust === 'false' ? false : trust,
+  };
+}

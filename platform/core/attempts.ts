@@ -1,0 +1,76 @@
+/**
+ * Failed-attempt throttling kept in the database (so several platform instances share it): a subject that fails
+ * `max` times within `windowSeconds` is refused until the window passes. Used for login (per mobile + IP) and
+ * extraction codes (per IP + baoquan). Only failures count, so a user who logs in often is never throttled.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { sha256Hex } from './crypto.ts';
+import { nowSeconds } from './time.ts';
+
+/** A named throttle: at most `max` failures per `windowSeconds` for one subject. */
+export interface AttemptPolicy {
+  scope: string;
+  max: number;
+  windowSeconds: number;
+}
+
+/** Login: 10 failures per IP + mobile in 15 minutes. */
+export const LOGIN_POLICY: AttemptPolicy = { scope: 'login', max: 10, windowSeconds: 900 };
+/** Extraction code: 10 wrong codes per IP + baoquan in 15 minutes. */
+export const EXTRACT_CODE_POLICY: AttemptPolicy = { scope: 'checkNo', max: 10, windowSeconds: 900 };
+
+const keyOf = (policy: AttemptPolicy, subject: string) => sha256Hex(`${policy.scope}|${subject}`);
+
+/** True when `subject` has used up its failures in the current window. */
+export async function isThrottled(
+  db: Kysely<Database>,
+  policy: AttemptPolicy,
+  subject: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('attempt_counters')
+    .select(['count', 'window_start'])
+    .where('key', '=', keyOf(policy, subject))
+    .executeTakeFirst();
+  return !!row && row.window_start > nowSeconds() - policy.windowSeconds && row.count >= policy.max;
+}
+
+/** Counts one failure of `subject` (a new window starts when the old one has passed). */
+export async function recordFailure(
+  db: Kysely<Database>,
+  policy: AttemptPolicy,
+  subject: string,
+): Promise<void> {
+  const now = nowSeconds();
+  const windowFloor = now - policy.windowSeconds;
+  await db
+    .insertInto('attempt_counters')
+    .values({ key: keyOf(policy, subject), count: 1, window_start: now })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when('attempt_counters.window_start', '<=', windowFloor)
+          .then(1)
+          .else(eb('attempt_counters.count', '+', 1))
+          .end(),
+        window_start: eb
+          .case()
+          .when('attempt_counters.window_start', '<=', windowFloor)
+          .then(now)
+          .else(eb.ref('attempt_counters.window_start'))
+          .end(),
+      })),
+    )
+    .execute();
+}
+
+/** Forgets the failures of `subject` (after a success). */
+export async function clearFailures(
+  db: Kysely<Database>,
+  policy: AttemptPolicy,
+  subject: string,
+): Promise<void> {
+  await db.deleteFrom('attempt_counters').where('key', '=', keyOf(policy, subject)).execute();
+}

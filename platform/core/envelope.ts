@@ -1,0 +1,41 @@
+/**
+ * The envelope plugin: every error becomes `{code, msg, data: null}` (spec 01 §7, §8). Envelope answers use HTTP 200
+ * — the legacy clients read the meaning from `code` — except on raw routes (file download) where an ApiError
+ * carries its own HTTP status. Unknown paths answer HTTP 404 with code 404.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiCode, Msg, fail } from '../../contract/index.ts';
+import { ApiError } from './errors.ts';
+
+/** Registers the error and not-found handlers; `maxUploadBytes` feeds the "file too large" message. */
+export const envelopePlugin = fp(
+  async (app: FastifyInstance, opts: { maxUploadBytes: number }) => {
+    app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+      if (reply.sent) return;
+      const tooLarge =
+        err instanceof ApiError
+          ? err.code === ApiCode.PAYLOAD_TOO_LARGE
+          : err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
+      // The client may still be sending gigabytes: close the connection after answering instead of draining it.
+      if (tooLarge) reply.header('connection', 'close');
+      if (err instanceof ApiError) {
+        return reply.code(err.httpStatus).send(fail(err.code, err.msg));
+      }
+      if (tooLarge) {
+        return reply.code(200).send(fail(ApiCode.PAYLOAD_TOO_LARGE, Msg.fileTooLarge(opts.maxUploadBytes)));
+      }
+      const status = err.statusCode ?? 500;
+      if (status >= 400 && status < 500) {
+        request.log.info({ err }, 'bad request');
+        return reply.code(200).send(fail(ApiCode.BAD_REQUEST, Msg.badRequest));
+      }
+      request.log.error({ err }, 'unhandled error');
+      return reply.code(200).send(fail(ApiCode.SERVER_ERROR, Msg.serverError));
+    });
+    app.setNotFoundHandler((_request, reply) => {
+      return reply.code(404).send(fail(ApiCode.NOT_FOUND, Msg.notFoundPage));
+    });
+  },
+  { name: 'cunzheng-envelope' },
+);

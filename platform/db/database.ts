@@ -1,0 +1,78 @@
+/**
+ * Opens the platform database: SQLite through better-sqlite3 (WAL, foreign keys, busy timeout) or PostgreSQL
+ * through a pg Pool, behind one Kysely instance, and runs the migrations (issue 2 "Platform").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config.ts';
+import type { Database } from './schema.ts';
+import { migrationProvider } from './migrations/index.ts';
+
+export type Dialect = DatabaseTarget['dialect'];
+
+/** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
+export interface PlatformDb {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  /** Closes the pool / file handle. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** PostgreSQL INT8 (OID 20): parsed as a JS number so both dialects return numbers for ids, sizes and counts. */
+const PG_INT8_OID = 20;
+
+/**
+ * Opens `target`. For SQLite the parent directory is created. Does not migrate: call {@link migrateToLatest}.
+ * `onPoolError` receives errors of idle PostgreSQL connections (the pool replaces them).
+ * @throws when the SQLite file cannot be opened; PostgreSQL connects lazily (first query).
+ */
+export function openDatabase(
+  target: DatabaseTarget,
+  onPoolError: (err: Error) => void = () => undefined,
+): PlatformDb {
+  if (target.dialect === 'sqlite') {
+    fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    const sqlite = new SqliteDatabase(target.file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: 10,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as never,
+    },
+  });
+  // An idle client can fail (server restart, admin termination); without a listener pg would crash the process.
+  pool.on('error', onPoolError);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: once(() => db.destroy()) };
+}
+
+/**
+ * Applies every pending migration of platform/db/migrations in order.
+ * @throws the first migration error (the failing migration is rolled back on PostgreSQL).
+ */
+export async function migrateToLatest(pdb: PlatformDb): Promise<void> {
+  const migrator = new Migrator({ db: pdb.db, provider: migrationProvider(pdb.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let p: Promise<void> | undefined;
+  return () => (p ??= fn());
+}

@@ -1,0 +1,22 @@
+/**
+ * The static migration list (Kysely `Migrator` provider): names sort in application order. Each migration is a
+ * factory of the dialect because auto-increment keys are spelled differently on SQLite and PostgreSQL.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../database.ts';
+import { initial } from './0001_initial.ts';
+import { merkleLedger } from './0002_merkle.ts';
+import { evidenceKinds } from './0003_evidence_kinds.ts';
+
+/** The provider for `dialect`; add new migrations here in order. */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001_initial': initial(dialect),
+        '0002_merkle': merkleLedger(dialect),
+        '0003_evidence_kinds': evidenceKinds(dialect),
+      };
+    },
+  };
+}

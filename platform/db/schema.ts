@@ -1,0 +1,158 @@
+/**
+ * Table shapes as Kysely sees them. Times are unix seconds (integers) on both dialects; booleans are 0/1 integers;
+ * PostgreSQL BIGINTs are parsed to JS numbers (see database.ts), so one set of types serves SQLite and PostgreSQL.
+ */
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  mobile: string;
+  /** Self-describing scrypt hash, see account/passwords.ts. */
+  password_hash: string;
+  /** '1' not verified, '2' under review, '3' verified, '4' failed (spec 02 §4). */
+  user_status: string;
+  /** Account type: 0 none, 1 personal, 2 enterprise. */
+  account_type: number;
+  /** 0 none, 1 photo, 3 face. */
+  auth_type: number;
+  user_name: string;
+  points: number;
+  extract_code: string;
+  check_remark: string;
+  created_at: number;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface CaptchasTable {
+  key: string;
+  /** Lower-cased answer. */
+  answer: string;
+  expires_at: number;
+  consumed: number;
+  created_at: number;
+}
+
+export interface SmsCodesTable {
+  id: Generated<number>;
+  mobile: string;
+  purpose: 'register' | 'reset';
+  code: string;
+  sent_at: number;
+  expires_at: number;
+  attempts: number;
+  consumed: number;
+}
+
+export interface EvidencesTable {
+  id: Generated<number>;
+  baoquan: string;
+  user_id: number;
+  title: string;
+  label: string;
+  file_name: string;
+  /** Bytes. */
+  file_size: number;
+  /** 1 document, 2 image, 3 audio, 4 video, 5 other (spec 01 §9). */
+  file_type: number;
+  mime: string;
+  /** Lower-case hex SHA-256 of the stored bytes. */
+  sha256: string;
+  storage_key: string;
+  /** 1 stored. */
+  status: number;
+  created_at: number;
+  /** file | hash | property | app (migration 0003; default 'file'). Mirrored as `kind` in the ledger record. */
+  kind: ColumnType<EvidenceKind, EvidenceKind | undefined, EvidenceKind>;
+  /** Unix seconds when the owner deleted the stored data; the row and its ledger entry stay (issue 3). */
+  deleted_at: number | null;
+  /** Unix seconds when the deleted data's bytes were removed from storage (null until then; see the sweep). */
+  purged_at: number | null;
+  /** App-captured evidence: forensic type and device name, model, version, processor, kernel (spec 01 §2.3). */
+  app_type: string | null;
+  config_name: string | null;
+  config_model_name: string | null;
+  config_version: string | null;
+  config_processor: string | null;
+  config_core: string | null;
+  /** User data: number of rows without the header (spec 01 §2.3). */
+  data_lines: number | null;
+  /** User data: JSON text of `[{fieldName, exampleValue}]`, example values cut to 10 characters. */
+  data_fields: string | null;
+}
+
+/** The kinds of evidence (issue 3): uploaded file, submitted hash only, user data rows, app capture. */
+export type EvidenceKind = 'file' | 'hash' | 'property' | 'app';
+
+/**
+ * The read-only VIEW `ledger_entries` over `ledger_leaves` (migration 0002), kept for readers written against the
+ * issue-2 hash chain: `seq` = leaf_index + 1, `entry_hash` = the leaf hash (the chainhash). New code reads
+ * `ledger_leaves`.
+ */
+export interface LedgerEntriesTable {
+  /** 1-based position (leaf_index + 1). */
+  seq: number;
+  evidence_id: number;
+  /** The leaf hash (since issue 3; the chain entry hash in issue 2). */
+  entry_hash: string;
+  /** The canonical JSON of the record, the leaf input. */
+  record_json: string;
+  created_at: number;
+}
+
+/** One leaf of the Merkle ledger (migration 0002; RFC 9162 §2.1; platform/ledger/ledger.ts). */
+export interface LedgerLeavesTable {
+  /** 0-based position in the log; primary key, so no two leaves share a position. */
+  leaf_index: number;
+  /** SHA-256(0x00 ‖ UTF-8 record_json), 64 lower-case hex; unique. The evidence's chainhash. */
+  leaf_hash: string;
+  evidence_id: number;
+  /** The canonical JSON of the evidence's LedgerRecord: the leaf input. */
+  record_json: string;
+  /** Unix seconds. */
+  created_at: number;
+  /** The issue-2 chain entry_hash of a leaf migrated from the hash chain (old certificates print it); else null. */
+  legacy_entry_hash: string | null;
+}
+
+/** The hash of a complete subtree of 2^level leaves, [idx·2^level, (idx+1)·2^level); level ≥ 1, written once. */
+export interface LedgerNodesTable {
+  level: number;
+  idx: number;
+  /** 64 lower-case hex. */
+  hash: string;
+}
+
+/** Failed-attempt counters behind login and extraction-code throttling (core/attempts.ts). */
+export interface AttemptCountersTable {
+  /** SHA-256 hex of the scope and subject, e.g. "login|<ip>|<mobile>". */
+  key: string;
+  count: number;
+  window_start: number;
+}
+
+export interface Database {
+  attempt_counters: AttemptCountersTable;
+  users: UsersTable;
+  tokens: TokensTable;
+  captchas: CaptchasTable;
+  sms_codes: SmsCodesTable;
+  evidences: EvidencesTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_leaves: LedgerLeavesTable;
+  ledger_nodes: LedgerNodesTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type EvidenceRow = Selectable<EvidencesTable>;
+export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
+export type LedgerLeafRow = Selectable<LedgerLeavesTable>;

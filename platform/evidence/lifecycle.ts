@@ -1,0 +1,117 @@
+/**
+ * What happens to an evidence after it is saved (issue 3): its label changes, its stored data is deleted by the owner
+ * (the row and the ledger entry stay), and the start-up sweep finishes deletions a crash interrupted.
+ *
+ * Deletion order (never a row claiming bytes that are gone): 1. `deleted_at` is set (committed), so from then on
+ * nothing serves the bytes; 2. the bytes are removed from storage; 3. `purged_at` is set. A crash between 1 and 3
+ * leaves at worst an orphan file of a row that says "deleted", which {@link sweepDeletedData} removes at start.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, EvidenceRow } from '../db/schema.ts';
+import type { EvidenceStorage } from './storage.ts';
+
+/** Rows the sweep handles per query. */
+const SWEEP_PAGE = 500;
+
+/**
+ * Sets the label of evidence `id` when `userId` owns it ('' clears it).
+ * @returns true when the evidence is the caller's (and was updated), false when it is not found or someone else's
+ */
+export async function setLabel(
+  db: Kysely<Database>,
+  id: number,
+  userId: number,
+  label: string,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('evidences')
+    .set({ label })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Removes the bytes of a row marked deleted and records that they are gone. Storage errors propagate. */
+async function purge(
+  db: Kysely<Database>,
+  storage: EvidenceStorage,
+  ev: Pick<EvidenceRow, 'id' | 'storage_key'>,
+  now: number,
+): Promise<void> {
+  if (ev.storage_key !== '') await storage.remove(ev.storage_key);
+  await db
+    .updateTable('evidences')
+    .set({ purged_at: now })
+    .where('id', '=', ev.id)
+    .where('purged_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Deletes the stored data of evidence `id` if `userId` owns it, in the order of the module comment. Idempotent:
+ * deleting again keeps the first date (and retries a purge that failed).
+ * @param now unix seconds
+ * @returns `deletedAt` unix seconds, or null when the evidence is not found or someone else's
+ */
+export async function deleteEvidenceData(
+  db: Kysely<Database>,
+  storage: EvidenceStorage,
+  id: number,
+  userId: number,
+  now: number,
+): Promise<number | null> {
+  await db
+    .updateTable('evidences')
+    .set({ deleted_at: now })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  const ev = await db
+    .selectFrom('evidences')
+    .select(['id', 'storage_key', 'deleted_at', 'purged_at'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!ev || ev.deleted_at === null) return null;
+  if (ev.purged_at === null) await purge(db, storage, ev, now);
+  return ev.deleted_at;
+}
+
+/**
+ * Start-up sweep: removes the bytes of every evidence marked deleted whose purge did not complete (a crash or a
+ * storage error after `deleted_at` was set). Failures are logged through `onError` and retried on the next start.
+ * @param now unix seconds
+ * @returns how many evidences were purged
+ */
+export async function sweepDeletedData(
+  db: Kysely<Database>,
+  storage: EvidenceStorage,
+  now: number,
+  onError: (err: unknown, id: number) => void = () => undefined,
+): Promise<number> {
+  let purged = 0;
+  let afterId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('evidences')
+      .select(['id', 'storage_key'])
+      .where('deleted_at', 'is not', null)
+      .where('purged_at', 'is', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(SWEEP_PAGE)
+      .execute();
+    if (rows.length === 0) return purged;
+    for (const ev of rows) {
+      afterId = ev.id;
+      try {
+        await purge(db, storage, ev, now);
+        purged++;
+      } catch (err) {
+        onError(err, ev.id);
+      }
+    }
+  }
+}

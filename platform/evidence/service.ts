@@ -1,0 +1,343 @@
+/**
+ * Evidence persistence (issue 2, issue 3): saving an evidence of any kind (file, hash, property, app) with its ledger
+ * entry in one transaction, listing a user's evidence per kind with the filters of spec 01 §2.4, labels, and the
+ * certificate view of spec 01 §2.3, §3.
+ */
+import fsp from 'node:fs/promises';
+import { sql, type Kysely } from 'kysely';
+import type {
+  EvidenceListData,
+  EvidenceListQuery,
+  EvidenceView,
+  LabelItem,
+  SaveEvidenceData,
+} from '../../contract/index.ts';
+import { formatBeijing, nowSeconds } from '../core/time.ts';
+import type { PlatformDb } from '../db/database.ts';
+import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/schema.ts';
+import { appendLeaf, ownerRef, withLedgerTransaction } from '../ledger/ledger.ts';
+import { newBaoquan, storageKeyFor } from './baoquan.ts';
+import { formatBeijingDate, renderCertificateHtml } from './certificate.ts';
+import { parseDataFields } from './property.ts';
+import type { DetectedType } from './filetype.ts';
+import type { EvidenceStorage } from './storage.ts';
+import type { ReceivedFile } from './upload.ts';
+
+/** Columns only some kinds fill: device fields of app capture, the user-data summary (issue 3). */
+export type EvidenceExtras = Partial<
+  Pick<
+    EvidencesTable,
+    | 'app_type'
+    | 'config_name'
+    | 'config_model_name'
+    | 'config_version'
+    | 'config_processor'
+    | 'config_core'
+    | 'data_lines'
+    | 'data_fields'
+  >
+>;
+
+/** What the save call stores besides the bytes. */
+export interface NewEvidence {
+  userId: number;
+  title: string;
+  label: string;
+  fileName: string;
+  /**
+   * The received bytes (moved into storage), or for hash evidence `{path: null}` with the submitted SHA-256 and the
+   * declared size (bytes; 0 when not given): nothing is stored.
+   */
+  file: ReceivedFile | { path: null; size: number; sha256: string };
+  type: DetectedType;
+  /** Default 'file'. */
+  kind?: EvidenceKind;
+  extras?: EvidenceExtras;
+}
+
+/**
+ * Stores `ev`: inserts the evidence row, appends its ledger entry and moves the temp file into storage, all before
+ * the one commit. If anything fails the transaction rolls back and the stored file is deleted; the temp file is
+ * the caller's to delete.
+ * @returns `{id, baoquan, filehash, chainhash}` of the contract
+ */
+export async function saveEvidence(
+  pdb: PlatformDb,
+  storage: EvidenceStorage,
+  ev: NewEvidence,
+): Promise<SaveEvidenceData> {
+  const now = nowSeconds();
+  const baoquan = newBaoquan(now);
+  const kind = ev.kind ?? 'file';
+  const tempPath = ev.file.path;
+  // Hash evidence holds no bytes: an empty storage key says so everywhere.
+  const storageKey = tempPath === null ? '' : storageKeyFor(baoquan);
+  let moved = false;
+  try {
+    return await withLedgerTransaction(pdb, async (trx) => {
+      const { id } = await trx
+        .insertInto('evidences')
+        .values({
+          baoquan,
+          user_id: ev.userId,
+          title: ev.title,
+          label: ev.label,
+          file_name: ev.fileName,
+          file_size: ev.file.size,
+          file_type: ev.type.fileType,
+          mime: ev.type.mime,
+          sha256: ev.file.sha256,
+          storage_key: storageKey,
+          status: 1,
+          created_at: now,
+          kind,
+          ...ev.extras,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const entry = await appendLeaf(
+        trx,
+        id,
+        {
+          baoquan,
+          sha256: ev.file.sha256,
+          size: ev.file.size,
+          fileType: ev.type.fileType,
+          ownerRef: ownerRef(ev.userId),
+          savedAt: now,
+          // the ledger record carries the evidence kind (issue 3; contract LedgerRecord.kind); absent means file,
+          // as in the records of issue 2
+          ...(kind === 'file' ? {} : { kind }),
+        },
+        now,
+      );
+      if (tempPath !== null) {
+        await storage.putFile(tempPath, storageKey);
+        moved = true;
+      }
+      return { id, baoquan, filehash: ev.file.sha256, chainhash: entry.leafHash };
+    });
+  } catch (err) {
+    if (moved) await storage.remove(storageKey).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Escapes LIKE wildcards so a keyword matches literally (ESCAPE '\'). */
+function likePattern(keyword: string): string {
+  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Which kinds a list shows: getList lists file and app evidence, `v=property` user data; getHashSaveList hash. */
+export function listKinds(v: string | undefined): EvidenceKind[] {
+  return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
+}
+
+/**
+ * One page of `userId`'s evidence of `kinds`, newest first, with the spec 01 §2.4 filters: type (0 = all), exact
+ * label, keyword in title or file name (case-insensitive), startTime/endTime unix seconds inclusive. Deleted evidence
+ * is listed too, with its `deletedAt`.
+ */
+export async function listEvidence(
+  db: Kysely<Database>,
+  userId: number,
+  q: EvidenceListQuery,
+  kinds: EvidenceKind[] = ['file', 'app'],
+): Promise<EvidenceListData> {
+  let base = db.selectFrom('evidences').where('user_id', '=', userId).where('kind', 'in', kinds);
+  if (q.type) base = base.where('file_type', '=', q.type);
+  if (q.label) base = base.where('label', '=', q.label);
+  if (q.keyword) {
+    const pattern = likePattern(q.keyword);
+    base = base.where(
+      sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(file_name) like ${pattern} escape '\\')`,
+    );
+  }
+  if (q.startTime !== undefined) base = base.where('created_at', '>=', q.startTime);
+  if (q.endTime !== undefined) base = base.where('created_at', '<=', q.endTime);
+  const [{ count }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    base
+      .select(['id', 'baoquan', 'title', 'file_type', 'label', 'created_at', 'kind', 'deleted_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit)
+      .execute(),
+  ]);
+  return {
+    count: Number(count),
+    list: rows.map((r) => ({
+      id: r.id,
+      baoquan: r.baoquan,
+      title: r.title,
+      fileType: r.file_type,
+      label: r.label,
+      saveTime: formatBeijing(r.created_at),
+      kind: r.kind,
+      deletedAt: r.deleted_at === null ? null : formatBeijingDate(r.deleted_at),
+    })),
+  };
+}
+
+/** The distinct non-empty labels of `userId`'s evidence of `kinds` (default: all but hash), sorted. */
+export async function listLabels(
+  db: Kysely<Database>,
+  userId: number,
+  kinds: EvidenceKind[] = ['file', 'app', 'property'],
+): Promise<LabelItem[]> {
+  const rows = await db
+    .selectFrom('evidences')
+    .select('label')
+    .distinct()
+    .where('user_id', '=', userId)
+    .where('kind', 'in', kinds)
+    .where('label', '!=', '')
+    .orderBy('label')
+    .execute();
+  return rows.map((r) => ({ label: r.label }));
+}
+
+/** The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined. */
+export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
+  return db
+    .selectFrom('evidences')
+    .innerJoin('users', 'users.id', 'evidences.user_id')
+    .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
+    .selectAll('evidences')
+    .select([
+      'users.mobile as owner_mobile',
+      // the chain transaction hash is the Merkle leaf hash (issue 3; docs/decisions/005-ledger.md)
+      'ledger_leaves.leaf_hash as chainhash',
+      'ledger_leaves.leaf_index',
+    ])
+    .where('evidences.baoquan', '=', baoquan)
+    .executeTakeFirst();
+}
+
+/**
+ * Evidences whose SHA-256 is `sha256` (lower-case hex), newest first, at most `limit`, with their chain hash — the
+ * public lookup by hash (issue 3 item 7).
+ */
+export async function findBySha256(db: Kysely<Database>, sha256: string, limit: number) {
+  return db
+    .selectFrom('evidences')
+    .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
+    .selectAll('evidences')
+    .select(['ledger_leaves.leaf_hash as chainhash'])
+    .where('evidences.sha256', '=', sha256)
+    .orderBy('evidences.created_at', 'desc')
+    .orderBy('evidences.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The evidences among `ids` that `userId` owns (any order; others' and unknown ids are simply absent). */
+export async function findOwnedMany(
+  db: Kysely<Database>,
+  ids: number[],
+  userId: number,
+): Promise<EvidenceRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('evidences')
+    .selectAll()
+    .where('id', 'in', ids)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** The evidence `id` if `userId` owns it, else undefined (someone else's id reads as not found). */
+export function findOwned(
+  db: Kysely<Database>,
+  id: number,
+  userId: number,
+): Promise<EvidenceRow | undefined> {
+  return db
+    .selectFrom('evidences')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** An evidence as {@link findByBaoquan} returns it. */
+export type FoundEvidence = NonNullable<Awaited<ReturnType<typeof findByBaoquan>>>;
+
+/**
+ * True when the evidence's original bytes can be served: not hash evidence (no bytes held), not deleted by the
+ * owner, and storage holds exactly `file_size` bytes.
+ */
+export async function hasStoredBytes(
+  storage: EvidenceStorage,
+  ev: Pick<EvidenceRow, 'kind' | 'deleted_at' | 'storage_key' | 'file_size'>,
+): Promise<boolean> {
+  if (ev.kind === 'hash' || ev.deleted_at !== null || ev.storage_key === '') return false;
+  return (await storage.size(ev.storage_key)) === ev.file_size;
+}
+
+/**
+ * Builds the contract EvidenceView (spec 01 §2.3, §3) for a caller (`viewerId` null when anonymous): isSelf and id
+ * only for the owner; isDownload 1 when storage holds the bytes (always 0 for hash or deleted evidence); kind,
+ * deletedAt "YYYY-MM-DD" (Beijing), leafIndex (0-based ledger position), isApp and the device fields (empty strings
+ * when absent), userData `{line, fields}` for user data (else null), and the certificate HTML of the kind.
+ */
+export async function buildView(
+  storage: EvidenceStorage,
+  ev: FoundEvidence,
+  viewerId: number | null,
+): Promise<EvidenceView> {
+  const isSelf = viewerId !== null && viewerId === ev.user_id;
+  const downloadable = await hasStoredBytes(storage, ev);
+  const saveTime = formatBeijing(ev.created_at);
+  const deletedAt = ev.deleted_at === null ? null : formatBeijingDate(ev.deleted_at);
+  const userData =
+    ev.kind === 'property' ? { line: ev.data_lines ?? 0, fields: parseDataFields(ev.data_fields) } : null;
+  const device = {
+    appType: ev.app_type ?? '',
+    configName: ev.config_name ?? '',
+    configModelName: ev.config_model_name ?? '',
+    configVersion: ev.config_version ?? '',
+    configProcessor: ev.config_processor ?? '',
+    configCore: ev.config_core ?? '',
+  };
+  return {
+    baoquan: ev.baoquan,
+    title: ev.title,
+    fileName: ev.file_name,
+    fileSize: ev.file_size,
+    fileType: ev.file_type,
+    saveTime,
+    html: renderCertificateHtml({
+      kind: ev.kind,
+      baoquan: ev.baoquan,
+      title: ev.title,
+      fileName: ev.file_name,
+      fileSize: ev.file_size,
+      fileType: ev.file_type,
+      saveTime,
+      ownerMobile: ev.owner_mobile,
+      sha256: ev.sha256,
+      chainhash: ev.chainhash,
+      deletedAt,
+      userData,
+      device,
+    }),
+    chainhash: ev.chainhash,
+    filehash: ev.sha256,
+    isSelf: isSelf ? 1 : 0,
+    isDownload: downloadable ? 1 : 0,
+    isApp: ev.kind === 'app' ? 1 : 0,
+    ...device,
+    userData,
+    id: isSelf ? ev.id : null,
+    kind: ev.kind,
+    deletedAt,
+    leafIndex: Number(ev.leaf_index),
+  };
+}
+
+/** Removes a temp file if it is still there (after a failed save). */
+export async function discardTemp(file: ReceivedFile | null): Promise<void> {
+  if (file) await fsp.rm(file.path, { force: true }).catch(() => undefined);
+}

@@ -1,0 +1,323 @@
+/**
+ * The evidence ledger (issue 3; ARCHITECTURE "Evidence, ledger, certificates"; docs/decisions/005-ledger.md): an
+ * append-only Merkle log in the style of RFC 9162 §2.1 stored in two tables (migration 0002):
+ *   ledger_leaves(leaf_index, leaf_hash, evidence_id, record_json, created_at, legacy_entry_hash) — one leaf per
+ *     evidence, where
+ *     leaf_hash = SHA-256(0x00 ‖ UTF-8 canonical JSON of the LedgerRecord); the spec's "chain transaction hash"
+ *     (chainhash) of an evidence is its leaf hash;
+ *   ledger_nodes(level, idx, hash) — the hash of every complete subtree, written by the append that completes it.
+ * An append reads at most log2(n) stored nodes and writes the leaf plus (amortized) one node; a root, an inclusion
+ * proof or a consistency proof reads O(log n) stored nodes in one or two queries. Appends are serialized (SQLite:
+ * BEGIN IMMEDIATE; PostgreSQL: a transaction-scoped advisory lock) inside the caller's transaction, and leaf_index /
+ * (level, idx) are primary keys, so the tree cannot fork.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { LedgerRecord } from '../../contract/api/ledger.ts';
+import { sha256Hex } from '../core/crypto.ts';
+import type { PlatformDb } from '../db/database.ts';
+import type { Database, LedgerLeafRow } from '../db/schema.ts';
+import { canonicalJson } from './canonical.ts';
+import {
+  appendPlan,
+  consistencyRanges,
+  inclusionRanges,
+  nodeKey,
+  rangeNodes,
+  type LeafRange,
+  type NodeId,
+} from './tree.ts';
+import { EMPTY_ROOT, leafHash, nodeHash } from './verify.ts';
+
+export { canonicalJson } from './canonical.ts';
+export type { LedgerRecord } from '../../contract/api/ledger.ts';
+
+/** Key of the PostgreSQL advisory lock that serializes appends ("CZLEDGER" as an int64-ish constant). */
+const PG_LEDGER_LOCK_KEY = 7_190_733_110_001;
+
+/** The owner reference written into the ledger: SHA-256 hex of "cunzheng:user:<id>" (no personal data). */
+export function ownerRef(userId: number): string {
+  return sha256Hex(`cunzheng:user:${userId}`);
+}
+
+/**
+ * Runs `fn` inside the one write transaction that may append to the ledger, serialized against every other append
+ * (also across processes sharing the database). Commits when `fn` resolves, rolls back when it throws.
+ */
+export async function withLedgerTransaction<T>(
+  pdb: PlatformDb,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  if (pdb.dialect === 'postgres') {
+    return pdb.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${PG_LEDGER_LOCK_KEY}::bigint)`.execute(trx);
+      return fn(trx);
+    });
+  }
+  // SQLite: BEGIN IMMEDIATE takes the write lock up front, so reading the tree size and appending cannot interleave
+  // with another writer (a deferred transaction could fail to upgrade under contention).
+  return pdb.db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    try {
+      const result = await fn(conn);
+      await sql`commit`.execute(conn);
+      return result;
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      throw err;
+    }
+  });
+}
+
+/** What {@link appendLeaf} wrote. */
+export interface AppendedLeaf {
+  /** 0-based position of the leaf. */
+  leafIndex: number;
+  /** SHA-256(0x00 ‖ canonical JSON), hex: the evidence's chainhash. */
+  leafHash: string;
+  /** The tree size after this append (leafIndex + 1). */
+  treeSize: number;
+}
+
+/** The number of leaves (committed ones, or the transaction's own view inside it). */
+export async function treeSize(db: Kysely<Database>): Promise<number> {
+  const last = await db
+    .selectFrom('ledger_leaves')
+    .select('leaf_index')
+    .orderBy('leaf_index', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return last ? Number(last.leaf_index) + 1 : 0;
+}
+
+/**
+ * Appends the leaf of `record` for `evidenceId` at the end of the log and stores the subtree nodes it completes.
+ * Must run inside {@link withLedgerTransaction} (the transaction that also writes the evidence row), so the leaf
+ * and the evidence commit together or not at all.
+ * @param now unix seconds (created_at)
+ * @throws on a database error, e.g. a unique violation when called outside the serialized transaction
+ */
+export async function appendLeaf(
+  trx: Kysely<Database>,
+  evidenceId: number,
+  record: LedgerRecord,
+  now: number,
+): Promise<AppendedLeaf> {
+  const index = await treeSize(trx);
+  const recordJson = canonicalJson(record);
+  const hash = leafHash(recordJson);
+  const { siblings, created } = appendPlan(index);
+  const known = await readNodes(trx, siblings);
+  await trx
+    .insertInto('ledger_leaves')
+    .values({
+      leaf_index: index,
+      leaf_hash: hash,
+      evidence_id: evidenceId,
+      record_json: recordJson,
+      created_at: now,
+    })
+    .execute();
+  if (created.length > 0) {
+    let cur = hash;
+    const rows = created.map((node, i) => {
+      cur = nodeHash(need(known, siblings[i]!), cur);
+      return { level: node.level, idx: node.index, hash: cur };
+    });
+    await trx.insertInto('ledger_nodes').values(rows).execute();
+  }
+  return { leafIndex: index, leafHash: hash, treeSize: index + 1 };
+}
+
+function need(known: Map<string, string>, id: NodeId): string {
+  const h = known.get(nodeKey(id));
+  if (h === undefined) throw new Error(`ledger node ${nodeKey(id)} is missing (level:index)`);
+  return h;
+}
+
+/**
+ * Reads the stored hashes of `ids` (level 0 from ledger_leaves, higher levels from ledger_nodes) in at most two
+ * queries. @returns hex hashes keyed by {@link nodeKey}; absent ids are absent from the map
+ */
+export async function readNodes(db: Kysely<Database>, ids: readonly NodeId[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (ids.length === 0) return out;
+  const byLevel = new Map<number, number[]>();
+  for (const id of ids) {
+    const list = byLevel.get(id.level) ?? [];
+    list.push(id.index);
+    byLevel.set(id.level, list);
+  }
+  const leaves = byLevel.get(0);
+  byLevel.delete(0);
+  const [leafRows, nodeRows] = await Promise.all([
+    leaves
+      ? db
+          .selectFrom('ledger_leaves')
+          .select(['leaf_index', 'leaf_hash'])
+          .where('leaf_index', 'in', leaves)
+          .execute()
+      : [],
+    byLevel.size > 0
+      ? db
+          .selectFrom('ledger_nodes')
+          .select(['level', 'idx', 'hash'])
+          .where((eb) =>
+            eb.or(
+              [...byLevel].map(([level, idx]) => eb.and([eb('level', '=', level), eb('idx', 'in', idx)])),
+            ),
+          )
+          .execute()
+      : [],
+  ]);
+  for (const r of leafRows) out.set(nodeKey({ level: 0, index: Number(r.leaf_index) }), r.leaf_hash);
+  for (const r of nodeRows) out.set(nodeKey({ level: Number(r.level), index: Number(r.idx) }), r.hash);
+  return out;
+}
+
+/** MTH of each range from stored nodes, reading every node needed in one {@link readNodes} call. */
+async function rangeHashes(db: Kysely<Database>, ranges: readonly LeafRange[]): Promise<string[]> {
+  const plans = ranges.map(([s, e]) => rangeNodes(s, e));
+  const known = await readNodes(db, plans.flat());
+  return plans.map((nodes) => {
+    let acc = need(known, nodes[nodes.length - 1]!);
+    for (let i = nodes.length - 2; i >= 0; i--) acc = nodeHash(need(known, nodes[i]!), acc);
+    return acc;
+  });
+}
+
+/**
+ * The root hash of the tree of the first `size` leaves (RFC 9162 §2.1.1 MTH; SHA-256 of nothing when size is 0).
+ * Stored nodes never change, so any size up to the current one can be asked for, at any time.
+ * @throws when size exceeds the stored leaves
+ */
+export async function rootHash(db: Kysely<Database>, size: number): Promise<string> {
+  if (size === 0) return EMPTY_ROOT;
+  const [root] = await rangeHashes(db, [[0, size]]);
+  return root!;
+}
+
+/**
+ * The inclusion proof (audit path, leaf to root) of leaf `index` in the tree of `size` leaves: RFC 9162 §2.1.3.1.
+ * @throws RangeError unless 0 ≤ index < size; Error when size exceeds the stored leaves
+ */
+export async function inclusionProof(db: Kysely<Database>, index: number, size: number): Promise<string[]> {
+  return rangeHashes(db, inclusionRanges(index, size));
+}
+
+/**
+ * The consistency proof between the trees of `first` and `second` leaves: RFC 9162 §2.1.4.1 (empty when equal or
+ * first is 0). @throws RangeError unless 0 ≤ first ≤ second; Error when second exceeds the stored leaves
+ */
+export async function consistencyProof(
+  db: Kysely<Database>,
+  first: number,
+  second: number,
+): Promise<string[]> {
+  return rangeHashes(db, consistencyRanges(first, second));
+}
+
+/**
+ * The leaf whose hash is `hash` (64 lower-case hex), or whose issue-2 chain entry hash it was (evidence saved before
+ * the Merkle log: its old certificates print that hash), or undefined.
+ */
+export function findLeafByHash(db: Kysely<Database>, hash: string): Promise<LedgerLeafRow | undefined> {
+  return db
+    .selectFrom('ledger_leaves')
+    .selectAll()
+    .where((eb) => eb.or([eb('leaf_hash', '=', hash), eb('legacy_entry_hash', '=', hash)]))
+    .orderBy('leaf_index')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Result of {@link auditLedger}. */
+export type LedgerAudit =
+  { ok: true; treeSize: number; rootHash: string } | { ok: false; leafIndex: number | null; reason: string };
+
+/** Leaves per page of the audit. */
+const AUDIT_PAGE = 2000;
+
+/**
+ * Re-verifies the whole log from the records up: leaf indexes run 0..n−1 without gaps, each leaf hash recomputes
+ * from its record_json, each record is the canonical JSON of a record that matches its evidence row (baoquan,
+ * sha256, size, fileType, ownerRef, kind), every stored node equals the hash recomputed from the leaves, and no
+ * stray node exists. Reads page by page with the right frontier in memory: O(n) time, O(log n) memory.
+ */
+export async function auditLedger(db: Kysely<Database>): Promise<LedgerAudit> {
+  const frontier: string[] = [];
+  let next = 0;
+  let expectedNodes = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('ledger_leaves')
+      .innerJoin('evidences', 'evidences.id', 'ledger_leaves.evidence_id')
+      .select([
+        'ledger_leaves.leaf_index',
+        'ledger_leaves.leaf_hash',
+        'ledger_leaves.record_json',
+        'evidences.baoquan',
+        'evidences.sha256',
+        'evidences.file_size',
+        'evidences.file_type',
+        'evidences.user_id',
+        'evidences.kind',
+      ])
+      .where('ledger_leaves.leaf_index', '>=', next)
+      .orderBy('ledger_leaves.leaf_index')
+      .limit(AUDIT_PAGE)
+      .execute();
+    if (rows.length === 0) break;
+    const computed = new Map<string, string>();
+    for (const r of rows) {
+      const index = Number(r.leaf_index);
+      const bad = (reason: string): LedgerAudit => ({ ok: false, leafIndex: index, reason });
+      if (index !== next) return bad(`expected leaf ${next} (a leaf is missing or has no evidence row)`);
+      if (leafHash(r.record_json) !== r.leaf_hash) return bad('leaf_hash does not match record_json');
+      let rec: LedgerRecord;
+      try {
+        rec = JSON.parse(r.record_json) as LedgerRecord;
+      } catch {
+        return bad('record_json is not JSON');
+      }
+      if (canonicalJson(rec) !== r.record_json) return bad('record_json is not canonical');
+      if (
+        rec.baoquan !== r.baoquan ||
+        rec.sha256 !== r.sha256 ||
+        rec.size !== Number(r.file_size) ||
+        rec.fileType !== r.file_type ||
+        rec.ownerRef !== ownerRef(Number(r.user_id)) ||
+        (rec.kind ?? 'file') !== r.kind
+      ) {
+        return bad('record does not match the evidence row');
+      }
+      const chain = [r.leaf_hash];
+      for (let i = index, level = 0; i % 2 === 1; i = (i - 1) / 2, level++) {
+        const node = nodeHash(frontier[level]!, chain[level]!);
+        chain.push(node);
+        computed.set(nodeKey({ level: level + 1, index: (i - 1) / 2 }), node);
+      }
+      chain.forEach((h, level) => (frontier[level] = h));
+      next++;
+    }
+    expectedNodes += computed.size;
+    const stored = await readNodes(
+      db,
+      [...computed.keys()].map((k) => {
+        const [level, index] = k.split(':').map(Number);
+        return { level: level!, index: index! };
+      }),
+    );
+    for (const [k, h] of computed) {
+      if (stored.get(k) !== h)
+        return { ok: false, leafIndex: null, reason: `node ${k} (level:index) is wrong` };
+    }
+  }
+  const { n } = await db
+    .selectFrom('ledger_nodes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(n) !== expectedNodes) {
+    return { ok: false, leafIndex: null, reason: `${Number(n)} stored nodes, ${expectedNodes} expected` };
+  }
+  return { ok: true, treeSize: next, rootHash: await rootHash(db, next) };
+}

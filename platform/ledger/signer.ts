@@ -1,0 +1,108 @@
+/**
+ * Signed tree heads (issue 3; RFC 9162 §4.10 in spirit, with the contract's own signing input): the ledger's Ed25519
+ * key pair, generated on first start at `${dataDir}/keys/ledger-ed25519.pem` (PKCS#8 PEM, mode 0600, directory 0700;
+ * never in the repository; several platform instances must share the file), and the signer of
+ * `sthSigningInput(...)`. {@link TreeHeads} answers the STH of the current tree, re-signing only when the size changed.
+ */
+import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { sthSigningInput, type LedgerPublicKey, type SignedTreeHead } from '../../contract/api/ledger.ts';
+import type { Database } from '../db/schema.ts';
+import { rootHash, treeSize } from './ledger.ts';
+import { publicKeyId } from './verify.ts';
+
+/** File name of the ledger key under `${dataDir}/keys/`. */
+export const LEDGER_KEY_FILE = 'ledger-ed25519.pem';
+
+/** Holds the ledger's Ed25519 private key; create it with {@link LedgerSigner.open}. */
+export class LedgerSigner {
+  /** The public key as the contract publishes it (`GET /api/ledger/publicKey`). */
+  readonly publicKey: LedgerPublicKey;
+
+  private constructor(private readonly privateKey: KeyObject) {
+    const pub = createPublicKey(privateKey);
+    this.publicKey = {
+      algorithm: 'Ed25519',
+      keyId: publicKeyId(pub),
+      pem: pub.export({ type: 'spki', format: 'pem' }).toString(),
+    };
+  }
+
+  /**
+   * Loads the key from `${dataDir}/keys/ledger-ed25519.pem`, generating it when absent. The new key is written to a
+   * temp file and hard-linked into place, so two instances starting together end up with the same key and nobody
+   * reads a half-written file.
+   * @throws when the file exists but is not an Ed25519 private key PEM, or the directory is not writable
+   */
+  static async open(dataDir: string): Promise<LedgerSigner> {
+    const dir = path.join(dataDir, 'keys');
+    const file = path.join(dir, LEDGER_KEY_FILE);
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+    let pem = await fsp.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (pem === null) {
+      const { privateKey } = generateKeyPairSync('ed25519');
+      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      await fsp.writeFile(tmp, privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+        flag: 'wx',
+        mode: 0o600,
+      });
+      try {
+        await fsp.link(tmp, file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      } finally {
+        await fsp.rm(tmp, { force: true });
+      }
+      pem = await fsp.readFile(file, 'utf8');
+    }
+    let key: KeyObject;
+    try {
+      key = createPrivateKey(pem);
+    } catch (err) {
+      throw new Error(`${file} is not a private key PEM`, { cause: err });
+    }
+    if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file} is not an Ed25519 key`);
+    return new LedgerSigner(key);
+  }
+
+  /**
+   * Signs the head of the tree of `treeSize` leaves with root `rootHash` (hex) at `timestamp` (ms since the epoch).
+   * @returns the contract SignedTreeHead, signature base64 over the UTF-8 bytes of `sthSigningInput`
+   */
+  sign(size: number, root: string, timestamp: number): SignedTreeHead {
+    const head = { treeSize: size, rootHash: root, timestamp };
+    const signature = sign(null, Buffer.from(sthSigningInput(head), 'utf8'), this.privateKey).toString(
+      'base64',
+    );
+    return { ...head, keyId: this.publicKey.keyId, signature };
+  }
+}
+
+/** The signed tree head of the current tree, cached per process until the tree grows. */
+export class TreeHeads {
+  private latest: SignedTreeHead | null = null;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly signer: LedgerSigner,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * The STH of the tree as committed now: the cached one when the size is unchanged, else a freshly signed one
+   * (timestamp = now, ms). Two reads: the size, and on change the O(log n) nodes of the root.
+   */
+  async current(): Promise<SignedTreeHead> {
+    const size = await treeSize(this.db);
+    const cached = this.latest;
+    if (cached && cached.treeSize === size) return cached;
+    const sth = this.signer.sign(size, await rootHash(this.db, size), this.clock());
+    if (!this.latest || this.latest.treeSize < size) this.latest = sth;
+    return sth;
+  }
+}

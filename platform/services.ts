@@ -1,0 +1,63 @@
+/**
+ * The services plugin: opens and migrates the database, prepares the data directories, the evidence storage, the
+ * SMS provider and the download signer, and decorates the Fastify instance with them (`app.config`, `app.pdb`,
+ * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`). Closing the app closes the database.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
+import type { PlatformConfig } from './config.ts';
+import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
+import { DownloadSigner } from './evidence/download.ts';
+import { LocalDirectoryStorage, type EvidenceStorage } from './evidence/storage.ts';
+import { sweepStaleTemp } from './evidence/upload.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: PlatformConfig;
+    pdb: PlatformDb;
+    storage: EvidenceStorage;
+    sms: SmsProvider;
+    downloads: DownloadSigner;
+    /** Directory of in-flight uploads, `${dataDir}/tmp`. */
+    tmpDir: string;
+  }
+}
+
+/** Options of {@link servicesPlugin}: the config, and optional replacements (a real SMS provider, S3 storage). */
+export interface ServicesOptions {
+  config: PlatformConfig;
+  sms?: SmsProvider;
+  storage?: EvidenceStorage;
+}
+
+/**
+ * Registers the services (see the module comment). Encapsulation is skipped (fastify-plugin) so every later plugin
+ * sees the decorations. @throws when the database cannot be opened or migrated, or DATA_DIR is not writable
+ */
+export const servicesPlugin = fp(
+  async (app: FastifyInstance, opts: ServicesOptions) => {
+    const { config } = opts;
+    const tmpDir = path.join(config.dataDir, 'tmp');
+    await fsp.mkdir(tmpDir, { recursive: true });
+    const swept = await sweepStaleTemp(tmpDir);
+    if (swept) app.log.warn({ swept }, 'removed stale temp uploads');
+
+    const pdb = openDatabase(config.database, (err) =>
+      app.log.warn({ err }, 'idle database connection failed'),
+    );
+    app.addHook('onClose', async () => pdb.close());
+    await migrateToLatest(pdb);
+
+    app.decorate('config', config);
+    app.decorate('pdb', pdb);
+    app.decorate('tmpDir', tmpDir);
+    app.decorate('storage', opts.storage ?? new LocalDirectoryStorage(path.join(config.dataDir, 'evidence')));
+    app.decorate('sms', opts.sms ?? new OutboxSmsProvider(config.dataDir, app.log));
+    app.decorate('downloads', await DownloadSigner.open(config.dataDir));
+    app.log.info({ dialect: pdb.dialect, dataDir: config.dataDir }, 'platform database ready');
+  },
+  { name: 'cunzheng-services' },
+);

@@ -1,0 +1,52 @@
+/**
+ * Test-only routes, registered only when `config.testHooks` (TEST_HOOKS=1, never in production — config.ts refuses):
+ * `GET /api/__test/captcha?key=` → `{code}` the captcha answer; `POST /api/__test/expireTokens {mobile}` expires
+ * every token of that user; `POST /api/__test/ageSms {mobile}` moves that mobile's SMS send times back by the
+ * one-minute interval (a test clock, so a flow may send a second code at once). They let e2e tests pass the
+ * captcha and exercise session expiry (issue 2).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ApiCode, ok } from '../contract/index.ts';
+import { peekCaptcha } from './account/captcha.ts';
+import { SMS_INTERVAL_SECONDS } from './account/sms.ts';
+import { ApiError, parseInput } from './core/errors.ts';
+import { nowSeconds } from './core/time.ts';
+
+/** Paths of the test hooks (only registered with TEST_HOOKS=1). */
+export const TestHookPaths = {
+  captcha: '/api/__test/captcha',
+  expireTokens: '/api/__test/expireTokens',
+  ageSms: '/api/__test/ageSms',
+} as const;
+
+/** Registers the test hooks. */
+export async function testHookRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.pdb;
+  app.get(TestHookPaths.captcha, async (request) => {
+    const { key } = parseInput(z.object({ key: z.string().min(1) }), request.query);
+    const code = await peekCaptcha(db, key);
+    if (code === null) throw new ApiError(ApiCode.NOT_FOUND, 'captcha not found');
+    return ok({ code });
+  });
+  app.post(TestHookPaths.expireTokens, async (request) => {
+    const { mobile } = parseInput(z.object({ mobile: z.string().min(1) }), request.body);
+    const user = await db.selectFrom('users').select('id').where('mobile', '=', mobile).executeTakeFirst();
+    if (!user) throw new ApiError(ApiCode.NOT_FOUND, 'user not found');
+    const r = await db
+      .updateTable('tokens')
+      .set({ expires_at: nowSeconds() - 1 })
+      .where('user_id', '=', user.id)
+      .executeTakeFirst();
+    return ok({ expired: Number(r.numUpdatedRows) });
+  });
+  app.post(TestHookPaths.ageSms, async (request) => {
+    const { mobile } = parseInput(z.object({ mobile: z.string().min(1) }), request.body);
+    const r = await db
+      .updateTable('sms_codes')
+      .set((eb) => ({ sent_at: eb('sent_at', '-', SMS_INTERVAL_SECONDS) }))
+      .where('mobile', '=', mobile)
+      .executeTakeFirst();
+    return ok({ aged: Number(r.numUpdatedRows) });
+  });
+}

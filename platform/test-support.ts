@@ -1,0 +1,227 @@
+/**
+ * Test support for platform suites: `forEachDialect` runs a suite once on SQLite (temp DATA_DIR) and once on
+ * PostgreSQL (a fresh database created for the suite on 127.0.0.1:5432 and dropped afterwards), with a cheap scrypt
+ * cost and test hooks on. Plus small helpers to call the API through `inject` and build multipart bodies.
+ *
+ * Env: TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test) is the admin connection used to create the
+ * per-suite databases; PLATFORM_TEST_DIALECTS (default "sqlite,postgres") narrows the dialects.
+ */
+import { randomBytes } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { ApiEnvelope, LoginData } from '../contract/index.ts';
+import { AccountPaths, EvidencePaths } from '../contract/index.ts';
+import { buildPlatform } from './app.ts';
+import { loadPlatformConfig, type PlatformConfig } from './config.ts';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+const ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DIALECTS = (process.env.PLATFORM_TEST_DIALECTS ?? 'sqlite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is TestDialect => s === 'sqlite' || s === 'postgres');
+
+/** What a suite gets: filled in by beforeAll, valid inside tests. */
+export interface PlatformHarness {
+  dialect: TestDialect;
+  app: FastifyInstance;
+  config: PlatformConfig;
+  dataDir: string;
+}
+
+/** Creates an isolated database for one suite. @returns its URL and a function that drops it. */
+export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `cz_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: ADMIN_URL });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** The config a test platform runs with: test env, hooks on, cheap scrypt, silent logs, plus `env` overrides. */
+export function testConfig(
+  dataDir: string,
+  databaseUrl: string | undefined,
+  env: Record<string, string> = {},
+) {
+  return loadPlatformConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    APP_ENV: 'test',
+    TEST_HOOKS: '1',
+    SCRYPT_N: '1024',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
+/**
+ * Declares `body` once per dialect inside `describe('<title> [<dialect>]')`. The harness passed to `body` is filled
+ * in `beforeAll` (a fresh DATA_DIR, database and platform) and torn down in `afterAll`.
+ * @param env extra platform env for this suite (e.g. MAX_UPLOAD_BYTES)
+ */
+export function forEachDialect(
+  title: string,
+  body: (h: PlatformHarness) => void,
+  env: Record<string, string> = {},
+): void {
+  describe.each(DIALECTS)(`${title} [%s]`, (dialect) => {
+    const h = { dialect } as PlatformHarness;
+    let drop: (() => Promise<void>) | undefined;
+    beforeAll(async () => {
+      h.dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-platform-'));
+      let url: string | undefined;
+      if (dialect === 'postgres') ({ url, drop } = await createTestDatabase());
+      h.config = testConfig(h.dataDir, url, env);
+      h.app = await buildPlatform(h.config, { logger: false });
+    });
+    afterAll(async () => {
+      await h.app?.close();
+      await drop?.();
+      if (h.dataDir) await fsp.rm(h.dataDir, { recursive: true, force: true });
+    });
+    body(h);
+  });
+}
+
+/** Sends a request through inject and parses the envelope. */
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  opts: InjectOptions & { token?: string },
+): Promise<ApiEnvelope<T> & { status: number }> {
+  const { token, ...rest } = opts;
+  const res = await app.inject({
+    ...rest,
+    headers: { ...(rest.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  return { ...(res.json() as ApiEnvelope<T>), status: res.statusCode };
+}
+
+/** POST with a JSON body (or form-encoded when `form`). */
+export function post<T = unknown>(
+  app: FastifyInstance,
+  url: string,
+  body: Record<string, unknown> = {},
+  token?: string,
+  form = false,
+) {
+  return form
+    ? call<T>(app, {
+        method: 'POST',
+        url,
+        token,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(body as Record<string, string>).toString(),
+      })
+    : call<T>(app, { method: 'POST', url, payload: body, token });
+}
+
+/** GET with a query. */
+export function get<T = unknown>(
+  app: FastifyInstance,
+  url: string,
+  query: Record<string, unknown> = {},
+  token?: string,
+) {
+  const qs = new URLSearchParams(
+    Object.entries(query)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
+  return call<T>(app, { method: 'GET', url: qs ? `${url}?${qs}` : url, token });
+}
+
+/** A multipart/form-data body with text `fields` and an optional file part. */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { data: Buffer; filename: string; field?: string; contentType?: string },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----cz${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\n` +
+          `Content-Type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** Logs in and returns the token. @throws when login fails */
+export async function login(app: FastifyInstance, mobile: string, password: string): Promise<string> {
+  const r = await post<LoginData>(app, AccountPaths.login, { mobile, password });
+  if (r.code !== 200) throw new Error(`login failed: ${r.msg}`);
+  return r.data.token;
+}
+
+/** Reads the newest SMS code sent to `mobile` from the sandbox outbox. */
+export async function lastSmsCode(dataDir: string, mobile: string): Promise<string> {
+  const text = await fsp.readFile(path.join(dataDir, 'outbox', 'sms.log'), 'utf8');
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { mobile: string; code: string });
+  const hit = lines.reverse().find((l) => l.mobile === mobile);
+  if (!hit) throw new Error(`no SMS for ${mobile}`);
+  return hit.code;
+}
+
+/** Registers `mobile` through the real captcha → SMS → register flow (captcha read via the test hook). */
+export async function registerUser(app: FastifyInstance, dataDir: string, mobile: string, password: string) {
+  const img = await post<{ key: string }>(app, AccountPaths.imgCode);
+  const hook = await get<{ code: string }>(app, '/api/__test/captcha', { key: img.data.key });
+  const sms = await post(app, AccountPaths.sendSms, {
+    mobile,
+    imgKey: img.data.key,
+    imgCode: hook.data.code,
+  });
+  if (sms.code !== 200) throw new Error(`sendSMS failed: ${sms.msg}`);
+  const smsCode = await lastSmsCode(dataDir, mobile);
+  const reg = await post(app, AccountPaths.register, { mobile, password, smsCode });
+  if (reg.code !== 200) throw new Error(`register failed: ${reg.msg}`);
+}
+
+/** Uploads `data` as evidence through inject. */
+export function upload<T = unknown>(
+  app: FastifyInstance,
+  token: string,
+  data: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+) {
+  const body = multipart(fields, { data, filename });
+  return call<T>(app, { method: 'POST', url: EvidencePaths.save, token, ...body });
+}

@@ -1,0 +1,171 @@
+/**
+ * Public verification calls on both dialects (issue 3 item 7): bqno → viewToken → bqview, byHash, and the per-IP
+ * rate limit (the gateway's X-Forwarded-For is trusted from loopback, which is where inject comes from).
+ */
+import { createHash } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import {
+  EvidenceKindPaths,
+  Msg,
+  type PublicEvidence,
+  type SaveEvidenceData,
+  type ViewTokenData,
+} from '../../contract/index.ts';
+import { DEMO_MOBILE } from '../account/users.ts';
+import { call, forEachDialect, login, upload } from '../test-support.ts';
+import { PUBLIC_LOOKUP_POLICY, VIEW_TOKEN_TTL_SECONDS } from './routes.ts';
+
+const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+forEachDialect('public verification', (h) => {
+  let demo: string;
+  let ipSeq = 0;
+  /** A fresh client address per test, so the rate-limit budgets do not mix. */
+  const freshIp = () => `198.51.100.${++ipSeq}`;
+  beforeAll(async () => {
+    demo = await login(h.app, DEMO_MOBILE, 'demo1234');
+  });
+  const lookup = <T>(url: string, payload: Record<string, unknown>, ip: string) =>
+    call<T>(h.app, { method: 'POST', url, payload, headers: { 'x-forwarded-for': ip } });
+
+  it('bqno → viewToken → bqview shows the public face of the evidence, no owner data', async () => {
+    const ip = freshIp();
+    const data = Buffer.from(`公开核验 ${Date.now()}`);
+    const saved = (await upload<SaveEvidenceData>(h.app, demo, data, '核验.txt', { title: '核验样本' })).data;
+    const t = await lookup<ViewTokenData>(EvidenceKindPaths.bqno, { no: saved.baoquan }, ip);
+    expect(t.code).toBe(200);
+    expect(t.data.viewToken).toMatch(/^\d+\.[0-9a-f]{64}$/);
+    const exp = Number(t.data.viewToken.split('.')[0]);
+    expect(exp - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(VIEW_TOKEN_TTL_SECONDS);
+    const v = await lookup<PublicEvidence>(
+      EvidenceKindPaths.bqview,
+      { viewToken: t.data.viewToken, no: saved.baoquan },
+      ip,
+    );
+    expect(v).toMatchObject({ code: 200 });
+    expect(v.data).toEqual({
+      baoquan: saved.baoquan,
+      title: '核验样本',
+      kind: 'file',
+      fileType: 1,
+      filehash: sha256(data),
+      chainhash: saved.chainhash,
+      saveTime: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+      deletedAt: null,
+    });
+    expect(JSON.stringify(v.data)).not.toContain(DEMO_MOBILE);
+  });
+
+  it('refuses unknown numbers, forged, foreign and expired tokens', async () => {
+    const ip = freshIp();
+    const a = (await upload<SaveEvidenceData>(h.app, demo, Buffer.from('a'), 'a.txt')).data;
+    const b = (await upload<SaveEvidenceData>(h.app, demo, Buffer.from('b'), 'b.txt')).data;
+    expect(await lookup(EvidenceKindPaths.bqno, { no: 'BQ20240101AAAAAAAAAAAAAAAAAAAA' }, ip)).toMatchObject({
+      code: 404,
+      msg: Msg.evidenceNumberNotFound,
+    });
+    expect(await lookup(EvidenceKindPaths.bqno, { no: '' }, ip)).toMatchObject({
+      code: 400,
+      msg: Msg.required('保全编号'),
+    });
+    const token = (await lookup<ViewTokenData>(EvidenceKindPaths.bqno, { no: a.baoquan }, ip)).data.viewToken;
+    const [exp, sig] = token.split('.') as [string, string];
+    const flipped = `${exp}.${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
+    const now = Math.floor(Date.now() / 1000);
+    const expired = h.app.downloads.viewToken(
+      a.baoquan,
+      now - VIEW_TOKEN_TTL_SECONDS - 5,
+      VIEW_TOKEN_TTL_SECONDS,
+    );
+    for (const [viewToken, no] of [
+      [flipped, a.baoquan],
+      [token, b.baoquan], // a token of another number
+      [`${Number(exp) + 60}.${sig}`, a.baoquan],
+      [expired, a.baoquan],
+      ['garbage', a.baoquan],
+    ] as const) {
+      expect(await lookup(EvidenceKindPaths.bqview, { viewToken, no }, ip)).toMatchObject({
+        code: 400,
+        msg: Msg.viewTokenInvalid,
+      });
+    }
+    expect((await lookup(EvidenceKindPaths.bqview, { no: a.baoquan }, ip)).code).toBe(400);
+  });
+
+  it('byHash: every evidence with that SHA-256, newest first, at most 20; none → empty list', async () => {
+    const ip = freshIp();
+    const data = Buffer.from(`same bytes ${Date.now()}`);
+    const first = (await upload<SaveEvidenceData>(h.app, demo, data, 'one.txt')).data;
+    const hashOnly = (
+      await call<SaveEvidenceData>(h.app, {
+        method: 'POST',
+        url: EvidenceKindPaths.saveHash,
+        token: demo,
+        payload: { hash: sha256(data), title: '仅哈希' },
+      })
+    ).data;
+    await h.app.pdb.db
+      .updateTable('evidences')
+      .set({ created_at: 1_700_000_000 })
+      .where('id', '=', first.id)
+      .execute();
+    const r = await lookup<PublicEvidence[]>(
+      EvidenceKindPaths.byHash,
+      { hash: sha256(data).toUpperCase() },
+      ip,
+    );
+    expect(r.code).toBe(200);
+    expect(r.data.map((e) => [e.baoquan, e.kind])).toEqual([
+      [hashOnly.baoquan, 'hash'],
+      [first.baoquan, 'file'],
+    ]);
+    const none = await lookup<PublicEvidence[]>(
+      EvidenceKindPaths.byHash,
+      { hash: sha256('nothing here') },
+      ip,
+    );
+    expect(none).toMatchObject({ code: 200, data: [] });
+    expect(await lookup(EvidenceKindPaths.byHash, { hash: 'xyz' }, ip)).toMatchObject({
+      code: 400,
+      msg: '请输入64位十六进制SHA-256哈希值',
+    });
+    // more than 20 matches: the newest 20
+    const many = sha256(`many ${Date.now()}`);
+    for (let i = 0; i < 22; i++) {
+      await call(h.app, {
+        method: 'POST',
+        url: EvidenceKindPaths.saveHash,
+        token: demo,
+        payload: { hash: many, title: `h${i}` },
+      });
+    }
+    const capped = await lookup<PublicEvidence[]>(EvidenceKindPaths.byHash, { hash: many }, freshIp());
+    expect(capped.data).toHaveLength(20);
+    // deleted evidence is still found, with its date
+    await call(h.app, {
+      method: 'POST',
+      url: EvidenceKindPaths.delData,
+      token: demo,
+      payload: { dataId: first.id },
+    });
+    const after = await lookup<PublicEvidence[]>(EvidenceKindPaths.byHash, { hash: sha256(data) }, ip);
+    expect(after.data[1]!.deletedAt).toMatch(/^\d{4}-\d\d-\d\d$/);
+  });
+
+  it(`rate-limits per client IP: ${PUBLIC_LOOKUP_POLICY.max} lookups a minute, then 429; other clients unaffected`, async () => {
+    const ip = freshIp();
+    const hash = sha256('rate');
+    for (let i = 0; i < PUBLIC_LOOKUP_POLICY.max; i++) {
+      const path = [EvidenceKindPaths.byHash, EvidenceKindPaths.bqno, EvidenceKindPaths.bqview][i % 3]!;
+      const r = await lookup(path, { hash, no: 'BQ20240101AAAAAAAAAAAAAAAAAAAA', viewToken: 'x' }, ip);
+      expect(r.code).not.toBe(429);
+    }
+    for (const path of [EvidenceKindPaths.byHash, EvidenceKindPaths.bqno, EvidenceKindPaths.bqview]) {
+      expect(await lookup(path, { hash, no: 'x', viewToken: 'x' }, ip)).toMatchObject({
+        code: 429,
+        msg: Msg.tooManyRequests,
+      });
+    }
+    expect((await lookup(EvidenceKindPaths.byHash, { hash }, freshIp())).code).toBe(200);
+  });
+});

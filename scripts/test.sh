@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What `npm test` runs: the production build (skipped with SKIP_BUILD=1, as .ci/run does after its own build), then
+# Vitest (unit + integration; platform suites run on SQLite and PostgreSQL) and Playwright (e2e against the build,
+# JavaScript on and off). Both runners always run; the script fails if either fails, and ends with one summary line
+# "N passed, N failed" counted from both runners' JSON reports, so CI can count tests.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+results="$(mktemp -d)"
+trap 'rm -rf "$results"' EXIT
+
+# Playwright drives Debian's Chromium and never downloads a browser; install it when missing and we may.
+if [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    echo "== apt-get install chromium"
+    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium) </dev/null ||
+      { echo "0 passed, 1 failed"; exit 1; }
+  else
+    echo "Chromium is missing at ${CHROMIUM_PATH:-/usr/bin/chromium}: install Debian's chromium package." >&2
+  fi
+fi
+
+if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
+  echo "== build (the e2e tests run the production build; SKIP_BUILD=1 skips this)"
+  npm run build || { echo "0 passed, 1 failed"; exit 1; }
+fi
+
+echo "== vitest"
+vitest_status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || vitest_status=$?
+
+echo "== playwright"
+playwright_status=0
+PLAYWRIGHT_JSON_OUTPUT_FILE="$results/playwright.json" npx playwright test --reporter=list,json || playwright_status=$?
+
+# Counts from the JSON reports. A runner that failed without reporting a failed test (a crash, an error outside
+# any test, a missing report) counts as one failure so that the summary never looks green when it is not.
+node - "$results" "$vitest_status" "$playwright_status" <<'JS'
+const fs = require('node:fs');
+const path = require('node:path');
+const [dir, vitestStatus, playwrightStatus] = process.argv.slice(2);
+const read = (name) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'));
+  } catch {
+    return null;
+  }
+};
+const runners = [];
+const v = read('vitest.json');
+runners.push({ name: 'vitest', status: Number(vitestStatus), passed: v?.numPassedTests ?? 0, failed: v?.numFailedTests ?? 0 });
+const p = read('playwright.json');
+const s = p?.stats ?? {};
+runners.push({
+  name: 'playwright',
+  status: Number(playwrightStatus),
+  passed: (s.expected ?? 0) + (s.flaky ?? 0),
+  failed: s.unexpected ?? 0,
+});
+let passed = 0;
+let failed = 0;
+for (const r of runners) {
+  if (r.status !== 0 && r.failed === 0) r.failed = 1;
+  process.stdout.write(`${r.name}: ${r.passed} passed, ${r.failed} failed (exit ${r.status})\n`);
+  passed += r.passed;
+  failed += r.failed;
+}
+process.stdout.write(`${passed} passed, ${failed} failed\n`);
+JS
+
+if [[ $vitest_status -ne 0 || $playwright_status -ne 0 ]]; then
+  exit 1
+fi

@@ -1,0 +1,327 @@
+/**
+ * The gateway's Fastify app: security headers, `/healthz` and `/readyz`, `/api/*` streamed to the upstream, and the
+ * React Router UI (built assets and the SSR handler). Started by `server/start.ts`; tested with `inject` and loopback
+ * fakes in `server/app.test.ts`. Third-party plugins are wired here and nowhere else (ARCHITECTURE "Examples").
+ */
+import path from 'node:path';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+  RawServerBase,
+  RouteGenericInterface,
+} from 'fastify';
+import Fastify from 'fastify';
+import compress from '@fastify/compress';
+import helmet from '@fastify/helmet';
+import httpProxy from '@fastify/http-proxy';
+import rateLimit from '@fastify/rate-limit';
+import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
+import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
+import type { ApiEnvelope } from '../contract/envelope.ts';
+import { Msg } from '../contract/messages.ts';
+import type { Announcement, GatewayConfig } from './config.ts';
+import { packagePlugin } from './package/plugin.ts';
+import { pdfPlugin } from './pdf/plugin.ts';
+
+/**
+ * What every loader and action receives as `context` (app/context.ts declares the same shape).
+ * Values are per process except `cspNonce`, which is per request.
+ */
+export interface GatewayLoadContext {
+  /** The request's CSP script nonce (helmet `enableCSPNonces`, `reply.cspNonce.script`): put it on inline scripts. */
+  cspNonce: string;
+  /** Base URL of the upstream API without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  upstreamUrl: string;
+  /** Cookie session secrets, newest first (SESSION_SECRET comma list, or the generated key). */
+  sessionSecrets: string[];
+  /** Set `Secure` on cookies (SECURE_COOKIES, behind TLS). */
+  secureCookies: boolean;
+  /** Upload limit in bytes (MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
+  /** Announcement banner window, or null when none is configured. */
+  announcement: Announcement | null;
+  /** The browser's address as the gateway sees it (Fastify `request.ip`, honouring TRUST_PROXY); forwarded to the
+   * upstream as X-Forwarded-For so per-client limits count browsers, not the gateway. */
+  clientIp: string;
+}
+
+/** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
+export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);
+
+/** Options of {@link buildServer} that are not environment configuration. */
+export interface BuildServerOptions {
+  /** Base URL of the upstream API (embedded platform or UPSTREAM_URL), without a trailing slash. */
+  upstreamUrl: string;
+  /**
+   * The UI. Undefined: `mode` production loads `${buildDirectory}/server/index.js`, any other mode runs Vite in
+   * middleware mode. A build (or loader): served as production. `false`: no UI routes (gateway-only tests).
+   */
+  build?: ServerBuildSource | false;
+  /** The React Router build directory (`build/`), holding `client/` (static assets) and `server/`. */
+  buildDirectory?: string;
+  /** `production` or anything else (development). Default: production when a build is given, else NODE_ENV. */
+  mode?: string;
+  /** A pino logger to use as Fastify's (`loggerInstance`); else `logger` options; default: level from config. */
+  loggerInstance?: FastifyBaseLogger;
+  logger?: FastifyServerOptions['logger'];
+  /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
+  readyTimeoutMs?: number;
+}
+
+/** The connection-failure envelope the gateway answers with when the upstream cannot be reached (spec 01 §8). */
+export const connectionFailedEnvelope: ApiEnvelope<null> = Object.freeze({
+  code: 502,
+  msg: Msg.connectionFailed,
+  data: null,
+});
+
+/** Path the readiness probe asks the upstream for (the platform's health route, if it has one). */
+export const UPSTREAM_HEALTH_PATH = '/api/healthz';
+
+/**
+ * Probes the upstream: GET `${upstreamUrl}/api/healthz` within `timeoutMs`.
+ * Ready when it answers 2xx, or 404/405 (an upstream without a health route that still speaks HTTP: a TCP connect
+ * plus a parsed response proves more than a bare connect). Not ready on 5xx, timeouts and connection errors.
+ *
+ * @returns `{ ready, status }`: `status` is the upstream HTTP status, or null when there was no HTTP answer.
+ */
+export async function probeUpstream(
+  upstreamUrl: string,
+  timeoutMs = 2000,
+): Promise<{ ready: boolean; status: number | null }> {
+  try {
+    const res = await fetch(`${upstreamUrl}${UPSTREAM_HEALTH_PATH}`, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: 'application/json' },
+    });
+    await res.body?.cancel();
+    const ready = (res.status >= 200 && res.status < 300) || res.status === 404 || res.status === 405;
+    return { ready, status: res.status };
+  } catch {
+    return { ready: false, status: null };
+  }
+}
+
+/**
+ * Builds the load context of one request. A `RouterContextProvider` carrying the fields as own properties: with
+ * `future.v8_middleware` React Router rejects anything that is not a provider, and without it loaders read the
+ * fields as on a plain object; either way `context.cspNonce` etc. work.
+ */
+export function createLoadContext(
+  config: GatewayConfig,
+  upstreamUrl: string,
+  cspNonce: string,
+  clientIp = '',
+): RouterContextProvider & GatewayLoadContext {
+  const fields: GatewayLoadContext = {
+    cspNonce,
+    clientIp,
+    upstreamUrl,
+    sessionSecrets: config.sessionSecrets,
+    secureCookies: config.secureCookies,
+    maxUploadBytes: config.maxUploadBytes,
+    announcement: config.announcement,
+  };
+  return Object.assign(new RouterContextProvider(), fields);
+}
+
+/**
+ * The Content-Security-Policy directives (helmet syntax). helmet appends `'nonce-…'` to script-src and style-src
+ * per request. Because a nonce makes browsers ignore `'unsafe-inline'` in style-src, inline `<style>` and
+ * `style="…"` are allowed through the CSP3 style-src-elem / style-src-attr directives.
+ */
+export function cspDirectives(opts: {
+  secure: boolean;
+  development: boolean;
+}): Record<string, string[] | null> {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    scriptSrcAttr: ["'none'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    styleSrcElem: ["'self'", "'unsafe-inline'"],
+    styleSrcAttr: ["'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    // Vite's HMR client talks over a WebSocket on its own port in development.
+    connectSrc: opts.development ? ["'self'", 'ws:', 'wss:'] : ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    // Only behind TLS: over plain HTTP on a LAN address it would send the forms and assets to a dead https port.
+    upgradeInsecureRequests: opts.secure ? [] : null,
+  };
+}
+
+/**
+ * Adds X-Forwarded-For/-Proto/-Host to a proxied request and drops the browser's Cookie header. The client's own X-Forwarded-For is kept (and appended
+ * to) only when TRUST_PROXY says the hop in front of us is ours; otherwise it could be forged, so it is replaced.
+ */
+function forwardedHeaders(
+  request: FastifyRequest<RouteGenericInterface, RawServerBase>,
+  headers: Record<string, string | string[] | undefined>,
+  trustProxy: GatewayConfig['trustProxy'],
+): Record<string, string | string[] | undefined> {
+  const peer = request.raw.socket.remoteAddress ?? '';
+  const incoming = headers['x-forwarded-for'];
+  const chain = Array.isArray(incoming) ? incoming.join(', ') : incoming;
+  const trusted = trustProxy !== false && !(Array.isArray(trustProxy) && trustProxy.length === 0);
+  // The gateway's own cookies (the sealed session, the CSRF token) are none of the upstream's business.
+  const { cookie: _cookie, ...rest } = headers;
+  return {
+    ...rest,
+    'x-forwarded-for': trusted && chain ? `${chain}, ${peer}` : peer,
+    'x-forwarded-proto': request.protocol,
+    'x-forwarded-host': request.host,
+  };
+}
+
+/** Error codes meaning "could not talk to the upstream" (Node net errors, undici, @fastify/reply-from). */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+]);
+
+/** True when `error` (or its cause) says the upstream could not be reached or dropped the connection. */
+export function isUpstreamConnectionError(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (
+      CONNECTION_ERROR_CODES.has(code) ||
+      code.startsWith('UND_ERR_') ||
+      code.startsWith('FST_REPLY_FROM_')
+    ) {
+      return true;
+    }
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** Answers a failed proxy attempt with the 502 envelope; closes the connection if the body was not read. */
+function replyConnectionFailed(
+  reply: FastifyReply<RouteGenericInterface, RawServerBase>,
+  error: Error,
+): void {
+  reply.log.warn({ err: error }, 'upstream unreachable');
+  if (!reply.request.raw.complete) reply.header('connection', 'close');
+  void reply.code(502).type('application/json; charset=utf-8').send(connectionFailedEnvelope);
+}
+
+/**
+ * Builds the gateway (not listening). Order matters: helmet and rate-limit are global; `/api/*` is registered in its
+ * own scope without compression (binary up/downloads stream through untouched, bodies unparsed and unlimited);
+ * the UI scope has compression, static assets (hashed files `immutable`) and the React Router handler.
+ *
+ * @throws when a plugin fails to load (e.g. a production start without `build/server/index.js`).
+ */
+export async function buildServer(config: GatewayConfig, opts: BuildServerOptions): Promise<FastifyInstance> {
+  const upstreamUrl = opts.upstreamUrl.replace(/\/+$/, '');
+  const mode = opts.mode ?? (opts.build ? 'production' : (process.env.NODE_ENV ?? 'development'));
+  const development = mode !== 'production';
+  const buildDirectory = path.resolve(opts.buildDirectory ?? 'build');
+
+  const app = Fastify({
+    ...(opts.loggerInstance
+      ? { loggerInstance: opts.loggerInstance }
+      : { logger: opts.logger ?? { level: config.logLevel } }),
+    // A hop count is valid at run time (proxy-addr) though Fastify's types omit it.
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    // Uploads of gigabytes may take long; the upstream enforces MAX_UPLOAD_BYTES, the proxy never buffers.
+    requestTimeout: 0,
+    return503OnClosing: true,
+  });
+
+  await app.register(helmet, {
+    enableCSPNonces: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: cspDirectives({ secure: config.secureCookies, development }),
+    },
+    frameguard: { action: 'deny' }, // X-Frame-Options agreeing with frame-ancestors 'none'
+    strictTransportSecurity: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Certificates are opened from links in mail and chat; keep the path for our own pages only.
+    referrerPolicy: { policy: 'same-origin' },
+  });
+  // Registered once so that an area can opt in with `config: { rateLimit: { max, timeWindow } }` on a route.
+  await app.register(rateLimit, { global: false });
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+    const probe = await probeUpstream(upstreamUrl, opts.readyTimeoutMs ?? 2000);
+    return reply.code(probe.ready ? 200 : 503).send({ status: probe.ready ? 'ok' : 'unavailable' });
+  });
+
+  const upstreamPath = new URL(upstreamUrl).pathname.replace(/\/+$/, '');
+  await app.register(async function apiProxy(api) {
+    // When the upstream refuses a request that has a body, undici destroys the body stream with the connect error,
+    // which reaches Fastify as a request error before the proxy's onError: answer it with the same envelope.
+    api.setErrorHandler((error: Error & { code?: string; statusCode?: number }, _request, reply) => {
+      if (isUpstreamConnectionError(error)) return replyConnectionFailed(reply, error);
+      reply.log.error({ err: error }, 'api proxy error');
+      const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+      return reply.code(status).send(error);
+    });
+    await api.register(httpProxy, {
+      upstream: upstreamUrl,
+      prefix: '/api',
+      rewritePrefix: `${upstreamPath}/api`,
+      undici: {
+        connections: 256,
+        pipelining: 1,
+        connectTimeout: 5_000,
+        // Both refresh while bytes flow; they bound a silent upstream, not a long upload.
+        headersTimeout: 300_000,
+        bodyTimeout: 300_000,
+      },
+      replyOptions: {
+        rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, config.trustProxy),
+        onError: (reply, { error }) => replyConnectionFailed(reply, error),
+      },
+    });
+  });
+
+  if (opts.build !== false) {
+    // Certificate PDFs and evidence ZIPs: on the root scope (never compressed again), registered before the UI so
+    // that these exact paths win over its catch-all; they print the UI's own pages, so only with a UI.
+    await app.register(pdfPlugin, { upstreamUrl, dataDir: config.dataDir, buildDirectory, development });
+    await app.register(packagePlugin, { upstreamUrl });
+  }
+
+  if (opts.build !== false) {
+    await app.register(async function ui(web) {
+      // React Router reads the raw request as a stream; when the browser aborts (a cut-off upload) Node emits
+      // 'error' on it, possibly after that stream stopped listening. Without a listener of our own that error
+      // would be an uncaught exception and take the whole process down.
+      web.addHook('onRequest', async (request) => {
+        request.raw.on('error', (err) => request.log.debug({ err }, 'request stream error'));
+      });
+      await web.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'] });
+      await web.register(reactRouterFastify, {
+        buildDirectory,
+        mode,
+        ...(opts.build ? { productionServerBuild: opts.build } : {}),
+        // The provider has no index signature, which AppLoadContext declares; the fields are all there.
+        getLoadContext: (request, reply) =>
+          createLoadContext(
+            config,
+            upstreamUrl,
+            reply.cspNonce?.script ?? '',
+            request.ip,
+          ) as unknown as AppLoadContext,
+      });
+    });
+  }
+
+  return app;
+}

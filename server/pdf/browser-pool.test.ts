@@ -1,0 +1,90 @@
+/**
+ * The browser pool on the real Chromium: the bound on concurrent pages, the queue limit, the job timeout, relaunch
+ * after the browser is killed (between jobs and during one), and close(). Skipped only when Chromium is missing.
+ */
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
+import { hasChromium } from './test-whole.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(!hasChromium())('BrowserPool (Chromium at CHROMIUM_PATH)', () => {
+  let pool: BrowserPool | null = null;
+  const make = (o: Partial<{ poolSize: number; queueMax: number; timeoutMs: number }> = {}) =>
+    (pool = new BrowserPool({
+      chromiumPath,
+      poolSize: o.poolSize ?? 2,
+      queueMax: o.queueMax ?? 100,
+      timeoutMs: o.timeoutMs ?? 20_000,
+      logger: pino({ level: 'silent' }),
+    }));
+  afterEach(async () => {
+    await pool?.close();
+    pool = null;
+  });
+
+  it('runs at most poolSize pages at once, queues the rest, and reuses one browser', async () => {
+    const p = make({ poolSize: 2 });
+    let running = 0;
+    let peak = 0;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        p.run(async (page) => {
+          peak = Math.max(peak, ++running);
+          await page.setContent(`<p>${i}</p>`);
+          await sleep(100);
+          running--;
+          return page.evaluate(() => document.querySelector('p')!.textContent);
+        }),
+      ),
+    );
+    expect(results).toEqual(['0', '1', '2', '3', '4', '5']);
+    expect(peak).toBe(2);
+    expect(p.stats()).toMatchObject({ launches: 1, completed: 6, active: 0, queued: 0 });
+  });
+
+  it('refuses a job with PoolBusyError when the queue is full', async () => {
+    const p = make({ poolSize: 1, queueMax: 1 });
+    const slow = () => p.run(() => sleep(300));
+    const a = slow();
+    const b = slow();
+    await expect(slow()).rejects.toBeInstanceOf(PoolBusyError);
+    await Promise.all([a, b]);
+  });
+
+  it('fails a job after the timeout and keeps working', async () => {
+    const p = make({ poolSize: 1, timeoutMs: 1000 });
+    await expect(p.run(() => new Promise(() => undefined))).rejects.toBeInstanceOf(RenderTimeoutError);
+    await expect(p.run(async (page) => page.evaluate(() => 1 + 1))).resolves.toBe(2);
+  });
+
+  it('relaunches after the browser is killed between jobs, and retries a job whose browser died midway', async () => {
+    const p = make();
+    await p.run(async () => undefined);
+    process.kill(p.browserPid()!, 'SIGKILL');
+    await expect.poll(() => p.browserPid(), { timeout: 5000 }).toBeNull();
+    await expect(p.run(async (page) => page.evaluate(() => 'again'))).resolves.toBe('again');
+    expect(p.stats().launches).toBe(2);
+
+    let attempts = 0;
+    const value = await p.run(async (page) => {
+      if (++attempts === 1) {
+        process.kill(p.browserPid()!, 'SIGKILL');
+        await sleep(200);
+      }
+      return page.evaluate(() => 'survived');
+    });
+    expect([value, attempts, p.stats().launches]).toEqual(['survived', 2, 3]);
+  });
+
+  it('close() refuses later jobs and closes the browser', async () => {
+    const p = make();
+    await p.warmUp();
+    const pid = p.browserPid()!;
+    await p.close();
+    await expect(p.run(async () => 1)).rejects.toBeInstanceOf(PoolClosedError);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * One headless Chromium (puppeteer-core on the system's Chromium), launched on first use and reused, with a bounded
+ * pool of pages: at most `poolSize` jobs run at once, up to `queueMax` more wait, and each job has a timeout. A
+ * browser that crashes or disconnects is relaunched by the next job; a job that lost its browser midway is retried
+ * once on a fresh one. Owned by the PDF renderer (`server/pdf/renderer.ts`); closed on gateway shutdown.
+ */
+import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+/** Chromium flags: no sandbox (containers run it unprivileged), no GPU, /tmp instead of a small /dev/shm, quiet. */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--headless=new',
+];
+
+/** Thrown when the pool and its queue are full: the caller answers 503 with Retry-After. */
+export class PoolBusyError extends Error {
+  override name = 'PoolBusyError';
+}
+/** Thrown when a job took longer than the pool's timeout; its page has been closed. */
+export class RenderTimeoutError extends Error {
+  override name = 'RenderTimeoutError';
+}
+/** A job failed because its browser crashed or disconnected (`cause` is the job's error); retried once. */
+export class BrowserGoneError extends Error {
+  override name = 'BrowserGoneError';
+}
+/** Thrown for jobs submitted after (or waiting during) `close()`. */
+export class PoolClosedError extends Error {
+  override name = 'PoolClosedError';
+}
+
+/** Settings of a {@link BrowserPool}. Times in milliseconds. */
+export interface BrowserPoolOptions {
+  chromiumPath: string;
+  /** Pages rendering at once (≥ 1). */
+  poolSize: number;
+  /** Jobs allowed to wait for a page; the next one gets PoolBusyError. */
+  queueMax: number;
+  /** Per-job limit: from getting a page to the job's result (launching a browser included). */
+  timeoutMs: number;
+  logger: Logger | FastifyBaseLogger;
+}
+
+/** Counters for tests, the bench and logs. */
+export interface BrowserPoolStats {
+  active: number;
+  queued: number;
+  /** Browsers launched since the pool was created (1 when nothing ever crashed). */
+  launches: number;
+  /** Jobs finished with a result. */
+  completed: number;
+}
+
+/** After this many timeouts in a row the browser is presumed hung and is killed (the next job relaunches it). */
+const HUNG_AFTER_TIMEOUTS = 2;
+
+/** True when `err` says the page or browser went away under the job (a crash, a kill, a disconnect). */
+function isBrowserGone(err: unknown, browser: Browser | null): boolean {
+  if (browser && !browser.connected) return true;
+  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  return /TargetCloseError|Target closed|Session closed|Connection closed|detached Frame|Protocol error.*(closed|detached)|browser has disconnected|Navigating frame was detached/i.test(
+    text,
+  );
+}
+
+/**
+ * A reusable headless browser with a bounded page pool. Create one per process; call {@link close} on shutdown.
+ */
+export class BrowserPool {
+  private browser: Browser | null = null;
+  private launching: Promise<Browser> | null = null;
+  private active = 0;
+  private readonly waiting: Array<(err?: Error) => void> = [];
+  private closed = false;
+  private launches = 0;
+  private completed = 0;
+  private timeoutsInARow = 0;
+
+  constructor(private readonly opts: BrowserPoolOptions) {}
+
+  /**
+   * Runs `job` with a fresh page of the shared browser (closed afterwards, whatever happens).
+   *
+   * @returns what `job` resolves to
+   * @throws PoolBusyError when `poolSize` jobs run and `queueMax` wait; RenderTimeoutError after `timeoutMs`;
+   *   PoolClosedError after close(); the job's own error otherwise (a lost browser is retried once first).
+   */
+  async run<T>(job: (page: Page) => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      try {
+        return await this.attempt(job);
+      } catch (err) {
+        if (this.closed || !(err instanceof BrowserGoneError)) throw err;
+        this.opts.logger.warn(
+          { err: err.cause },
+          'pdf: browser lost during a job; retrying once on a new browser',
+        );
+        return await this.attempt(job);
+      }
+    } finally {
+      this.release();
+    }
+  }
+
+  /** The operating-system process id of the current browser, or null when none runs (tests kill it). */
+  browserPid(): number | null {
+    return this.browser?.connected ? (this.browser.process()?.pid ?? null) : null;
+  }
+
+  /** Current counters. */
+  stats(): BrowserPoolStats {
+    return {
+      active: this.active,
+      queued: this.waiting.length,
+      launches: this.launches,
+      completed: this.completed,
+    };
+  }
+
+  /** Launches the browser now instead of on the first job (the bench warms up with it). */
+  async warmUp(): Promise<void> {
+    await this.getBrowser();
+  }
+
+  /**
+   * Refuses new jobs, fails the queued ones with PoolClosedError and closes the browser (killing it if it does
+   * not close within 5 s). Jobs already running fail when their page goes. Idempotent.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const wake of this.waiting.splice(0)) wake(new PoolClosedError('the PDF renderer is shutting down'));
+    const browser = this.browser ?? (await this.launching?.catch(() => null)) ?? null;
+    this.browser = null;
+    if (!browser) return;
+    const proc = browser.process();
+    try {
+      await Promise.race([
+        browser.close(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('close timed out')), 5000).unref()),
+      ]);
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'pdf: browser did not close; killing it');
+      proc?.kill('SIGKILL');
+    }
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.closed) throw new PoolClosedError('the PDF renderer is shutting down');
+    if (this.active < this.opts.poolSize) {
+      this.active++;
+      return;
+    }
+    if (this.waiting.length >= this.opts.queueMax) {
+      throw new PoolBusyError(
+        `PDF queue full (${this.opts.poolSize} rendering, ${this.waiting.length} waiting)`,
+      );
+    }
+    // release() hands its slot over directly (active stays the same), so no one can overtake the queue.
+    await new Promise<void>((resolve, reject) => {
+      this.waiting.push((err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+
+  /** One try: a page, the job, within the timeout; the page is always closed. */
+  private async attempt<T>(job: (page: Page) => Promise<T>): Promise<T> {
+    let page: Page | null = null;
+    let used: Browser | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new RenderTimeoutError(`PDF job exceeded ${this.opts.timeoutMs} ms`)),
+        this.opts.timeoutMs,
+      );
+    });
+    const work = (async () => {
+      used = await this.getBrowser();
+      page = await used.newPage();
+      return job(page);
+    })();
+    // The loser of the race must not surface as an unhandled rejection.
+    work.catch(() => undefined);
+    try {
+      const result = await Promise.race([work, timeout]);
+      this.completed++;
+      this.timeoutsInARow = 0;
+      return result;
+    } catch (err) {
+      if (err instanceof RenderTimeoutError && ++this.timeoutsInARow >= HUNG_AFTER_TIMEOUTS) {
+        this.opts.logger.warn({ timeouts: this.timeoutsInARow }, 'pdf: browser looks hung; killing it');
+        this.timeoutsInARow = 0;
+        const hung = this.browser;
+        this.forget(hung);
+        hung?.process()?.kill('SIGKILL');
+      }
+      if (!(err instanceof RenderTimeoutError) && isBrowserGone(err, used)) {
+        this.forget(used);
+        throw new BrowserGoneError('the browser went away during the job', { cause: err });
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      // A page still opening when the timeout fired is closed once it exists.
+      void work.finally(() => (page as Page | null)?.close().catch(() => undefined)).catch(() => undefined);
+    }
+  }
+
+  /** The connected browser, launching one (once, shared by concurrent callers) when there is none. */
+  private async getBrowser(): Promise<Browser> {
+    if (this.closed) throw new PoolClosedError('the PDF renderer is shutting down');
+    if (this.browser?.connected) return this.browser;
+    this.launching ??= this.launch().finally(() => {
+      this.launching = null;
+    });
+    return this.launching;
+  }
+
+  private async launch(): Promise<Browser> {
+    const started = Date.now();
+    const browser = await puppeteer.launch({
+      executablePath: this.opts.chromiumPath,
+      headless: true,
+      args: [...CHROMIUM_ARGS],
+      // The gateway's own shutdown closes the browser after in-flight renders; puppeteer still kills it on exit.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      protocolTimeout: Math.max(this.opts.timeoutMs * 2, 30_000),
+    });
+    this.launches++;
+    browser.on('disconnected', () => {
+      if (this.browser === browser) {
+        this.browser = null;
+        if (!this.closed) this.opts.logger.warn('pdf: browser disconnected; the next job relaunches it');
+      }
+    });
+    if (this.closed) {
+      await browser.close().catch(() => undefined);
+      throw new PoolClosedError('the PDF renderer is shutting down');
+    }
+    this.browser = browser;
+    this.opts.logger.info(
+      { pid: browser.process()?.pid, ms: Date.now() - started, launches: this.launches },
+      'pdf: browser launched',
+    );
+    return browser;
+  }
+
+  private forget(browser: Browser | null): void {
+    if (browser && this.browser === browser) this.browser = null;
+    if (browser?.connected) void browser.close().catch(() => undefined);
+  }
+}

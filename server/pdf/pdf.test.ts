@@ -1,0 +1,168 @@
+/**
+ * Certificate PDFs through the whole process (embedded platform + gateway + the production UI build + Chromium):
+ * the PDF's text and fonts (poppler's pdftotext/pdffonts/pdfinfo), the disk cache and its headers, single-flight,
+ * the English certificate, the 404 page, and recovery after the browser is killed. Skipped only when the build,
+ * Chromium or poppler-utils are missing.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SaveEvidenceData } from '../../contract/api/evidence.ts';
+import {
+  hasBuild,
+  hasChromium,
+  hasTool,
+  login,
+  startWhole,
+  stdoutOf,
+  uploadEvidence,
+  type Whole,
+} from './test-whole.ts';
+
+const poppler = (await hasTool('pdftotext')) && (await hasTool('pdffonts')) && (await hasTool('pdfinfo'));
+const ready = hasBuild() && hasChromium() && poppler;
+
+describe.skipIf(!ready)('certificate PDF (whole process)', () => {
+  let w: Whole;
+  let token: string;
+  let n = 0;
+  const title = '房屋租赁合同扫描件（二〇二五年）';
+  const upload = (t = title) =>
+    uploadEvidence(w.base, token, {
+      title: t,
+      fileName: `合同-${++n}.txt`,
+      bytes: Buffer.from(`租赁合同 第${n}份 ${Math.random()}`),
+    });
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(`${w.base}${p}`, { headers });
+  /** Saves a PDF response into the data dir and returns the file. */
+  const save = async (res: Response, name: string) => {
+    const file = path.join(w.dataDir, name);
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
+    return file;
+  };
+
+  beforeAll(async () => {
+    w = await startWhole();
+    token = await login(w.base);
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it('downloads an A4 PDF whose text holds the evidence number, the SHA-256 and the Chinese title', async () => {
+    const saved = await upload();
+    const res = await get(`/attestation/${saved.baoquan}.pdf`, { 'accept-encoding': 'gzip, br' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(res.headers.get('content-disposition')).toBe(
+      `inline; filename="${saved.baoquan}.pdf"; filename*=UTF-8''${saved.baoquan}.pdf`,
+    );
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('etag')).toMatch(/^W\/"pdf-[0-9a-f]{16}-[0-9a-f]{16}"$/);
+    const file = await save(res, 'first.pdf');
+    // pdftotext breaks long hashes over lines: compare without white space.
+    const text = (await stdoutOf('pdftotext', ['-enc', 'UTF-8', file, '-'])).replace(/\s+/g, '');
+    expect(text).toContain(saved.baoquan);
+    expect(text).toContain(saved.filehash);
+    expect(text).toContain(title);
+    expect(await stdoutOf('pdfinfo', [file])).toMatch(/Page size:\s+59\d(\.\d+)? x 84\d(\.\d+)? pts \(A4\)/);
+  });
+
+  it('embeds the CJK font shipped as a package (Noto Sans SC) from the print view', async (ctx) => {
+    const saved = await upload();
+    const print = await get(`/attestation/${saved.baoquan}/print`);
+    await print.body?.cancel();
+    ctx.skip(print.status !== 200, 'the UI build has no print view /attestation/<id>/print yet');
+    const file = await save(await get(`/attestation/${saved.baoquan}.pdf`), 'fonts.pdf');
+    const fonts = (await stdoutOf('pdffonts', [file])).split('\n').slice(2).filter(Boolean);
+    const noto = fonts.filter((line) => /NotoSansSC/.test(line));
+    expect(noto.length).toBeGreaterThan(0);
+    // columns: name type encoding emb sub uni object ID → every Noto Sans SC subset is embedded
+    for (const line of noto) expect(line.split(/\s+/).slice(-5, -4)[0]).toBe('yes');
+  });
+
+  it('serves a second request from the disk cache: faster, the same bytes, a 304 on revalidation', async () => {
+    const saved = await upload();
+    const p = `/attestation/${saved.baoquan}.pdf`;
+    let t = performance.now();
+    const first = await get(p);
+    const bytes1 = Buffer.from(await first.arrayBuffer());
+    const missMs = performance.now() - t;
+    t = performance.now();
+    const second = await get(p);
+    const bytes2 = Buffer.from(await second.arrayBuffer());
+    const hitMs = performance.now() - t;
+    expect([first.headers.get('x-pdf-cache'), second.headers.get('x-pdf-cache')]).toEqual(['miss', 'hit']);
+    expect(bytes2.equals(bytes1)).toBe(true);
+    expect(hitMs).toBeLessThan(missMs);
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    const cached = readdirSync(path.join(w.dataDir, 'cache', 'pdf')).filter((f) =>
+      f.startsWith(saved.baoquan),
+    );
+    expect(cached).toHaveLength(1);
+    expect(cached[0]).toMatch(
+      new RegExp(`^${saved.baoquan}\\.zh\\.[0-9a-f]{16}\\.[0-9a-f]{16}(\\.partial)?\\.pdf$`),
+    );
+
+    const revalidated = await get(p, { 'if-none-match': first.headers.get('etag')! });
+    expect(revalidated.status).toBe(304);
+  });
+
+  it('renders once for concurrent requests of one certificate (single-flight)', async () => {
+    const saved = await upload();
+    const before = w.running.gateway.certificatePdf.pool.stats().completed;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const res = await get(`/attestation/${saved.baoquan}.pdf`);
+        return createHash('sha256')
+          .update(Buffer.from(await res.arrayBuffer()))
+          .digest('hex');
+      }),
+    );
+    expect(new Set(answers).size).toBe(1);
+    expect(w.running.gateway.certificatePdf.pool.stats().completed - before).toBe(1);
+  });
+
+  it('renders the English certificate at /English/attestation/<id>.pdf', async () => {
+    const saved = await upload();
+    const res = await get(`/English/attestation/${saved.baoquan}.pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const text = (await stdoutOf('pdftotext', [await save(res, 'english.pdf'), '-'])).replace(/\s+/g, '');
+    expect(text).toContain(saved.baoquan);
+    expect(text).toContain(saved.filehash);
+  });
+
+  it('answers an unknown evidence with the 404 page', async () => {
+    for (const p of ['/attestation/BQ20250101ABCDEFGHJKMNPQRSTVWX.pdf', '/English/attestation/nope.pdf']) {
+      const res = await get(p);
+      expect(res.status, p).toBe(404);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await res.text()).toContain('抱歉，您访问的页面不存在!');
+    }
+  });
+
+  it('leaves the certificate page itself to the UI', async () => {
+    const saved: SaveEvidenceData = await upload();
+    const res = await get(`/attestation/${saved.baoquan}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain(saved.baoquan);
+  });
+
+  it('recovers after the browser process is killed', async () => {
+    const pool = w.running.gateway.certificatePdf.pool;
+    await get(`/attestation/${(await upload()).baoquan}.pdf`).then((r) => r.arrayBuffer());
+    const launches = pool.stats().launches;
+    process.kill(pool.browserPid()!, 'SIGKILL');
+    await expect.poll(() => pool.browserPid(), { timeout: 5000 }).toBeNull();
+    const saved = await upload();
+    const res = await get(`/attestation/${saved.baoquan}.pdf`);
+    expect(res.status).toBe(200);
+    const text = await stdoutOf('pdftotext', [await save(res, 'after-kill.pdf'), '-']);
+    expect(text.replace(/\s+/g, '')).toContain(saved.baoquan);
+    expect(pool.stats().launches).toBe(launches + 1);
+  });
+});

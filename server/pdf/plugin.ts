@@ -1,0 +1,159 @@
+/**
+ * The gateway's certificate PDF routes, `GET /attestation/:baoquan.pdf` and `GET /English/attestation/:baoquan.pdf`,
+ * and the `app.certificatePdf` renderer the evidence packages use. Registered on the root scope by `server/app.ts`
+ * (outside the compressing UI scope: PDFs go out as they are); the browser closes with the gateway (onClose).
+ */
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Msg } from '../../contract/messages.ts';
+import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
+import { loadPdfConfig, type PdfConfig } from './config.ts';
+import {
+  CertificateRenderer,
+  EvidenceNotFoundError,
+  templateVersionOf,
+  UpstreamError,
+  type CertificateLang,
+} from './renderer.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Renders and caches certificate PDFs (server/pdf). */
+    certificatePdf: CertificateRenderer;
+  }
+}
+
+/** Options of {@link pdfPlugin}. */
+export interface PdfPluginOptions {
+  /** Base URL of the upstream API without a trailing slash. */
+  upstreamUrl: string;
+  /** The gateway's DATA_DIR; PDFs are cached under `${dataDir}/cache/pdf`. */
+  dataDir: string;
+  /** The React Router build directory: its server bundle's hash is the template version. */
+  buildDirectory: string;
+  /** Development mode: no reuse of cached PDFs (templates change without a build). */
+  development: boolean;
+  /** Renderer settings; default: parsed from `process.env` (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …). */
+  pdf?: Partial<PdfConfig>;
+}
+
+/** The short page of spec 01 §2.8 for an unknown evidence (a PDF link is opened as a document). */
+export const NOT_FOUND_HTML = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>页面不存在 - 存证云</title></head><body><p>${Msg.notFoundPage}</p><p><a href="/">返回首页</a></p></body></html>`;
+
+/** Plain-text answers of the PDF and package routes when something other than the evidence is wrong. */
+export const RenderMsg = {
+  busy: '证书生成繁忙，请稍后重试',
+  timeout: '证书生成超时，请稍后重试',
+  failed: '证书生成失败，请稍后重试',
+} as const;
+
+/**
+ * Answers a failure of the renderer (or the upstream) in plain text, or with the 404 page; returns the reply.
+ * Used by the package routes too.
+ */
+export function replyRenderError(reply: FastifyReply, err: unknown): FastifyReply {
+  if (err instanceof EvidenceNotFoundError) {
+    return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_HTML);
+  }
+  const text = (status: number, body: string) =>
+    reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(body);
+  if (err instanceof PoolBusyError || err instanceof PoolClosedError) {
+    reply.header('retry-after', '5');
+    return text(503, RenderMsg.busy);
+  }
+  if (err instanceof RenderTimeoutError) {
+    reply.log.warn({ err }, 'pdf: render timed out');
+    return text(504, RenderMsg.timeout);
+  }
+  if (err instanceof UpstreamError) {
+    reply.log.warn({ err }, 'pdf: upstream failed');
+    return text(502, Msg.connectionFailed);
+  }
+  reply.log.error({ err }, 'pdf: render failed');
+  return text(500, RenderMsg.failed);
+}
+
+/** `Content-Disposition` with an ASCII fallback and the RFC 5987 `filename*` (RFC 6266 §4.3). */
+export function contentDisposition(
+  type: 'inline' | 'attachment',
+  fileName: string,
+  fallback: string,
+): string {
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  const ascii = fallback.replace(/[^\x20-\x7e]|["\\%;]/g, '_');
+  return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The gateway's listening address as a base URL its own browser can open (0.0.0.0 → 127.0.0.1, :: → [::1]). */
+function selfOrigin(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the gateway is not listening on a TCP port');
+  const host =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {
+  const config: PdfConfig = { ...loadPdfConfig(process.env), ...opts.pdf };
+  // The print view puts PUBLIC_URL into the QR code: another value is another template.
+  const builtVersion = opts.development
+    ? null
+    : await templateVersionOf(opts.buildDirectory, process.env.PUBLIC_URL ?? '');
+  const pool = new BrowserPool({ ...config, logger: app.log });
+  const renderer = new CertificateRenderer({
+    upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''),
+    cacheDir: path.join(opts.dataDir, 'cache', 'pdf'),
+    templateVersion: builtVersion ?? 'dev',
+    reuseCache: builtVersion !== null,
+    cacheMaxBytes: config.cacheMaxBytes,
+    pool,
+    gatewayOrigin: () => selfOrigin(app),
+    navigationTimeoutMs: config.timeoutMs,
+    logger: app.log,
+  });
+  app.decorate('certificatePdf', renderer);
+  app.addHook('onClose', async () => {
+    await pool.close();
+  });
+
+  const handler = (lang: CertificateLang) =>
+    async function certificatePdf(
+      request: FastifyRequest<{ Params: { baoquan: string } }>,
+      reply: FastifyReply,
+    ) {
+      const { baoquan } = request.params;
+      try {
+        const pdf = await renderer.getPdf(baoquan, lang);
+        reply
+          .header('etag', pdf.etag)
+          // The certificate link is a secret: no shared caches; browsers revalidate (a cheap 304) every time.
+          .header('cache-control', 'private, no-cache')
+          .header('x-pdf-cache', pdf.fromCache ? 'hit' : 'miss');
+        const ifNoneMatch = request.headers['if-none-match'];
+        if (ifNoneMatch?.split(',').some((t) => t.trim() === pdf.etag)) return reply.code(304).send();
+        return reply
+          .type('application/pdf')
+          .header('content-length', String(pdf.size))
+          .header('content-disposition', contentDisposition('inline', `${baoquan}.pdf`, `${baoquan}.pdf`))
+          .send(createReadStream(pdf.file));
+      } catch (err) {
+        return replyRenderError(reply, err);
+      }
+    };
+
+  // find-my-way ends a parameter at '.', so `:baoquan.pdf` matches `/attestation/BQ….pdf` only; the UI's catch-all
+  // still gets every other /attestation/… path.
+  app.get('/attestation/:baoquan.pdf', handler('zh'));
+  app.get('/English/attestation/:baoquan.pdf', handler('en'));
+}
+
+/**
+ * Registers the PDF routes and decorates `certificatePdf` on the scope it is registered in (fastify-plugin: the
+ * package routes, registered beside it, use the decorator).
+ */
+export const pdfPlugin = fp(pdfRoutes, { name: 'cunzheng-pdf', fastify: '5.x' });

@@ -1,0 +1,147 @@
+/**
+ * The renderer's cache logic without a browser: a fake upstream (getView, ledger proof) and a pool stub that
+ * "prints" a counter. Keys follow the view state, stale PDFs go, a PDF printed without a ledger proof is served
+ * only for a while, concurrent callers share one render, and pruning drops the least recently served.
+ */
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserPool } from './browser-pool.ts';
+import {
+  CertificateRenderer,
+  EvidenceNotFoundError,
+  PARTIAL_TTL_MS,
+  printPaths,
+  viewStateHash,
+} from './renderer.ts';
+
+const BQ = 'BQ20260101AAAAAAAAAAAAAAAAAAAA';
+
+describe('CertificateRenderer cache', () => {
+  let upstream: FastifyInstance;
+  let url: string;
+  let dir: string;
+  const state = { deletedAt: null as string | null, proof: true };
+  let prints = 0;
+  const pool = {
+    run: async () => {
+      prints++;
+      await new Promise((r) => setTimeout(r, 30));
+      return Buffer.from(`%PDF-1.4 print ${prints}`);
+    },
+  } as unknown as BrowserPool;
+  const make = (o: { cacheMaxBytes?: number } = {}) =>
+    new CertificateRenderer({
+      upstreamUrl: url,
+      cacheDir: dir,
+      templateVersion: 'abcdefabcdefabcd',
+      reuseCache: true,
+      cacheMaxBytes: o.cacheMaxBytes ?? 1024 ** 3,
+      pool,
+      gatewayOrigin: () => 'http://127.0.0.1:1',
+      navigationTimeoutMs: 1000,
+      logger: pino({ level: 'silent' }),
+    });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cz-renderer-'));
+    upstream = Fastify({ logger: false });
+    upstream.get<{ Querystring: { baoquan: string } }>('/api/share/getView', async (req) =>
+      req.query.baoquan === BQ
+        ? {
+            code: 200,
+            msg: 'ok',
+            data: { baoquan: BQ, chainhash: 'c', isDownload: 1, deletedAt: state.deletedAt },
+          }
+        : { code: 404, msg: '证据不存在', data: null },
+    );
+    upstream.get('/api/ledger/proof', async () =>
+      state.proof ? { code: 200, msg: 'ok', data: { leafHash: 'c' } } : { code: 404, msg: 'no', data: null },
+    );
+    await upstream.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders once for concurrent callers, then serves the cache until the view state changes', async () => {
+    const r = make();
+    const before = prints;
+    const many = await Promise.all([r.getPdf(BQ), r.getPdf(BQ), r.getPdf(BQ)]);
+    expect(prints - before).toBe(1);
+    expect(new Set(many.map((p) => p.file)).size).toBe(1);
+    const again = await r.getPdf(BQ);
+    expect([again.fromCache, prints - before]).toEqual([true, 1]);
+
+    state.deletedAt = '2026-01-02';
+    const changed = await r.getPdf(BQ);
+    expect(changed.fromCache).toBe(false);
+    expect(changed.etag).not.toBe(again.etag);
+    // the PDF of the old state is gone
+    await expect
+      .poll(() => readdirSync(dir).filter((f) => f.startsWith(`${BQ}.zh.`)))
+      .toEqual([path.basename(changed.file)]);
+    state.deletedAt = null;
+  });
+
+  it('keeps a PDF printed without a ledger proof only for PARTIAL_TTL_MS', async () => {
+    const r = make();
+    state.proof = false;
+    const en = await r.getPdf(BQ, 'en');
+    expect(en.file).toMatch(/\.partial\.pdf$/);
+    expect((await r.getPdf(BQ, 'en')).fromCache).toBe(true);
+    const old = new Date(Date.now() - PARTIAL_TTL_MS - 1000);
+    utimesSync(en.file, old, old);
+    state.proof = true;
+    const fresh = await r.getPdf(BQ, 'en');
+    expect([fresh.fromCache, fresh.file.endsWith('.partial.pdf')]).toEqual([false, false]);
+    await expect
+      .poll(() => readdirSync(dir).filter((f) => f.startsWith(`${BQ}.en.`)))
+      .toEqual([path.basename(fresh.file)]);
+  });
+
+  it('throws EvidenceNotFoundError for unknown or malformed numbers', async () => {
+    const r = make();
+    await expect(r.getPdf('BQ20260101ZZZZZZZZZZZZZZZZZZZZ')).rejects.toBeInstanceOf(EvidenceNotFoundError);
+    await expect(r.getPdf('../etc/passwd')).rejects.toBeInstanceOf(EvidenceNotFoundError);
+  });
+
+  it('prunes the least recently served PDFs down to the size limit', async () => {
+    const pruneDir = mkdtempSync(path.join(tmpdir(), 'cz-prune-'));
+    const r = new CertificateRenderer({
+      ...(make() as unknown as { opts: object }).opts,
+      cacheDir: pruneDir,
+      cacheMaxBytes: 2500,
+    } as ConstructorParameters<typeof CertificateRenderer>[0]);
+    for (let i = 0; i < 5; i++) {
+      const file = path.join(pruneDir, `BQ${i}.zh.v.s.pdf`);
+      writeFileSync(file, Buffer.alloc(1000));
+      const t = new Date(Date.now() - (5 - i) * 60_000);
+      utimesSync(file, t, t);
+    }
+    await r.prune();
+    expect(readdirSync(pruneDir).sort()).toEqual(['BQ3.zh.v.s.pdf', 'BQ4.zh.v.s.pdf']);
+    rmSync(pruneDir, { recursive: true, force: true });
+  });
+});
+
+describe('renderer helpers', () => {
+  it('printPaths tries the print view, then the certificate page', () => {
+    expect(printPaths(BQ, 'zh')).toEqual([`/attestation/${BQ}/print`, `/attestation/${BQ}`]);
+    expect(printPaths(BQ, 'en')).toEqual([`/English/attestation/${BQ}/print`, `/English/attestation/${BQ}`]);
+  });
+
+  it('viewStateHash follows chainhash, deletedAt and isDownload only', () => {
+    const a = viewStateHash({ chainhash: 'c', deletedAt: null, isDownload: 1 });
+    expect(viewStateHash({ chainhash: 'c', deletedAt: null, isDownload: 1 })).toBe(a);
+    expect(viewStateHash({ chainhash: 'c', deletedAt: '2026-01-01', isDownload: 1 })).not.toBe(a);
+    expect(viewStateHash({ chainhash: 'c', deletedAt: null, isDownload: 0 })).not.toBe(a);
+    expect(a).toMatch(/^[0-9a-f]{16}$/);
+  });
+});

@@ -1,0 +1,330 @@
+/**
+ * Certificate PDFs: the gateway opens its own print view of a certificate in the shared headless browser (JS off,
+ * only its own origin reachable) and prints it to A4. PDFs are cached on disk under `${DATA_DIR}/cache/pdf/`, keyed by
+ * evidence number, language, template version (a hash of the UI build) and a hash of the evidence's current view
+ * state, so a deleted evidence or a new UI build gets a fresh PDF; concurrent requests for one key render once.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Page } from 'puppeteer-core';
+import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { EvidencePaths, type EvidenceView } from '../../contract/api/evidence.ts';
+import { LedgerPaths } from '../../contract/api/ledger.ts';
+import type { BrowserPool } from './browser-pool.ts';
+
+/**
+ * How long a PDF printed while the ledger had no proof for the evidence (the "账本证明暂不可用" case) is served from
+ * the cache before it is printed again, in milliseconds. A complete PDF stays until the state or template changes.
+ */
+export const PARTIAL_TTL_MS = 60_000;
+
+/** Size and mtime of a file, or null when it does not exist. */
+async function statFile(file: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
+  try {
+    const s = await fsp.stat(file);
+    return { file, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/** The certificate's language: the Chinese page `/attestation/…` or the English one `/English/attestation/…`. */
+export type CertificateLang = 'zh' | 'en';
+
+/** Evidence numbers the gateway accepts in a path (the platform issues `BQ` + digits + Crockford base32). */
+export const BAOQUAN_PATH_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Thrown when the upstream does not know the evidence (or the number is malformed): answer 404. */
+export class EvidenceNotFoundError extends Error {
+  override name = 'EvidenceNotFoundError';
+}
+/** Thrown when the upstream cannot be reached or answers something unexpected: answer 502. */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+}
+/** Thrown when the gateway's own certificate page could not be loaded for printing. */
+export class PrintViewError extends Error {
+  override name = 'PrintViewError';
+}
+
+/** The part of the view that changes what a certificate shows after it was issued (hashed into the cache key). */
+export interface ViewState {
+  chainhash: string;
+  deletedAt: string | null;
+  isDownload: 0 | 1;
+}
+
+/** A certificate PDF on disk. */
+export interface CertificatePdf {
+  /** Absolute path of the PDF (in the cache; it stays until a newer state or template replaces it). */
+  file: string;
+  /** Size in bytes. */
+  size: number;
+  /** Weak ETag naming the template version and view state, e.g. `W/"pdf-1a2b…-3c4d…"`. */
+  etag: string;
+  /** True when the file was already cached (no rendering for this request). */
+  fromCache: boolean;
+}
+
+/** Settings of a {@link CertificateRenderer}. */
+export interface CertificateRendererOptions {
+  /** Base URL of the upstream API without a trailing slash. */
+  upstreamUrl: string;
+  /** Directory of cached PDFs, normally `${DATA_DIR}/cache/pdf` (created when missing). */
+  cacheDir: string;
+  /** Identifies the certificate template: a hash of the UI build (see {@link templateVersionOf}). */
+  templateVersion: string;
+  /** False in development: every request renders (the template changes without a new build), still single-flight. */
+  reuseCache: boolean;
+  /** The cache is pruned (least recently served first) down to this many bytes; checked every 50 renders. */
+  cacheMaxBytes: number;
+  pool: BrowserPool;
+  /** The gateway's own base URL as the browser reaches it, e.g. `http://127.0.0.1:3000` (read per job). */
+  gatewayOrigin: () => string;
+  /** Per-navigation limit in milliseconds (the pool's job timeout bounds the whole job anyway). */
+  navigationTimeoutMs: number;
+  logger: FastifyBaseLogger;
+}
+
+/**
+ * Paths the renderer tries in order: the print view of the certificate, then the certificate page itself (used
+ * while a deployment's UI has no print view; a 404 of the first moves on to the next).
+ */
+export function printPaths(baoquan: string, lang: CertificateLang): string[] {
+  const base = `${lang === 'en' ? '/English' : ''}/attestation/${encodeURIComponent(baoquan)}`;
+  return [`${base}/print`, base];
+}
+
+/**
+ * The template version of a UI build: the first 16 hex characters of the SHA-256 of `${buildDirectory}/server/index.js`
+ * (the server build embeds the client manifest's hashed asset names, so any change of a page or style changes it)
+ * and of `salt` (settings the print view prints, e.g. PUBLIC_URL, the origin of its QR code).
+ *
+ * @returns the version, or null when there is no build file (development)
+ */
+export async function templateVersionOf(buildDirectory: string, salt = ''): Promise<string | null> {
+  try {
+    const bytes = await fsp.readFile(path.join(buildDirectory, 'server', 'index.js'));
+    return createHash('sha256').update(bytes).update(`\0${salt}`).digest('hex').slice(0, 16);
+  } catch {
+    return null;
+  }
+}
+
+/** SHA-256 (first 16 hex) of the canonical JSON of a view state. */
+export function viewStateHash(state: ViewState): string {
+  const canonical = JSON.stringify({
+    chainhash: state.chainhash,
+    deletedAt: state.deletedAt,
+    isDownload: state.isDownload,
+  });
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
+/**
+ * Renders and caches certificate PDFs. One per gateway process (decorated as `app.certificatePdf`).
+ */
+export class CertificateRenderer {
+  private readonly inFlight = new Map<string, Promise<CertificatePdf>>();
+  private rendersSincePrune = 0;
+  private cacheDirReady: Promise<unknown> | null = null;
+
+  constructor(private readonly opts: CertificateRendererOptions) {}
+
+  /** The pool the renderer prints with (tests kill its browser; the bench reads its stats). */
+  get pool(): BrowserPool {
+    return this.opts.pool;
+  }
+
+  /**
+   * The evidence's view as anyone sees it: `GET ${upstream}/api/share/getView?baoquan=` without a token.
+   *
+   * @throws EvidenceNotFoundError (code 404 or a malformed number); UpstreamError (unreachable, or neither 200 nor 404)
+   */
+  async fetchView(baoquan: string): Promise<EvidenceView> {
+    if (!BAOQUAN_PATH_RE.test(baoquan)) throw new EvidenceNotFoundError(baoquan);
+    const url = `${this.opts.upstreamUrl}${EvidencePaths.view}?baoquan=${encodeURIComponent(baoquan)}`;
+    let env: ApiEnvelope<EvidenceView>;
+    try {
+      const res = await fetch(url, {
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(10_000),
+      });
+      env = (await res.json()) as ApiEnvelope<EvidenceView>;
+    } catch (err) {
+      throw new UpstreamError(`getView failed: ${(err as Error).message}`, { cause: err });
+    }
+    if (Number(env.code) === 404) throw new EvidenceNotFoundError(baoquan);
+    if (Number(env.code) !== 200 || !env.data) throw new UpstreamError(`getView answered code ${env.code}`);
+    return env.data;
+  }
+
+  /**
+   * The certificate PDF of `baoquan` in `lang`: from the cache when the template and the evidence's state are
+   * unchanged, else rendered (once for concurrent callers) and cached atomically (temp file + rename).
+   *
+   * @throws EvidenceNotFoundError, UpstreamError, PrintViewError, and the pool's PoolBusyError / RenderTimeoutError /
+   *   PoolClosedError
+   */
+  async getPdf(baoquan: string, lang: CertificateLang = 'zh'): Promise<CertificatePdf> {
+    const view = await this.fetchView(baoquan);
+    const stateHash = viewStateHash({
+      chainhash: view.chainhash,
+      deletedAt: view.deletedAt ?? null,
+      isDownload: view.isDownload,
+    });
+    const prefix = `${baoquan}.${lang}.`;
+    const key = `${prefix}${this.opts.templateVersion}.${stateHash}`;
+    const complete = path.join(this.opts.cacheDir, `${key}.pdf`);
+    const partial = path.join(this.opts.cacheDir, `${key}.partial.pdf`);
+    const etag = `W/"pdf-${this.opts.templateVersion}-${stateHash}"`;
+
+    if (this.opts.reuseCache) {
+      const hit =
+        (await statFile(complete)) ??
+        (await statFile(partial).then((s) => (s && Date.now() - s.mtimeMs < PARTIAL_TTL_MS ? s : null)));
+      if (hit) {
+        // The mtime of a complete PDF records when it was last served: pruning drops the least recently served.
+        if (hit.file === complete) void fsp.utimes(complete, new Date(), new Date()).catch(() => undefined);
+        return { file: hit.file, size: hit.size, etag, fromCache: true };
+      }
+    }
+
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const render = (async (): Promise<CertificatePdf> => {
+      const started = Date.now();
+      // Asked before printing: a proof that appears during the render only makes this PDF "partial" for a while.
+      const proofReady = await this.proofAvailable(baoquan);
+      const pdf = await this.opts.pool.run((page) => this.printPage(page, baoquan, lang));
+      const file = proofReady ? complete : partial;
+      await this.ensureCacheDir();
+      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await fsp.writeFile(tmp, pdf);
+        await fsp.rename(tmp, file);
+      } catch (err) {
+        await fsp.rm(tmp, { force: true });
+        throw err;
+      }
+      this.opts.logger.info(
+        { baoquan, lang, bytes: pdf.length, ms: Date.now() - started, proof: proofReady },
+        'pdf: rendered',
+      );
+      void this.dropStale(prefix, path.basename(file));
+      if (++this.rendersSincePrune >= 50) {
+        this.rendersSincePrune = 0;
+        void this.prune();
+      }
+      return { file, size: pdf.length, etag, fromCache: false };
+    })().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, render);
+    return render;
+  }
+
+  /**
+   * True when the ledger has a proof for the evidence (`GET /api/ledger/proof?baoquan=` answers code 200). The print
+   * view prints its summary; a PDF printed without one is cached only for {@link PARTIAL_TTL_MS}.
+   */
+  private async proofAvailable(baoquan: string): Promise<boolean> {
+    try {
+      const res = await fetch(
+        `${this.opts.upstreamUrl}${LedgerPaths.proof}?baoquan=${encodeURIComponent(baoquan)}`,
+        {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.timeout(10_000),
+        },
+      );
+      const env = (await res.json()) as ApiEnvelope<unknown>;
+      return Number(env.code) === 200 && env.data != null;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF. */
+  private async printPage(page: Page, baoquan: string, lang: CertificateLang): Promise<Buffer> {
+    const origin = this.opts.gatewayOrigin();
+    // The print view is server-rendered: no script needs to run, and none should.
+    await page.setJavaScriptEnabled(false);
+    // Behind TLS the CSP says upgrade-insecure-requests, which would send the styles and fonts to https on our
+    // plain-HTTP loopback address.
+    await page.setBypassCSP(true);
+    // Only the gateway itself (and inline data:) may be fetched: the page cannot make the server's browser reach
+    // anything else, whatever HTML an upstream put in the certificate.
+    await page.setRequestInterception(true);
+    page.on('request', (req) => {
+      const url = req.url();
+      if (url.startsWith(`${origin}/`) || url.startsWith('data:')) void req.continue();
+      else void req.abort('blockedbyclient');
+    });
+    const candidates = printPaths(baoquan, lang);
+    for (let i = 0; i < candidates.length; i++) {
+      const url = `${origin}${candidates[i]}`;
+      const res = await page.goto(url, { waitUntil: 'load', timeout: this.opts.navigationTimeoutMs });
+      const status = res?.status() ?? 0;
+      if (status === 404 && i < candidates.length - 1) continue;
+      if (status === 404) throw new EvidenceNotFoundError(baoquan);
+      if (status < 200 || status >= 300) throw new PrintViewError(`${url} answered ${status}`);
+      break;
+    }
+    // Web fonts (the CJK font) load lazily, after layout: print only once they are in.
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+    return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  }
+
+  private ensureCacheDir(): Promise<unknown> {
+    this.cacheDirReady ??= fsp.mkdir(this.opts.cacheDir, { recursive: true }).catch((err: unknown) => {
+      this.cacheDirReady = null;
+      throw err;
+    });
+    return this.cacheDirReady;
+  }
+
+  /**
+   * Deletes the least recently served PDFs until the cache holds at most `cacheMaxBytes` (with 10% headroom so it
+   * does not run on every check); temp files older than an hour (a crash mid-write) go too. Best effort.
+   */
+  async prune(): Promise<void> {
+    try {
+      const files: { file: string; size: number; mtimeMs: number }[] = [];
+      for (const name of await fsp.readdir(this.opts.cacheDir)) {
+        const s = await statFile(path.join(this.opts.cacheDir, name));
+        if (!s) continue;
+        if (name.endsWith('.tmp')) {
+          if (Date.now() - s.mtimeMs > 3600_000) await fsp.rm(s.file, { force: true });
+        } else if (name.endsWith('.pdf')) files.push(s);
+      }
+      let total = files.reduce((sum, f) => sum + f.size, 0);
+      if (total <= this.opts.cacheMaxBytes) return;
+      files.sort((a, b) => a.mtimeMs - b.mtimeMs);
+      const target = this.opts.cacheMaxBytes * 0.9;
+      let removed = 0;
+      for (const f of files) {
+        if (total <= target) break;
+        await fsp.rm(f.file, { force: true });
+        total -= f.size;
+        removed++;
+      }
+      this.opts.logger.info({ removed, bytes: total }, 'pdf: cache pruned');
+    } catch (err) {
+      this.opts.logger.warn({ err }, 'pdf: could not prune the cache');
+    }
+  }
+
+  /** Removes older PDFs of the same evidence and language (another state or template); best effort. */
+  private async dropStale(prefix: string, keep: string): Promise<void> {
+    try {
+      for (const name of await fsp.readdir(this.opts.cacheDir)) {
+        if (name.startsWith(prefix) && name.endsWith('.pdf') && name !== keep) {
+          await fsp.rm(path.join(this.opts.cacheDir, name), { force: true });
+        }
+      }
+    } catch (err) {
+      this.opts.logger.debug({ err }, 'pdf: could not prune the cache');
+    }
+  }
+}

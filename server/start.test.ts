@@ -1,0 +1,119 @@
+/** Start-up against an external upstream, `closeAll()`, and the SIGTERM/SIGINT path with a fake process. */
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { installShutdown, startServer, type ShutdownHost } from './start.ts';
+import { startFakeUpstream } from './test-support.ts';
+
+describe('startServer with UPSTREAM_URL', () => {
+  let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+  let dataDir: string;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'cz-start-'));
+  });
+  afterAll(async () => {
+    await upstream.app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts the gateway only, proxies to the upstream, and closeAll stops it', async () => {
+    const running = await startServer(
+      { PORT: '0', HOST: '127.0.0.1', UPSTREAM_URL: upstream.url, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      { build: false },
+    );
+    expect(running.platform).toBeNull();
+    expect(running.upstreamUrl).toBe(upstream.url);
+    expect(running.url).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(statSync(path.join(dataDir, 'keys', 'session.key')).isFile()).toBe(true);
+
+    const ready = await fetch(`${running.url.replace('localhost', '127.0.0.1')}/readyz`);
+    expect(ready.status).toBe(200);
+    const api = await fetch(`${running.url.replace('localhost', '127.0.0.1')}/api/echo`);
+    expect(((await api.json()) as { code: number }).code).toBe(200);
+
+    await Promise.all([running.closeAll(), running.closeAll()]);
+    await expect(fetch(`${running.url.replace('localhost', '127.0.0.1')}/healthz`)).rejects.toThrow();
+  });
+});
+
+describe('startServer without UPSTREAM_URL', () => {
+  it('starts the embedded platform on loopback, proxies to it, and closeAll stops both', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-'));
+    try {
+      const running = await startServer(
+        {
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          APP_ENV: 'test',
+          SEED_DEMO: '1',
+        },
+        { build: false },
+      );
+      expect(running.platform).not.toBeNull();
+      expect(running.upstreamUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const base = running.url.replace('localhost', '127.0.0.1');
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      const login = await fetch(`${base}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mobile: '13800138000', password: 'demo1234' }),
+      });
+      const envelope = (await login.json()) as { code: number; data: { token: string } };
+      expect(envelope.code).toBe(200);
+      expect(envelope.data.token).toBeTruthy();
+      await running.closeAll();
+      await expect(fetch(`${running.upstreamUrl}/api/healthz`)).rejects.toThrow();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('installShutdown', () => {
+  const logger = pino({ level: 'silent' });
+  const fakeProcess = () => {
+    const emitter = new EventEmitter();
+    const exit = vi.fn<(code: number) => void>();
+    const host: ShutdownHost = {
+      once: (s, l) => emitter.once(s, l),
+      off: (s, l) => emitter.off(s, l),
+      exit,
+    };
+    return { emitter, exit, host };
+  };
+
+  it('closes everything on SIGTERM and exits 0', async () => {
+    const { emitter, exit, host } = fakeProcess();
+    const closeAll = vi.fn(async () => {});
+    installShutdown({ closeAll, logger }, host);
+    emitter.emit('SIGTERM');
+    await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(0));
+    expect(closeAll).toHaveBeenCalledTimes(1);
+  });
+
+  it('exits 1 when closing fails or hangs', async () => {
+    const failing = fakeProcess();
+    installShutdown({ closeAll: async () => Promise.reject(new Error('boom')), logger }, failing.host);
+    failing.emitter.emit('SIGINT');
+    await vi.waitFor(() => expect(failing.exit).toHaveBeenCalledWith(1));
+
+    const hanging = fakeProcess();
+    installShutdown({ closeAll: () => new Promise<void>(() => {}), logger }, hanging.host, 50);
+    hanging.emitter.emit('SIGTERM');
+    await vi.waitFor(() => expect(hanging.exit).toHaveBeenCalledWith(1));
+  });
+
+  it('can be removed', () => {
+    const { emitter, host } = fakeProcess();
+    const remove = installShutdown({ closeAll: async () => {}, logger }, host);
+    expect(emitter.listenerCount('SIGTERM')).toBe(1);
+    remove();
+    expect(emitter.listenerCount('SIGTERM')).toBe(0);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
+ * then the gateway; `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { buildServer, type BuildServerOptions } from './app.ts';
+import { loadGatewayConfig, type GatewayConfig } from './config.ts';
+
+/** A started gateway (and embedded platform, if any). */
+export interface RunningServer {
+  config: GatewayConfig;
+  gateway: FastifyInstance;
+  /** The embedded platform, or null when UPSTREAM_URL points elsewhere. */
+  platform: FastifyInstance | null;
+  /** The gateway's base URL for this machine, e.g. `http://localhost:3000` (no trailing slash). */
+  url: string;
+  /** The upstream base URL the gateway proxies to. */
+  upstreamUrl: string;
+  logger: Logger;
+  /** Closes the gateway (waiting for in-flight requests), then the embedded platform. Idempotent. */
+  closeAll(): Promise<void>;
+}
+
+/** Options of {@link startServer} besides the environment; the UI options pass through to `buildServer`. */
+export type StartOptions = Pick<BuildServerOptions, 'build' | 'buildDirectory' | 'mode'> & {
+  /** A logger to use instead of a new pino logger at LOG_LEVEL. */
+  logger?: Logger;
+};
+
+/** Turns a listening address into a URL a browser on this machine can open (0.0.0.0 / :: → localhost). */
+function urlOf(address: AddressInfo | string | null): string {
+  if (!address || typeof address === 'string')
+    throw new Error(`unexpected server address ${String(address)}`);
+  const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address)
+    ? 'localhost'
+    : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/**
+ * Starts everything per the environment. With UPSTREAM_URL unset, builds the embedded platform with
+ * `buildPlatform(loadPlatformConfig(env))`, listens on 127.0.0.1 port 0 and points the gateway at it.
+ *
+ * @throws ConfigError on a bad environment; whatever the platform or the gateway throw while starting (the embedded
+ *   platform is closed again before the error propagates).
+ */
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+  opts: StartOptions = {},
+): Promise<RunningServer> {
+  const config = loadGatewayConfig(env);
+  // One pino stream for the process; `part` tells the gateway's lines from the embedded platform's.
+  const root = opts.logger ?? pino({ level: config.logLevel });
+  const logger = root.child({ part: 'gateway' });
+
+  let platform: FastifyInstance | null = null;
+  let upstreamUrl = config.upstreamUrl;
+  if (!upstreamUrl) {
+    // Imported lazily: a gateway in front of another upstream never loads the platform (or its database drivers).
+    const { buildPlatform } = await import('../platform/app.ts');
+    const { loadPlatformConfig } = await import('../platform/config.ts');
+    const embedded = await buildPlatform(loadPlatformConfig(env), {
+      loggerInstance: root.child({ part: 'platform' }),
+    });
+    await embedded.listen({ host: '127.0.0.1', port: 0 });
+    platform = embedded;
+    upstreamUrl = `http://127.0.0.1:${(embedded.server.address() as AddressInfo).port}`;
+    logger.info({ upstreamUrl }, 'embedded platform started');
+  }
+
+  let gateway: FastifyInstance;
+  try {
+    gateway = await buildServer(config, { ...opts, upstreamUrl, loggerInstance: logger });
+    await gateway.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await platform?.close();
+    throw err;
+  }
+
+  const url = urlOf(gateway.server.address());
+  let closing: Promise<void> | null = null;
+  const closeAll = () => {
+    closing ??= (async () => {
+      try {
+        await gateway.close();
+      } finally {
+        await platform?.close();
+      }
+    })();
+    return closing;
+  };
+  logger.info(
+    { url, upstreamUrl, embedded: platform !== null, sessionSecret: config.sessionSecretSource },
+    `Cunzheng listening at ${url}`,
+  );
+  return { config, gateway, platform, url, upstreamUrl, logger, closeAll };
+}
+
+/** What {@link installShutdown} needs from `process`; a fake in tests. */
+export interface ShutdownHost {
+  once(signal: NodeJS.Signals, listener: () => void): unknown;
+  off(signal: NodeJS.Signals, listener: () => void): unknown;
+  exit(code: number): void;
+}
+
+/**
+ * On SIGTERM or SIGINT: `closeAll()` (Fastify stops accepting, answers 503 to new requests, waits for in-flight
+ * ones), then exit 0. Exits 1 if closing fails or takes longer than `timeoutMs` (default 10 s, the grace period
+ * of `docker stop`). Returns a function that removes the handlers.
+ */
+export function installShutdown(
+  running: Pick<RunningServer, 'closeAll' | 'logger'>,
+  host: ShutdownHost = process,
+  timeoutMs = 10_000,
+): () => void {
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+  const handlers = signals.map((signal) => {
+    const handler = () => {
+      running.logger.info({ signal }, 'shutting down');
+      const timer = setTimeout(() => {
+        running.logger.error({ timeoutMs }, 'shutdown timed out');
+        host.exit(1);
+      }, timeoutMs);
+      timer.unref();
+      running.closeAll().then(
+        () => {
+          clearTimeout(timer);
+          running.logger.info('stopped');
+          host.exit(0);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          running.logger.error({ err }, 'shutdown failed');
+          host.exit(1);
+        },
+      );
+    };
+    host.once(signal, handler);
+    return [signal, handler] as const;
+  });
+  return () => {
+    for (const [signal, handler] of handlers) host.off(signal, handler);
+  };
+}

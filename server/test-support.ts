@@ -1,0 +1,131 @@
+/**
+ * Test helpers for the gateway's unit tests: a fake upstream on loopback, a minimal React Router server build and a
+ * config without disk side effects. Not imported by production code.
+ */
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { ServerBuild } from 'react-router';
+import type { GatewayConfig } from './config.ts';
+
+/** A gateway config for tests: fixed secret, no announcement, silent logs. */
+export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    upstreamUrl: null,
+    dataDir: '/nonexistent',
+    sessionSecrets: ['test-secret-test-secret-test-secret-0000'],
+    sessionSecretSource: 'env',
+    secureCookies: false,
+    trustProxy: false,
+    announcement: null,
+    maxUploadBytes: 2 * 1024 ** 3,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+/** What the fake upstream saw of the last proxied request. */
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: number;
+  sha256: string;
+}
+
+/**
+ * A tiny upstream on 127.0.0.1: `GET /api/healthz`, `POST /api/echo` (streams and hashes the body, answers
+ * `{code:200, data: SeenRequest}`), `GET /api/text` (100 KB of compressible text, to prove /api is not compressed).
+ */
+export async function startFakeUpstream(): Promise<{ app: FastifyInstance; url: string; port: number }> {
+  const app = Fastify({ logger: false });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  app.get('/api/healthz', async () => ({ code: 200, msg: 'ok', data: null }));
+  app.get('/api/text', async (_req, reply) => reply.type('text/plain').send('证'.repeat(100_000 / 3)));
+  app.all('/api/echo', async (request) => {
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const body = request.body as NodeJS.ReadableStream | undefined;
+    if (body && typeof body[Symbol.asyncIterator] === 'function') {
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        bytes += chunk.length;
+      }
+    }
+    const seen: SeenRequest = {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      bytes,
+      sha256: hash.digest('hex'),
+    };
+    return { code: 200, msg: 'ok', data: seen };
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (app.server.address() as AddressInfo).port;
+  return { app, url: `http://127.0.0.1:${port}`, port };
+}
+
+/**
+ * A hand-made React Router server build with two routes: `/` renders a document whose inline script carries the
+ * load context's CSP nonce, and `/ctx` is a resource route answering the load context as JSON.
+ */
+export function fakeServerBuild(): ServerBuild {
+  const routeModule = (extra: Record<string, unknown>) => ({ default: undefined, ...extra });
+  return {
+    entry: {
+      module: {
+        default: (
+          _request: Request,
+          status: number,
+          headers: Headers,
+          _ctx: unknown,
+          loadContext: unknown,
+        ) => {
+          const nonce = (loadContext as { cspNonce: string }).cspNonce;
+          headers.set('content-type', 'text/html; charset=utf-8');
+          const html = `<!doctype html><html><body><p>${'页'.repeat(2000)}</p><script nonce="${nonce}">1</script></body></html>`;
+          return new Response(html, { status, headers });
+        },
+      },
+    },
+    routes: {
+      root: { id: 'root', path: '', module: { default: () => null } },
+      'routes/home': { id: 'routes/home', parentId: 'root', index: true, module: { default: () => null } },
+      'routes/ctx': {
+        id: 'routes/ctx',
+        parentId: 'root',
+        path: 'ctx',
+        module: routeModule({
+          loader: ({ context }: { context: unknown }) => Response.json({ ...(context as object) }),
+        }),
+      },
+    },
+    assets: {
+      entry: { module: '/assets/entry.js', imports: [] },
+      routes: {
+        root: { id: 'root', path: '', module: '/assets/root.js', hasLoader: false, hasAction: false },
+        'routes/home': { id: 'routes/home', parentId: 'root', index: true, module: '/assets/home.js' },
+        'routes/ctx': {
+          id: 'routes/ctx',
+          parentId: 'root',
+          path: 'ctx',
+          module: '/assets/ctx.js',
+          hasLoader: true,
+        },
+      },
+      url: '/assets/manifest.js',
+      version: 'test',
+    },
+    publicPath: '/',
+    assetsBuildDirectory: 'build/client',
+    future: {},
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: 'lazy', manifestPath: '/__manifest' },
+  } as unknown as ServerBuild;
+}

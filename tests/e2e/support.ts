@@ -1,0 +1,178 @@
+/**
+ * Helpers for the end-to-end tests: read the captcha answer through the test-only hook, read SMS codes from the
+ * sandbox outbox, make unique mobiles, and log in through the API for the facts a test needs (extraction code).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import yauzl from 'yauzl';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
+
+function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  return dir;
+}
+
+/** A fresh, valid mobile number (199 + 8 random digits). */
+export function uniqueMobile(): string {
+  return `199${String(randomBytes(4).readUInt32BE(0) % 100_000_000).padStart(8, '0')}`;
+}
+
+/** The answer of the image captcha with this key (test hook; refused by a production start). */
+export async function captchaAnswer(request: APIRequestContext, key: string): Promise<string> {
+  const res = await request.get(`/api/__test/captcha?key=${encodeURIComponent(key)}`);
+  const body = (await res.json()) as { code: number; data: { code: string } };
+  expect(body.code).toBe(200);
+  return body.data.code;
+}
+
+/** The newest SMS code sent to `mobile`, from the sandbox outbox `DATA_DIR/outbox/sms.log` (JSON lines). */
+export function latestSmsCode(mobile: string): string {
+  const lines = readFileSync(path.join(dataDir(), 'outbox', 'sms.log'), 'utf8')
+    .trim()
+    .split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const entry = JSON.parse(lines[i]!) as { mobile: string; code: string };
+    if (entry.mobile === mobile) return entry.code;
+  }
+  throw new Error(`no SMS for ${mobile}`);
+}
+
+/** Logs in through the API and returns the user info (for the extraction code). */
+export async function apiLogin(request: APIRequestContext, mobile: string, password: string) {
+  const res = await request.post('/api/login', { form: { mobile, password } });
+  const body = (await res.json()) as {
+    code: number;
+    data: { token: string; userInfo: { extractCode: string } };
+  };
+  expect(body.code).toBe(200);
+  return body.data;
+}
+
+/** Fills and submits the login form. */
+export async function loginViaForm(page: Page, mobile: string, password: string) {
+  await page.getByLabel('手机号').fill(mobile);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+}
+
+/** Opens the account menu and logs out; lands on /. */
+export async function logoutViaMenu(page: Page) {
+  await page.locator('.account-menu summary').click();
+  await page.getByRole('button', { name: '退出登录' }).click();
+  await expect(page).toHaveURL(/:\d+\/$/);
+  await expect(page.locator('.topbar').getByRole('link', { name: '登录', exact: true })).toBeVisible();
+}
+
+/** Writes a file of `bytes` random bytes with a text header and returns its path and SHA-256 hex. */
+export function makeFile(name: string, bytes: number): { file: string; sha256: string } {
+  const dir = path.join(os.tmpdir(), 'cunzheng-e2e-files');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  const buf = randomBytes(bytes);
+  writeFileSync(file, buf);
+  return { file, sha256: createHash('sha256').update(buf).digest('hex') };
+}
+
+/** SHA-256 hex of a file on disk. */
+export function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** Registers an account through the API (captcha via the test hook, SMS code from the outbox). */
+export async function apiRegister(
+  request: APIRequestContext,
+  mobile: string,
+  password: string,
+): Promise<void> {
+  const img = (await (await request.post('/api/Register/getImgCode')).json()) as { data: { key: string } };
+  const imgCode = await captchaAnswer(request, img.data.key);
+  const sms = (await (
+    await request.post('/api/Register/sendSMS', { form: { mobile, imgKey: img.data.key, imgCode } })
+  ).json()) as { code: number; msg: string };
+  expect(sms.code, sms.msg).toBe(200);
+  const reg = (await (
+    await request.post('/api/Register', { form: { mobile, password, smsCode: latestSmsCode(mobile) } })
+  ).json()) as { code: number; msg: string };
+  expect(reg.code, reg.msg).toBe(200);
+}
+
+/** Logs in as the demo account through the form and opens `path`. */
+export async function loginAsDemo(page: Page, path: string): Promise<void> {
+  await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
+  await loginViaForm(page, DEMO.mobile, DEMO.password);
+  await expect(page).toHaveURL(new RegExp(`:\\d+${path.replace(/[?]/g, '\\?')}$`));
+}
+
+/** Uploads a file at /newAccessCard and returns its preservation number (on the certificate page afterwards). */
+export async function preserveFile(page: Page, title: string, file: string): Promise<string> {
+  await page.goto('/newAccessCard');
+  await page.getByLabel('证据名称').fill(title);
+  await page.getByLabel('选择文件').setInputFiles(file);
+  await page.getByRole('button', { name: '提交保全' }).click();
+  await expect(page).toHaveURL(/:\d+\/attestation\/BQ[0-9A-Z]+$/, { timeout: 30_000 });
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+}
+
+/** Reads every entry of a ZIP file: name → SHA-256 hex and bytes length. */
+export async function zipEntries(
+  file: string,
+): Promise<Map<string, { sha256: string; size: number; text?: string }>> {
+  const out = new Map<string, { sha256: string; size: number; text?: string }>();
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(file, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z!))),
+  );
+  await new Promise<void>((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      if (entry.fileName.endsWith('/')) return zip.readEntry();
+      zip.openReadStream(entry, (err, stream) => {
+        if (err || !stream) return reject(err);
+        const hash = createHash('sha256');
+        const chunks: Buffer[] = [];
+        let size = 0;
+        stream.on('data', (c: Buffer) => {
+          hash.update(c);
+          size += c.length;
+          if (entry.fileName.endsWith('.json')) chunks.push(c);
+        });
+        stream.on('end', () => {
+          out.set(entry.fileName, {
+            sha256: hash.digest('hex'),
+            size,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+          zip.readEntry();
+        });
+      });
+    });
+    zip.on('end', resolve);
+    zip.on('error', reject);
+    zip.readEntry();
+  });
+  return out;
+}
+
+/** Registers a fresh account through the API and logs it in through the form; lands on `path`. */
+export async function freshUser(
+  page: Page,
+  request: APIRequestContext,
+  path: string,
+): Promise<{ mobile: string; password: string }> {
+  const mobile = uniqueMobile();
+  const password = 'abc12345';
+  await apiRegister(request, mobile, password);
+  await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
+  await loginViaForm(page, mobile, password);
+  await expect(page).toHaveURL(new RegExp(`:\\d+${path.replace(/[?]/g, '\\?')}$`));
+  return { mobile, password };
+}
+
+/** A 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);

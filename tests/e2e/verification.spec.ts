@@ -1,0 +1,97 @@
+/**
+ * Issue 3 "Done when", JS on and off: the verification pages find evidence by number and by file, and say clearly
+ * when nothing matches; the chain hash opens the ledger explorer; the owner's package verifies offline.
+ */
+import { execFileSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { loginAsDemo, logoutViaMenu, makeFile, preserveFile } from './support.ts';
+
+test('verification by number and by file, with clear answers when nothing matches', async ({
+  page,
+}, info) => {
+  await loginAsDemo(page, '/newAccessCard');
+  const { file, sha256 } = makeFile(`verify-${info.project.name}.bin`, 120_000);
+  const title = `核验样本-${info.project.name}`;
+  const baoquan = await preserveFile(page, title, file);
+  await logoutViaMenu(page);
+
+  await page.goto('/queryAuthentication/safekeeping');
+  await page.getByLabel('保全编号').fill(baoquan);
+  await page.getByRole('button', { name: '查验' }).click();
+  await expect(page.getByTestId('verify-result')).toContainText(sha256);
+  await expect(page.getByTestId('verify-result')).toContainText(title);
+  await page.getByLabel('保全编号').fill('BQ20260101NOSUCHNUMBER0000000');
+  await page.getByRole('button', { name: '查验' }).click();
+  await expect(page.getByTestId('verify-none')).toBeVisible();
+
+  await page.goto('/queryAuthentication/certificate');
+  await page.getByLabel('选择文件').setInputFiles(file);
+  if (info.project.name === 'js-on')
+    await expect(page.getByLabel('或粘贴 SHA-256 哈希值')).toHaveValue(sha256);
+  await page.getByRole('button', { name: '核验' }).click();
+  await expect(page.getByTestId('verify-result').first()).toContainText(baoquan);
+  await expect(page.getByRole('status').filter({ hasText: '未被修改' })).toBeVisible();
+
+  const other = makeFile(`verify-other-${info.project.name}.bin`, 1000);
+  await page.getByLabel('选择文件').setInputFiles(other.file);
+  await page.getByRole('button', { name: '核验' }).click();
+  await expect(page.getByTestId('verify-none')).toContainText('未找到与该文件一致的保全记录');
+
+  await page.goto('/queryAuthentication/keepSingle');
+  await page.getByLabel('保全编号').fill(baoquan);
+  await page.getByLabel('或粘贴 SHA-256 哈希值').fill(sha256);
+  await page.getByRole('button', { name: '核对' }).click();
+  await expect(page.getByTestId('verify-match')).toBeVisible();
+
+  await page.goto('/English/safekeeping');
+  await page.getByLabel('Preservation No.').fill(baoquan);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page.getByTestId('verify-result')).toContainText(sha256);
+});
+
+test('the chain hash opens the ledger explorer with an inclusion proof and a signed tree head', async ({
+  page,
+}, info) => {
+  await loginAsDemo(page, '/newAccessCard');
+  const { file } = makeFile(`tx-${info.project.name}.bin`, 2000);
+  await preserveFile(page, `账本-${info.project.name}`, file);
+  const chain = (await page.getByTestId('chainhash').textContent())!.trim();
+  await page.getByTestId('chainhash').click();
+  await expect(page).toHaveURL(new RegExp(`/chain/tx/${chain}$`));
+  await expect(page.getByTestId('leaf-hash')).toHaveText(chain);
+  await expect(page.getByText('签名树头')).toBeVisible();
+});
+
+test('the owner downloads the evidence package and npm run verify accepts it', async ({ page }, info) => {
+  await loginAsDemo(page, '/newAccessCard');
+  const { file } = makeFile(`pkg-${info.project.name}.bin`, 70_000);
+  await preserveFile(page, `证据包-${info.project.name}`, file);
+  await expect(page.getByTestId('mobile-qr')).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '下载证据' }).click();
+  const saved = info.outputPath('package.zip');
+  await (await download).saveAs(saved);
+  const out = execFileSync('node', ['--import', 'tsx', 'platform/ledger/verify-cli.ts', saved], {
+    encoding: 'utf8',
+  });
+  expect(out).toMatch(/✓/);
+  expect(out).not.toMatch(/✗/);
+});
+
+test('the ledger consistency check accepts an earlier tree head and rejects a wrong root', async ({
+  page,
+  request,
+}) => {
+  const earlier = (await (await request.get('/api/ledger/sth')).json()) as {
+    data: { treeSize: number; rootHash: string };
+  };
+  await page.goto('/queryAuthentication/mutualEvidence');
+  await page.getByLabel('账本规模').fill(String(earlier.data.treeSize));
+  await page.getByLabel('树根哈希').fill(earlier.data.rootHash);
+  await page.getByRole('button', { name: '核对' }).click();
+  await expect(page.getByTestId('consistency-ok')).toContainText(`前 ${earlier.data.treeSize} 条记录`);
+  await page.getByLabel('账本规模').fill(String(earlier.data.treeSize));
+  await page.getByLabel('树根哈希').fill('0'.repeat(64));
+  await page.getByRole('button', { name: '核对' }).click();
+  await expect(page.getByTestId('verify-none')).toContainText('不一致');
+});
