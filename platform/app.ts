@@ -10,6 +10,10 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { ApiCode, Msg, fail, ok } from '../contract/index.ts';
 import { authPlugin } from './account/auth.ts';
 import { accountRoutes } from './account/routes.ts';
+import { settingsRoutes } from './account/settings-routes.ts';
+import { addressRoutes } from './address/routes.ts';
+import { notificationRoutes } from './notification/routes.ts';
+import { signatureRoutes } from './signature/routes.ts';
 import type { SmsProvider } from './account/sms.ts';
 import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
@@ -74,6 +78,10 @@ export async function buildPlatform(
       }
     });
     await app.register(accountRoutes);
+    await app.register(settingsRoutes);
+    await app.register(notificationRoutes);
+    await app.register(signatureRoutes);
+    await app.register(addressRoutes);
     await app.register(evidenceRoutes);
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);

@@ -40,18 +40,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(formData, request, context);
   const intent = String(formData.get('intent') ?? '');
-  const back = new URL(request.url);
-  back.searchParams.delete('done');
+  // Back to the same page of the list. Built from the known path: under single fetch the action's request URL is
+  // the data URL, not the page's.
+  const page = new URL(request.url).searchParams.get('page');
+  const back = (extra: Record<string, string>) =>
+    `/notifications?${new URLSearchParams({ ...(page && /^\d+$/.test(page) ? { page } : {}), ...extra })}`;
   if (intent.startsWith('read:')) {
     await authedCall(request, context, AccountAreaPaths.newsRead, { body: { newsId: intent.slice(5) } });
-    back.searchParams.set('open', intent.slice(5));
-    return redirect(back.pathname + back.search);
+    return redirect(back({ open: intent.slice(5) }));
   }
   if (intent === 'readAll') {
     const res = await authedCall(request, context, AccountAreaPaths.newsRead, { body: { newsId: 'all' } });
     if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-    back.searchParams.set('done', 'readAll');
-    return redirect(back.pathname + back.search);
+    return redirect(back({ done: 'readAll' }));
   }
   const ids = formData
     .getAll('newsId')
@@ -62,8 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     body: { newsId: ids.join(',') },
   });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  back.searchParams.set('done', 'deleted');
-  return redirect(back.pathname + back.search);
+  return redirect(back({ done: 'deleted' }));
 }
 
 export default function Notifications() {

@@ -151,7 +151,7 @@ function ExtractCodeTab({ code, notice }: { code: string; notice: string | null 
         <CsrfInput />
         <input type="hidden" name="intent" value="extractCode" />
         <Field label="新提取码" id={fields.extractCode.id} errors={fields.extractCode.errors}>
-          <input {...getInputProps(fields.extractCode, { type: 'text' })} maxLength={30} autoComplete="off" />
+          <input {...getInputProps(fields.extractCode, { type: 'text' })} autoComplete="off" />
         </Field>
         <FormErrors errors={form.errors} />
         <button type="submit" className="button primary">

@@ -38,6 +38,44 @@ export const AccountAreaPaths = {
   delAddress: '/api/User/delAddress',
 } as const;
 
+/** Messages of the account area beyond the shared ones (our wording where the spec shows none). */
+export const AccountAreaMsg = {
+  oldPasswordWrong: '原密码错误',
+  newsNotFound: '消息不存在',
+  newsRequired: '请选择消息',
+  sealNotFound: '签章不存在',
+  addressNotFound: '地址不存在',
+  idRequired: '参数错误',
+  /** Notification written when the password changes (spec 01 §3 News; our wording). */
+  passwordChangedNews: '您的登录密码已修改，所有设备需重新登录。如非本人操作，请立即找回密码。',
+  /** Notification written when an evidence is saved; `title` and `baoquan` filled in. */
+  evidenceSavedNews: (title: string, baoquan: string) => `您的证据「${title}」已保全成功，保全号：${baoquan}`,
+} as const;
+
+/** `{newsId}`: a comma list of up to 100 ids, or `all` (read only). */
+export const NewsIdsBody = z.object({
+  newsId: z.preprocess(
+    (v) => (typeof v === 'number' ? String(v) : v),
+    z
+      .string({ error: AccountAreaMsg.newsRequired })
+      .trim()
+      .regex(/^(all|\d{1,15}(,\d{1,15}){0,99})$/, AccountAreaMsg.newsRequired),
+  ),
+});
+
+/** `{id}` of a seal or an address: a positive integer, as a number or digits. */
+export const IdBody = z.object({
+  id: z
+    .preprocess(
+      (v) => (typeof v === 'number' ? String(v) : v),
+      z
+        .string({ error: AccountAreaMsg.idRequired })
+        .trim()
+        .regex(/^[1-9]\d{0,14}$/, AccountAreaMsg.idRequired),
+    )
+    .transform(Number),
+});
+
 /** Extraction code: required, at most 30 characters, no forbidden special characters (spec 01 §5). */
 export const ExtractCodeBody = z.object({ extractCode: freeText('提取码', 30, true) });
 

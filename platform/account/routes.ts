@@ -15,6 +15,7 @@ import {
   ok,
   type LoginData,
 } from '../../contract/index.ts';
+import { unreadCount } from '../notification/notifications.ts';
 import { LOGIN_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { currentUser } from './auth.ts';
@@ -99,7 +100,11 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     }
     await clearFailures(db, LOGIN_POLICY, subject);
     const { token } = await issueToken(db, user.id, app.config.tokenTtlSeconds);
-    const data: LoginData = { token, expiresIn: app.config.tokenTtlSeconds, userInfo: toUserInfo(user) };
+    const data: LoginData = {
+      token,
+      expiresIn: app.config.tokenTtlSeconds,
+      userInfo: toUserInfo(user, await unreadCount(db, user.id)),
+    };
     return ok(data, Msg.loggedIn);
   });
 
@@ -108,7 +113,10 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     method: ['GET', 'POST'],
     url: AccountPaths.authInfo,
     preHandler: app.requireUser,
-    handler: async (request) => ok(toUserInfo(currentUser(request))),
+    handler: async (request) => {
+      const user = currentUser(request);
+      return ok(toUserInfo(user, await unreadCount(db, user.id)));
+    },
   });
   app.route({
     method: ['GET', 'POST'],

@@ -68,8 +68,8 @@ export async function createUser(
   }
 }
 
-/** Maps a user row to the contract's UserInfo (spec 02 §3). `newsNum` is 0 until notifications exist. */
-export function toUserInfo(u: UserRow): UserInfo {
+/** Maps a user row to the contract's UserInfo (spec 02 §3); `newsNum` is the unread notification count. */
+export function toUserInfo(u: UserRow, newsNum = 0): UserInfo {
   const status = [0, 1, 2].includes(u.account_type) ? (u.account_type as 0 | 1 | 2) : 0;
   const authType = [0, 1, 3].includes(u.auth_type) ? (u.auth_type as 0 | 1 | 3) : 0;
   const userStatus = (['1', '2', '3', '4'] as const).find((s) => s === u.user_status) ?? '1';
@@ -80,7 +80,7 @@ export function toUserInfo(u: UserRow): UserInfo {
     status,
     authType,
     points: u.points,
-    newsNum: 0,
+    newsNum,
     extractCode: u.extract_code,
     checkRemark: u.check_remark,
   };

@@ -139,7 +139,51 @@ export interface AttemptCountersTable {
   window_start: number;
 }
 
+/** A notification of the account area (migration 0004; spec 01 §3 News). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The message text shown in the list (zh-CN), at most 500 characters. */
+  content: string;
+  /** 0 unread, 1 read. */
+  is_read: ColumnType<number, number | undefined, number>;
+  created_at: number;
+}
+
+/** A signature seal (migration 0004; spec 01 §3 Signature): a PNG of at most 10 MB under `${dataDir}/signatures`. */
+export interface SignaturesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** Key in the seal storage (`xx/<random>`). */
+  storage_key: string;
+  /** Bytes. */
+  file_size: number;
+  /** 1 the user's default seal (at most one per user), else 0. */
+  is_default: number;
+  created_at: number;
+}
+
+/** A delivery address (migration 0004; spec 02 §3 Address). At most 5 per user; `status` 1 = default. */
+export interface AddressesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  province: string;
+  city: string;
+  area: string;
+  address: string;
+  phone_number: string;
+  email: string;
+  status: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
+  notifications: NotificationsTable;
+  signatures: SignaturesTable;
+  addresses: AddressesTable;
   attempt_counters: AttemptCountersTable;
   users: UsersTable;
   tokens: TokensTable;
@@ -156,3 +200,6 @@ export type NewUser = Insertable<UsersTable>;
 export type EvidenceRow = Selectable<EvidencesTable>;
 export type LedgerEntryRow = Selectable<LedgerEntriesTable>;
 export type LedgerLeafRow = Selectable<LedgerLeavesTable>;
+export type NotificationRow = Selectable<NotificationsTable>;
+export type SignatureRow = Selectable<SignaturesTable>;
+export type AddressRow = Selectable<AddressesTable>;

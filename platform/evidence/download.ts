@@ -92,6 +92,27 @@ export class DownloadSigner {
     return sigEqual(this.packageSignature(baoquan, Number(exp)), sig) && Number(exp) >= now;
   }
 
+  /**
+   * Hex HMAC-SHA256 over "x:<purpose>|<subject>|<exp>" for other signed URLs (issue 4 seal images; later KYC
+   * images). The `x:` prefix keeps these apart from the download, package and view signatures.
+   */
+  signFor(purpose: string, subject: string, exp: number): string {
+    return createHmac('sha256', this.key).update(`x:${purpose}|${subject}|${exp}`).digest('hex');
+  }
+
+  /** `exp=<unix seconds>&sig=<hex>` for (purpose, subject), expiring `ttlSeconds` after `now`. */
+  signedQuery(purpose: string, subject: string, now: number, ttlSeconds: number): string {
+    const exp = now + ttlSeconds;
+    return `exp=${exp}&sig=${this.signFor(purpose, subject, exp)}`;
+  }
+
+  /** True when `sig` signs (purpose, subject, exp) and `exp` is not before `now`. Constant time. */
+  verifyFor(purpose: string, subject: string, exp: unknown, sig: unknown, now: number): boolean {
+    if (typeof exp !== 'string' || !EXP_RE.test(exp) || typeof sig !== 'string' || !SIG_RE.test(sig))
+      return false;
+    return sigEqual(this.signFor(purpose, subject, Number(exp)), sig) && Number(exp) >= now;
+  }
+
   /** A view token `<exp>.<hex HMAC over "view:<no>:<exp>">` for the public lookup of evidence number `no`. */
   viewToken(no: string, now: number, ttlSeconds: number): string {
     const exp = now + ttlSeconds;

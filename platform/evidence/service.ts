@@ -5,16 +5,18 @@
  */
 import fsp from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
-import type {
-  EvidenceListData,
-  EvidenceListQuery,
-  EvidenceView,
-  LabelItem,
-  SaveEvidenceData,
+import {
+  AccountAreaMsg,
+  type EvidenceListData,
+  type EvidenceListQuery,
+  type EvidenceView,
+  type LabelItem,
+  type SaveEvidenceData,
 } from '../../contract/index.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/schema.ts';
+import { notify } from '../notification/notifications.ts';
 import { appendLeaf, ownerRef, withLedgerTransaction } from '../ledger/ledger.ts';
 import { newBaoquan, storageKeyFor } from './baoquan.ts';
 import { formatBeijingDate, renderCertificateHtml } from './certificate.ts';
@@ -56,7 +58,7 @@ export interface NewEvidence {
 }
 
 /**
- * Stores `ev`: inserts the evidence row, appends its ledger entry and moves the temp file into storage, all before
+ * Stores `ev`: inserts the evidence row, appends its ledger entry, notifies the owner (issue 4) and moves the temp file into storage, all before
  * the one commit. If anything fails the transaction rolls back and the stored file is deleted; the temp file is
  * the caller's to delete.
  * @returns `{id, baoquan, filehash, chainhash}` of the contract
@@ -111,6 +113,7 @@ export async function saveEvidence(
         },
         now,
       );
+      await notify(trx, ev.userId, AccountAreaMsg.evidenceSavedNews(ev.title, baoquan), now);
       if (tempPath !== null) {
         await storage.putFile(tempPath, storageKey);
         moved = true;

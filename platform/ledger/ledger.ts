@@ -14,6 +14,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { LedgerRecord } from '../../contract/api/ledger.ts';
 import { sha256Hex } from '../core/crypto.ts';
+import { sqliteImmediate } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database, LedgerLeafRow } from '../db/schema.ts';
 import { canonicalJson } from './canonical.ts';
@@ -54,18 +55,8 @@ export async function withLedgerTransaction<T>(
     });
   }
   // SQLite: BEGIN IMMEDIATE takes the write lock up front, so reading the tree size and appending cannot interleave
-  // with another writer (a deferred transaction could fail to upgrade under contention).
-  return pdb.db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
-    try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw err;
-    }
-  });
+  // with another writer.
+  return sqliteImmediate(pdb, fn);
 }
 
 /** What {@link appendLeaf} wrote. */

@@ -100,6 +100,8 @@ test('signature seals: messages, upload, set default, delete', async ({ page, re
   await page.getByRole('button', { name: '上传签章' }).click();
   await expect(page.getByRole('alert').filter({ hasText: '签章名称不能为空' })).toBeVisible();
   await page.getByLabel('签章名称').fill('公司公章');
+  // without JavaScript the page came back with an empty file input; with it, the user removes the chosen file
+  await page.getByLabel('签章图片（PNG，不超过10MB）').setInputFiles([]);
   await page.getByRole('button', { name: '上传签章' }).click();
   await expect(page.getByRole('alert').filter({ hasText: '请上传签章图片' })).toBeVisible();
   const jpeg = Buffer.from([
@@ -121,11 +123,21 @@ test('signature seals: messages, upload, set default, delete', async ({ page, re
   }
   const rows = page.getByTestId('seal-row');
   await expect(rows).toHaveCount(2);
+  // the seal image comes through its signed URL via the gateway's /api proxy
+  const src = await rows.first().locator('img').getAttribute('src');
+  const img = await page.request.get(src!);
+  expect(img.status()).toBe(200);
+  expect(img.headers()['content-type']).toBe('image/png');
+  expect((await page.request.get(src!.split('?')[0]!)).status()).toBe(403);
   const second = rows.filter({ hasText: '合同专用章' });
   await second.locator('summary', { hasText: '设为默认' }).click();
   await second.getByRole('button', { name: '确认' }).click();
-  await expect(page.getByTestId('seal-row').filter({ hasText: '合同专用章' })).toContainText('默认');
-  await expect(page.getByTestId('seal-row').filter({ hasText: '公司公章' })).not.toContainText('默认');
+  await expect(
+    page.getByTestId('seal-row').filter({ hasText: '合同专用章' }).locator('.tag', { hasText: '默认' }),
+  ).toBeVisible();
+  await expect(
+    page.getByTestId('seal-row').filter({ hasText: '公司公章' }).locator('.tag', { hasText: '默认' }),
+  ).toHaveCount(0);
   const first = page.getByTestId('seal-row').filter({ hasText: '公司公章' });
   await first.locator('summary', { hasText: '删除' }).click();
   await first.getByRole('button', { name: '确认删除' }).click();

@@ -7,6 +7,7 @@ import type { Dialect } from '../database.ts';
 import { initial } from './0001_initial.ts';
 import { merkleLedger } from './0002_merkle.ts';
 import { evidenceKinds } from './0003_evidence_kinds.ts';
+import { accountArea } from './0004_account_area.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0001_initial': initial(dialect),
         '0002_merkle': merkleLedger(dialect),
         '0003_evidence_kinds': evidenceKinds(dialect),
+        '0004_account_area': accountArea(dialect),
       };
     },
   };

@@ -1,0 +1,659 @@
+/**
+ * Sandbox Alipay open-platform gateway (issue 5): the embedded default's stand-in for openapi.alipay.com, on loopback.
+ * It speaks OpenAPI 2.0 as `alipay-sdk` does — RSA2 (SHA256withRSA) request signatures verified against the app's
+ * public key, responses `{"<method>_response":{…},"sign":"…"}` signed over the exact JSON text of the inner object
+ * with the sandbox's own private key — for alipay.user.certify.open.initialize / certify / query, and serves the
+ * certification page where a tester presses 通过 or 不通过 (plain forms, POST then 303 redirect, no JavaScript).
+ * Keys live in `${dataDir}/alipay-sandbox/keys.json`; certifications in `${dataDir}/alipay-sandbox/certifications.json`.
+ */
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  randomBytes,
+  randomInt,
+} from 'node:crypto';
+import { sign as rsaSign, verify as rsaVerify, type KeyObject } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { isValidIdCard, maskIdNumber } from '../../contract/kyc.ts';
+import { FACE_METHODS, type AlipayClientConfig } from './alipay-face.ts';
+
+/** Folder of the sandbox's files under the data directory. */
+export const SANDBOX_DIR = 'alipay-sandbox';
+/** Key file (mode 0600): the AppID and both RSA-2048 private keys (PKCS#8 PEM). */
+export const SANDBOX_KEYS_FILE = 'keys.json';
+/** Certification state file. */
+export const SANDBOX_STATE_FILE = 'certifications.json';
+/** Path of the OpenAPI 2.0 gateway inside the sandbox (like openapi.alipay.com/gateway.do). */
+export const SANDBOX_GATEWAY_PATH = '/gateway.do';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Keys
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The sandbox's identities: the app (our platform, the SDK's side) and "Alipay" (the sandbox). PEM strings. */
+export interface AlipaySandboxKeys {
+  /** A 16-digit AppID, like the open platform's. */
+  appId: string;
+  /** The app's private key (PKCS#8 PEM): the SDK signs requests with it. */
+  appPrivateKey: string;
+  /** The app's public key (SPKI PEM): the sandbox verifies requests with it. */
+  appPublicKey: string;
+  /** The sandbox's private key (PKCS#8 PEM): responses are signed with it. */
+  alipayPrivateKey: string;
+  /** The sandbox's public key (SPKI PEM): the SDK verifies responses with it (`alipayPublicKey`). */
+  alipayPublicKey: string;
+}
+
+const generateRsa = promisify(generateKeyPair);
+
+async function newRsaPrivateKeyPem(): Promise<string> {
+  const { privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+function publicPem(privatePem: string): string {
+  return createPublicKey(createPrivateKey(privatePem)).export({ type: 'spki', format: 'pem' }).toString();
+}
+
+/**
+ * Loads the sandbox keys from `${dataDir}/alipay-sandbox/keys.json`, creating them on first start: a random
+ * 16-digit AppID and two RSA-2048 key pairs. The file is written to a temp file and hard-linked into place, so two
+ * processes starting together end up with the same keys and nobody reads a half-written file.
+ * @throws when the file exists but does not hold two RSA private keys, or the directory is not writable
+ */
+export async function loadOrCreateSandboxKeys(dataDir: string): Promise<AlipaySandboxKeys> {
+  const dir = path.join(dataDir, SANDBOX_DIR);
+  const file = path.join(dir, SANDBOX_KEYS_FILE);
+  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
+  let text = await fsp.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  if (text === null) {
+    const fresh = {
+      appId: `2021${String(randomInt(0, 1e6)).padStart(6, '0')}${String(randomInt(0, 1e6)).padStart(6, '0')}`,
+      appPrivateKey: await newRsaPrivateKeyPem(),
+      alipayPrivateKey: await newRsaPrivateKeyPem(),
+    };
+    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await fsp.writeFile(tmp, JSON.stringify(fresh, null, 2), { flag: 'wx', mode: 0o600 });
+    try {
+      await fsp.link(tmp, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    } finally {
+      await fsp.rm(tmp, { force: true });
+    }
+    text = await fsp.readFile(file, 'utf8');
+  }
+  const stored = JSON.parse(text) as Partial<Record<'appId' | 'appPrivateKey' | 'alipayPrivateKey', unknown>>;
+  if (
+    typeof stored.appId !== 'string' ||
+    typeof stored.appPrivateKey !== 'string' ||
+    typeof stored.alipayPrivateKey !== 'string'
+  ) {
+    throw new Error(`${file}: not a sandbox key file`);
+  }
+  for (const pem of [stored.appPrivateKey, stored.alipayPrivateKey]) {
+    if (createPrivateKey(pem).asymmetricKeyType !== 'rsa') throw new Error(`${file}: keys must be RSA`);
+  }
+  return {
+    appId: stored.appId,
+    appPrivateKey: stored.appPrivateKey,
+    appPublicKey: publicPem(stored.appPrivateKey),
+    alipayPrivateKey: stored.alipayPrivateKey,
+    alipayPublicKey: publicPem(stored.alipayPrivateKey),
+  };
+}
+
+/**
+ * The SDK client config for talking to the sandbox at `gateway` (its full `/gateway.do` URL): the app's AppID and
+ * private key, and the sandbox's public key as `alipayPublicKey`.
+ */
+export function sandboxClientConfig(keys: AlipaySandboxKeys, gateway: string): AlipayClientConfig {
+  return {
+    appId: keys.appId,
+    privateKey: keys.appPrivateKey,
+    keyType: 'PKCS8',
+    alipayPublicKey: keys.alipayPublicKey,
+    gateway,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Certification state
+// ---------------------------------------------------------------------------------------------------------------
+
+/** INIT until the tester decides on the page; PASSED/FAILED are final. */
+export type CertificationState = 'INIT' | 'PASSED' | 'FAILED';
+
+/** One certification. Only masked personal data is kept: the ID number never reaches the state file. */
+export interface SandboxCertification {
+  /** 32 hex digits from 128 random bits: the handle, and the page's only secret. */
+  certifyId: string;
+  appId: string;
+  outerOrderNo: string;
+  bizCode: string;
+  /** SHA-256 (hex) of cert_type, cert_name and cert_no, to answer a repeated initialize idempotently. */
+  identityDigest: string;
+  /** The name with all but its first character masked. */
+  maskedName: string;
+  maskedCertNo: string;
+  returnUrl: string;
+  state: CertificationState;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  decidedAt?: number;
+}
+
+/** Certifications older than this are dropped when the file is loaded (30 days, ms). */
+const STATE_RETENTION_MS = 30 * 24 * 3600_000;
+
+/**
+ * The sandbox's certifications, in memory and (unless `file` is null) in a JSON file rewritten atomically (temp +
+ * rename) after every change, so a restart keeps them. One sandbox process per file.
+ */
+export class CertificationStore {
+  private readonly items = new Map<string, SandboxCertification>();
+  private writing: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly file: string | null) {}
+
+  /** Opens the store at `file` (created on first write), or a memory-only store when `file` is null. */
+  static async open(file: string | null, now: number = Date.now()): Promise<CertificationStore> {
+    const store = new CertificationStore(file);
+    if (file) {
+      const text = await fsp.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return null;
+        throw err;
+      });
+      if (text !== null) {
+        for (const c of JSON.parse(text) as SandboxCertification[]) {
+          if (now - c.createdAt < STATE_RETENTION_MS) store.items.set(c.certifyId, c);
+        }
+      }
+    }
+    return store;
+  }
+
+  get(certifyId: string): SandboxCertification | undefined {
+    return this.items.get(certifyId);
+  }
+
+  findByOrder(appId: string, outerOrderNo: string): SandboxCertification | undefined {
+    for (const c of this.items.values()) if (c.appId === appId && c.outerOrderNo === outerOrderNo) return c;
+    return undefined;
+  }
+
+  async add(c: SandboxCertification): Promise<void> {
+    this.items.set(c.certifyId, c);
+    await this.persist();
+  }
+
+  /**
+   * Records the tester's decision once: 'decided' the first time, 'same' when repeated with the same outcome,
+   * 'conflict' when the other outcome was already recorded, 'missing' for an unknown certify_id.
+   */
+  async decide(
+    certifyId: string,
+    passed: boolean,
+    now: number,
+  ): Promise<'decided' | 'same' | 'conflict' | 'missing'> {
+    const c = this.items.get(certifyId);
+    if (!c) return 'missing';
+    const target: CertificationState = passed ? 'PASSED' : 'FAILED';
+    if (c.state !== 'INIT') return c.state === target ? 'same' : 'conflict';
+    c.state = target;
+    c.decidedAt = now;
+    await this.persist();
+    return 'decided';
+  }
+
+  private persist(): Promise<void> {
+    const file = this.file;
+    if (!file) return Promise.resolve();
+    const run = async () => {
+      const tmp = `${file}.${process.pid}.tmp`;
+      await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      await fsp.writeFile(tmp, JSON.stringify([...this.items.values()]), { mode: 0o600 });
+      await fsp.rename(tmp, file);
+    };
+    this.writing = this.writing.then(run, run);
+    return this.writing;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Protocol
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A business answer: the fields of `<method>_response`. */
+type AlipayAnswer = Record<string, string>;
+
+/** code/msg pairs of Alipay's public error codes. */
+const ERR = {
+  missing: { code: '40001', msg: 'Missing Required Arguments' },
+  invalid: { code: '40002', msg: 'Invalid Arguments' },
+  business: { code: '40004', msg: 'Business Failed' },
+} as const;
+
+function failure(kind: keyof typeof ERR, subCode: string, subMsg: string): AlipayAnswer {
+  return { ...ERR[kind], sub_code: subCode, sub_msg: subMsg };
+}
+
+/**
+ * The string Alipay signs for a request (OpenAPI 2.0 "签名"): every parameter except `sign` and empty values, sorted
+ * by name, as `name=value` joined with '&' — values raw (not URL-encoded). Exported for tests.
+ */
+export function requestSignContent(params: Readonly<Record<string, string>>): string {
+  return Object.keys(params)
+    .filter((k) => k !== 'sign' && params[k] !== '')
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join('&');
+}
+
+/** Signs `content` (UTF-8) with SHA256withRSA; base64. */
+export function rsa2Sign(content: string, privateKey: string | KeyObject): string {
+  return rsaSign('sha256', Buffer.from(content, 'utf8'), privateKey).toString('base64');
+}
+
+/** Verifies a base64 SHA256withRSA signature of `content` (UTF-8); false for a malformed signature. */
+export function rsa2Verify(content: string, signature: string, publicKey: string | KeyObject): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
+  try {
+    return rsaVerify('sha256', Buffer.from(content, 'utf8'), publicKey, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A signed response body as Alipay sends it: `{"<key>":<json>,"sign":"<base64>"}`, where the signature is over the
+ * exact `<json>` text (what `alipay-sdk`'s `getSignStr` cuts out again before verifying).
+ */
+export function signedResponseBody(
+  responseKey: string,
+  answer: Readonly<Record<string, string>>,
+  privateKey: string | KeyObject,
+): string {
+  const json = JSON.stringify(answer);
+  return `{${JSON.stringify(responseKey)}:${json},"sign":${JSON.stringify(rsa2Sign(json, privateKey))}}`;
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' in the sandbox's local time (as alipay-sdk writes it) → ms, or NaN. */
+function parseTimestamp(value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+  if (!m) return Number.NaN;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const t = new Date(y, mo - 1, d, h, mi, s);
+  return t.getMonth() === mo - 1 && t.getDate() === d ? t.getTime() : Number.NaN;
+}
+
+/** Reads a JSON object that may come as an object or as a JSON string (the Java SDK sends strings). */
+function objectParam(value: unknown): Record<string, unknown> | null {
+  let v = value;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return null;
+    }
+  }
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+function maskName(name: string): string {
+  const chars = [...name];
+  return chars.length <= 1 ? '*' : `${chars[0]}${'*'.repeat(chars.length - 1)}`;
+}
+
+const FACE_BIZ_CODES = new Set(['FACE', 'CERT_PHOTO', 'CERT_PHOTO_FACE', 'SMART_FACE']);
+const CERTIFY_ID_RE = /^[0-9a-f]{32}$/;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Plugin
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Options of {@link alipaySandboxPlugin}. */
+export interface AlipaySandboxPluginOptions {
+  keys: AlipaySandboxKeys;
+  store: CertificationStore;
+  /** Largest accepted difference between a request's timestamp and the sandbox clock, ms (default 15 minutes). */
+  maxClockSkewMs?: number;
+  /** The clock, ms since the epoch (tests). */
+  now?: () => number;
+}
+
+/**
+ * The sandbox's routes, mountable under any prefix (every link and redirect it emits is relative):
+ * - `POST|GET /gateway.do`: OpenAPI 2.0. initialize and query answer signed JSON; certify (a page method, opened
+ *   by the browser from the URL `alipay-sdk`'s `pageExecute` builds) checks the signature and 303-redirects to
+ *   the certification page, or shows an error page.
+ * - `GET /certify/:certifyId`: the page — the masked name and ID number, and the 通过 / 不通过 forms; after the
+ *   decision, the result and a link back to merchant_config.return_url.
+ * - `POST /certify/:certifyId` (`decision=pass|fail`): records the decision once, then 303 to the page.
+ * Request failures answer as Alipay does (HTTP 200, signed, code 40001/40002/40004 with sub_code):
+ * isv.missing-method, isv.invalid-method, isv.missing-app-id, isv.invalid-app-id, isv.missing-signature,
+ * isv.missing-signature-type, isv.invalid-signature-type, isv.invalid-signature, isv.missing-timestamp,
+ * isv.invalid-timestamp, isv.invalid-charset, isv.invalid-parameter (duplicate or malformed parameter), and the
+ * business codes INVALID_PARAMETER, OUTER_ORDER_NO_DUPLICATE, CERTIFY_ID_NOT_EXIST (ours: Alipay's are not public).
+ */
+export const alipaySandboxPlugin: FastifyPluginAsync<AlipaySandboxPluginOptions> = async (app, opts) => {
+  const { keys, store } = opts;
+  const now = opts.now ?? Date.now;
+  const maxSkew = opts.maxClockSkewMs ?? 15 * 60_000;
+  const appPublicKey = createPublicKey(keys.appPublicKey);
+  const alipayPrivateKey = createPrivateKey(keys.alipayPrivateKey);
+
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 256 * 1024 },
+      (_request, body, done) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [k, v] of new URLSearchParams(body as string)) {
+          const prev = out[k];
+          out[k] = prev === undefined ? v : ([] as string[]).concat(prev, v);
+        }
+        done(null, out);
+      },
+    );
+  }
+
+  /** Query and form body as one flat map; null when a name repeats (a signature would be ambiguous). */
+  function collectParams(request: FastifyRequest): Record<string, string> | null {
+    const params: Record<string, string> = {};
+    const query = new URL(request.raw.url ?? '/', 'http://sandbox.invalid').searchParams;
+    const add = (k: string, v: unknown): boolean => {
+      if (typeof v !== 'string' || k in params) return false;
+      params[k] = v;
+      return true;
+    };
+    for (const [k, v] of query) if (!add(k, v)) return null;
+    const body = request.body;
+    if (body !== undefined && body !== null) {
+      if (typeof body !== 'object') return null;
+      for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (!add(k, v)) return null;
+    }
+    return params;
+  }
+
+  /** The common checks of every gateway call: method, app, signature type, timestamp, charset, signature. */
+  function checkRequest(params: Record<string, string>): AlipayAnswer | null {
+    if (!params.app_id) return failure('missing', 'isv.missing-app-id', '缺少AppID参数');
+    if (params.app_id !== keys.appId) return failure('invalid', 'isv.invalid-app-id', '无效的AppID参数');
+    if (!params.sign_type) return failure('missing', 'isv.missing-signature-type', '缺少签名类型参数');
+    if (params.sign_type !== 'RSA2')
+      return failure('invalid', 'isv.invalid-signature-type', '无效的签名类型');
+    if (!params.sign) return failure('missing', 'isv.missing-signature', '缺少签名参数');
+    if (!params.timestamp) return failure('missing', 'isv.missing-timestamp', '缺少时间戳参数');
+    const t = parseTimestamp(params.timestamp);
+    if (Number.isNaN(t) || Math.abs(now() - t) > maxSkew) {
+      return failure('invalid', 'isv.invalid-timestamp', '非法的时间戳参数');
+    }
+    if (params.charset && params.charset.toLowerCase() !== 'utf-8') {
+      return failure('invalid', 'isv.invalid-charset', '字符集错误');
+    }
+    const content = requestSignContent(params);
+    if (!rsa2Verify(content, params.sign, appPublicKey)) {
+      return failure(
+        'invalid',
+        'isv.invalid-signature',
+        `验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：${content.replace(/biz_content=[^&]*/, 'biz_content=…')}`,
+      );
+    }
+    return null;
+  }
+
+  function bizContent(params: Record<string, string>): Record<string, unknown> | null {
+    return params.biz_content ? objectParam(params.biz_content) : null;
+  }
+
+  async function initialize(params: Record<string, string>): Promise<AlipayAnswer> {
+    const biz = bizContent(params);
+    if (!biz) return failure('invalid', 'isv.invalid-parameter', 'biz_content 不是JSON对象');
+    const outerOrderNo = str(biz.outer_order_no);
+    const bizCode = str(biz.biz_code);
+    const identity = objectParam(biz.identity_param);
+    const merchant = objectParam(biz.merchant_config);
+    const certName = str(identity?.cert_name);
+    const certNo = str(identity?.cert_no).toUpperCase();
+    const returnUrl = str(merchant?.return_url);
+    const bad = (subMsg: string) => failure('business', 'INVALID_PARAMETER', subMsg);
+    if (!/^[A-Za-z0-9]{1,32}$/.test(outerOrderNo)) return bad('outer_order_no 须为1-32位字母或数字');
+    if (!FACE_BIZ_CODES.has(bizCode)) return bad('biz_code 无效');
+    if (!identity || identity.identity_type !== 'CERT_INFO')
+      return bad('identity_param.identity_type 须为 CERT_INFO');
+    if (identity.cert_type !== 'IDENTITY_CARD') return bad('沙箱仅支持 cert_type IDENTITY_CARD');
+    if (!certName) return bad('identity_param.cert_name 不能为空');
+    if (!isValidIdCard(certNo)) return bad('identity_param.cert_no 不是有效的身份证号码');
+    if (!/^https?:\/\//.test(returnUrl)) return bad('merchant_config.return_url 须为 http(s) 地址');
+    const identityDigest = createHash('sha256')
+      .update(JSON.stringify(['IDENTITY_CARD', certName, certNo]))
+      .digest('hex');
+    const existing = store.findByOrder(keys.appId, outerOrderNo);
+    if (existing) {
+      if (existing.identityDigest !== identityDigest) {
+        return failure('business', 'OUTER_ORDER_NO_DUPLICATE', 'outer_order_no 已用于其他认证');
+      }
+      return { code: '10000', msg: 'Success', certify_id: existing.certifyId };
+    }
+    const certification: SandboxCertification = {
+      certifyId: randomBytes(16).toString('hex'),
+      appId: keys.appId,
+      outerOrderNo,
+      bizCode,
+      identityDigest,
+      maskedName: maskName(certName),
+      maskedCertNo: maskIdNumber(certNo),
+      returnUrl,
+      state: 'INIT',
+      createdAt: now(),
+    };
+    await store.add(certification);
+    return { code: '10000', msg: 'Success', certify_id: certification.certifyId };
+  }
+
+  function lookup(params: Record<string, string>): SandboxCertification | AlipayAnswer {
+    const certifyId = str(bizContent(params)?.certify_id);
+    const c = CERTIFY_ID_RE.test(certifyId) ? store.get(certifyId) : undefined;
+    if (!c || c.appId !== keys.appId) return failure('business', 'CERTIFY_ID_NOT_EXIST', 'certify_id 不存在');
+    return c;
+  }
+
+  function query(params: Record<string, string>): AlipayAnswer {
+    const c = lookup(params);
+    if (!('certifyId' in c)) return c;
+    if (c.state === 'PASSED') return { code: '10000', msg: 'Success', passed: 'T' };
+    if (c.state === 'FAILED')
+      return { code: '10000', msg: 'Success', passed: 'F', fail_reason: 'SANDBOX_FAILED' };
+    return { code: '10000', msg: 'Success', passed: 'F' };
+  }
+
+  function sendSigned(reply: FastifyReply, method: string | undefined, answer: AlipayAnswer) {
+    const key = method ? `${method.replaceAll('.', '_')}_response` : 'error_response';
+    return reply
+      .code(200)
+      .type('application/json; charset=utf-8')
+      .send(signedResponseBody(key, answer, alipayPrivateKey));
+  }
+
+  const gateway = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = collectParams(request);
+    if (!params)
+      return sendSigned(reply, undefined, failure('invalid', 'isv.invalid-parameter', '参数重复或格式错误'));
+    const method = params.method;
+    if (!method)
+      return sendSigned(reply, undefined, failure('missing', 'isv.missing-method', '缺少方法名参数'));
+    const known = Object.values(FACE_METHODS) as string[];
+    if (!known.includes(method)) {
+      return sendSigned(reply, method, failure('invalid', 'isv.invalid-method', '不存在的方法名'));
+    }
+    const rejected = checkRequest(params);
+    if (method === FACE_METHODS.certify) {
+      // A page method: the browser comes here, so errors are pages, success a redirect to the certification page.
+      if (rejected)
+        return sendPage(
+          reply,
+          400,
+          '请求无效',
+          `<p>${esc(rejected.sub_code ?? '')}：${esc(rejected.sub_msg ?? '')}</p>`,
+        );
+      const c = lookup(params);
+      if (!('certifyId' in c))
+        return sendPage(reply, 404, '认证不存在', '<p>certify_id 不存在或已过期。</p>');
+      return reply.code(303).header('location', `certify/${c.certifyId}`).send();
+    }
+    if (rejected) return sendSigned(reply, method, rejected);
+    const answer = method === FACE_METHODS.initialize ? await initialize(params) : query(params);
+    return sendSigned(reply, method, answer);
+  };
+  app.post(SANDBOX_GATEWAY_PATH, gateway);
+  app.get(SANDBOX_GATEWAY_PATH, gateway);
+
+  app.get<{ Params: { certifyId: string } }>('/certify/:certifyId', async (request, reply) => {
+    const c = CERTIFY_ID_RE.test(request.params.certifyId) ? store.get(request.params.certifyId) : undefined;
+    if (!c) return sendPage(reply, 404, '认证不存在', '<p>certify_id 不存在或已过期。</p>');
+    const who = `<p>认证对象：<strong>${esc(c.maskedName)}</strong>，身份证号 ${esc(c.maskedCertNo)}</p>`;
+    if (c.state === 'INIT') {
+      const form = (decision: string, label: string) =>
+        `<form method="post" action="${c.certifyId}"><input type="hidden" name="decision" value="${decision}">` +
+        `<button type="submit" name="submit" value="${decision}">${label}</button></form>`;
+      return sendPage(
+        reply,
+        200,
+        '支付宝身份认证（沙箱）',
+        `${who}<p>这是沙箱网关，不进行真实的人脸识别。请选择本次认证的结果：</p>` +
+          `<div class="actions">${form('pass', '通过')}${form('fail', '不通过')}</div>`,
+      );
+    }
+    const result = c.state === 'PASSED' ? '认证通过' : '认证不通过';
+    const back = /^https?:\/\//.test(c.returnUrl)
+      ? `<p><a href="${esc(c.returnUrl)}">返回商户页面</a></p>`
+      : '';
+    return sendPage(
+      reply,
+      200,
+      result,
+      `${who}<p class="result" data-state="${c.state}">${result}</p>${back}`,
+    );
+  });
+
+  app.post<{ Params: { certifyId: string } }>('/certify/:certifyId', async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const decision = body.decision;
+    if (decision !== 'pass' && decision !== 'fail') {
+      return sendPage(reply, 400, '请求无效', '<p>请选择“通过”或“不通过”。</p>');
+    }
+    const id = request.params.certifyId;
+    const outcome = CERTIFY_ID_RE.test(id) ? await store.decide(id, decision === 'pass', now()) : 'missing';
+    if (outcome === 'missing')
+      return sendPage(reply, 404, '认证不存在', '<p>certify_id 不存在或已过期。</p>');
+    if (outcome === 'conflict')
+      return sendPage(reply, 409, '认证已完成', '<p>该认证已有结果，不能更改。</p>');
+    return reply.code(303).header('location', id).send();
+  });
+};
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function sendPage(reply: FastifyReply, status: number, title: string, body: string) {
+  return reply
+    .code(status)
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(
+      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
+        `<style>body{font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}` +
+        `.actions{display:flex;gap:1rem}button{font-size:1.2rem;padding:.5rem 2rem}</style></head>` +
+        `<body><h1>${esc(title)}</h1>${body}</body></html>`,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Standalone server
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Options of {@link startAlipaySandbox}. */
+export interface StartAlipaySandboxOptions {
+  /** Data directory: keys and state go to `${dataDir}/alipay-sandbox/`. */
+  dataDir: string;
+  /** Address to listen on (default 127.0.0.1: the sandbox is for loopback). */
+  host?: string;
+  /** Port (default 0: any free port). */
+  port?: number;
+  /** Keep certifications only in memory instead of the state file (default false). */
+  memoryOnly?: boolean;
+  /** A pino logger for the sandbox's Fastify (default: none). */
+  logger?: FastifyBaseLogger;
+  /** See {@link AlipaySandboxPluginOptions.maxClockSkewMs}. */
+  maxClockSkewMs?: number;
+  /** The clock, ms since the epoch (tests). */
+  now?: () => number;
+}
+
+/** A running sandbox. */
+export interface AlipaySandbox {
+  /** Origin, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** The gateway URL for the SDK: `${url}/gateway.do`. */
+  gateway: string;
+  keys: AlipaySandboxKeys;
+  store: CertificationStore;
+  app: FastifyInstance;
+  /** The SDK client config for this sandbox (see {@link sandboxClientConfig}). */
+  clientConfig(): AlipayClientConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox as its own Fastify server on loopback, with keys and state under `dataDir`.
+ * @throws when the keys cannot be loaded or created, or the port cannot be bound
+ */
+export async function startAlipaySandbox(opts: StartAlipaySandboxOptions): Promise<AlipaySandbox> {
+  const keys = await loadOrCreateSandboxKeys(opts.dataDir);
+  const store = await CertificationStore.open(
+    opts.memoryOnly ? null : path.join(opts.dataDir, SANDBOX_DIR, SANDBOX_STATE_FILE),
+  );
+  const app = Fastify(opts.logger ? { loggerInstance: opts.logger } : { logger: false });
+  await app.register(alipaySandboxPlugin, {
+    keys,
+    store,
+    ...(opts.maxClockSkewMs !== undefined ? { maxClockSkewMs: opts.maxClockSkewMs } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  const gateway = `${url}${SANDBOX_GATEWAY_PATH}`;
+  return {
+    url,
+    gateway,
+    keys,
+    store,
+    app,
+    clientConfig: () => sandboxClientConfig(keys, gateway),
+    close: () => app.close(),
+  };
+}
