@@ -8,3 +8,5 @@ export * from './api/evidence.ts';
 export * from './api/ledger.ts';
 export * from './api/evidence-kinds.ts';
 export * from './api/account-area.ts';
+export * from './kyc.ts';
+export * from './api/kyc-api.ts';

@@ -194,6 +194,13 @@ forEachDialect('account area', (h) => {
     expect([bad.code, bad.msg]).toEqual([400, AddressMsg.regionRequired]);
     const noRegion = await post(h.app, AccountAreaPaths.addAddress, { ...ADDRESS, province: '' }, a.token);
     expect(noRegion.msg).toBe(AddressMsg.regionRequired);
+    const hk = await post(
+      h.app,
+      AccountAreaPaths.addAddress,
+      { ...ADDRESS, province: '香港特别行政区', city: '香港特别行政区', area: '湾仔区' },
+      a.token,
+    );
+    expect([hk.code, hk.msg]).toEqual([400, AddressMsg.noShipping]);
     const badMobile = await post(
       h.app,
       AccountAreaPaths.addAddress,

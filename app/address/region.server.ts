@@ -1,9 +1,14 @@
 /**
- * The region tree for the address form, read from the platform (`GET /api/User/district`, GB/T 2260 data) and kept
+ * The region tree for the address form (without Hong Kong, Macau and Taiwan: spec 02 §9), read from the platform (`GET /api/User/district`, GB/T 2260 data) and kept
  * in memory for a day (the platform answers it with a one-day cache header too).
  */
 import type { AppLoadContext } from 'react-router';
-import { AccountAreaPaths, isSuccess, type RegionNode } from '../../contract/index.ts';
+import {
+  AccountAreaPaths,
+  NO_SHIPPING_PROVINCE_CODES,
+  isSuccess,
+  type RegionNode,
+} from '../../contract/index.ts';
 import { apiCall } from '../lib/api.server.ts';
 
 let cached: { at: number; tree: RegionNode[] } | null = null;
@@ -14,6 +19,8 @@ export async function regionTree(context: AppLoadContext): Promise<RegionNode[]>
   if (cached && Date.now() - cached.at < TTL_MS) return cached.tree;
   const res = await apiCall<RegionNode[]>(context, AccountAreaPaths.district);
   if (!isSuccess(res.code)) return [];
-  cached = { at: Date.now(), tree: res.data };
-  return res.data;
+  // Delivery addresses: no shipping to Hong Kong, Macau or Taiwan (spec 02 §9).
+  const tree = res.data.filter((p) => !NO_SHIPPING_PROVINCE_CODES.includes(p.code));
+  cached = { at: Date.now(), tree };
+  return tree;
 }

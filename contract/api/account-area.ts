@@ -142,7 +142,18 @@ export interface Address {
   status: 0 | 1;
 }
 export const MAX_ADDRESSES = 5;
-export const AddressMsg = { regionRequired: '请选择所在地区', tooMany: '最多保存5个地址' } as const;
+export const AddressMsg = {
+  regionRequired: '请选择所在地区',
+  tooMany: '最多保存5个地址',
+  /** Spec 02 §9 "No shipping to Hong Kong, Macau or Taiwan" (our wording). */
+  noShipping: '暂不支持寄送至港澳台地区',
+} as const;
+/**
+ * GB/T 2260 codes of the province-level divisions a delivery address may not be in (spec 02 §9: no shipping to Hong
+ * Kong, Macau or Taiwan). The region tree still lists them; the address form leaves them out and the platform refuses
+ * them.
+ */
+export const NO_SHIPPING_PROVINCE_CODES: readonly string[] = ['710000', '810000', '820000'];
 const EMAIL_RE = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 export const AddressBody = z.object({
   name: freeText('收件人', 20, true),

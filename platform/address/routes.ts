@@ -8,7 +8,8 @@
  * - `POST /api/User/editAddress` AddressBody & {id} → Address (修改成功);
  * - `POST /api/User/delAddress {id}`.
  * `status` 1 marks the one default: saving an address as default clears the others in the same transaction.
- * The region must be a path of the tree (请选择所在地区 otherwise). Another user's ids answer 404 地址不存在.
+ * The region must be a path of the tree (请选择所在地区 otherwise) and not in Hong Kong, Macau or Taiwan (spec 02 §9:
+ * 暂不支持寄送至港澳台地区). Another user's ids answer 404 地址不存在.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -21,6 +22,7 @@ import {
   IdBody,
   MAX_ADDRESSES,
   Msg,
+  NO_SHIPPING_PROVINCE_CODES,
   ok,
   type Address,
 } from '../../contract/index.ts';
@@ -51,8 +53,12 @@ function toAddress(r: AddressRow): Address {
 /** Parses and checks an address body: the contract schema, then the region against the tree. */
 function parseAddress(body: unknown): AddressBody {
   const a = parseInput(AddressBody, body);
-  if (!isValidRegion(regionPayload().tree, a.province, a.city, a.area))
+  const { tree } = regionPayload();
+  if (!isValidRegion(tree, a.province, a.city, a.area))
     throw new ApiError(ApiCode.BAD_REQUEST, AddressMsg.regionRequired);
+  const code = tree.find((p) => p.name === a.province)?.code ?? '';
+  if (NO_SHIPPING_PROVINCE_CODES.includes(code))
+    throw new ApiError(ApiCode.BAD_REQUEST, AddressMsg.noShipping);
   return a;
 }
 
