@@ -12,6 +12,11 @@ import { authPlugin } from './account/auth.ts';
 import { accountRoutes } from './account/routes.ts';
 import { settingsRoutes } from './account/settings-routes.ts';
 import { addressRoutes } from './address/routes.ts';
+import type { FaceCertifier } from './kyc/alipay-face.ts';
+import { faceServicePlugin } from './kyc/face.ts';
+import { kycRoutes } from './kyc/routes.ts';
+import { operatorAuthPlugin } from './ops/operators.ts';
+import { opsRoutes } from './ops/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { signatureRoutes } from './signature/routes.ts';
 import type { SmsProvider } from './account/sms.ts';
@@ -41,6 +46,8 @@ export interface BuildPlatformOptions {
   sms?: SmsProvider;
   /** Another evidence storage; default: `${dataDir}/evidence`. */
   storage?: EvidenceStorage;
+  /** Another face certifier; default: Alipay when configured, else the loopback sandbox (platform/kyc/face.ts). */
+  face?: FaceCertifier;
 }
 
 /**
@@ -68,6 +75,8 @@ export async function buildPlatform(
     await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
     await app.register(servicesPlugin, { config, sms: opts.sms, storage: opts.storage });
     await app.register(authPlugin);
+    await app.register(operatorAuthPlugin);
+    await app.register(faceServicePlugin, { face: opts.face });
     app.get(HEALTH_PATH, async (_request, reply) => {
       try {
         await sql`select 1`.execute(app.pdb.db);
@@ -82,6 +91,8 @@ export async function buildPlatform(
     await app.register(notificationRoutes);
     await app.register(signatureRoutes);
     await app.register(addressRoutes);
+    await app.register(kycRoutes);
+    await app.register(opsRoutes);
     await app.register(evidenceRoutes);
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/index.ts';
+import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 
 /** scrypt parameters (RFC 7914): `N` CPU/memory cost (power of two), `r` block size, `p` parallelism. */
 export interface ScryptCost {
@@ -47,6 +48,26 @@ export interface PlatformConfig {
    * per-IP rate limits see the browser's address behind the gateway. `false`/`0` trusts nobody.
    */
   trustProxy: string | boolean;
+  /**
+   * Alipay face verification (issue 5): ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY (the app's RSA private key, PEM),
+   * ALIPAY_PUBLIC_KEY (Alipay's public key, PEM) and ALIPAY_GATEWAY (default the production gateway). All three keys
+   * set → the real Alipay; none → the sandbox gateway of platform/kyc/alipay-sandbox.ts on loopback.
+   */
+  alipay: {
+    appId: string;
+    privateKey: string;
+    alipayPublicKey: string;
+    gateway: string;
+    /** ALIPAY_KEY_TYPE (default PKCS8): the private key's format. */
+    keyType: 'PKCS1' | 'PKCS8';
+  } | null;
+  /** PUBLIC_URL (default http://localhost:3000): the site's origin, for Alipay's return URL. */
+  publicUrl: string;
+  /**
+   * INTERNAL_API_KEY: the key the gateway's jobs present on `/api/internal/*` (header `x-internal-key`). Unset →
+   * a random key kept at `${dataDir}/keys/internal.key`, which an embedded gateway reads.
+   */
+  internalApiKey: string | undefined;
 }
 
 const bool = (dflt: boolean) =>
@@ -89,6 +110,13 @@ const EnvSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: int(600, 1, 7 * 86400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().optional(),
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_GATEWAY: z.url().optional(),
+  ALIPAY_KEY_TYPE: z.enum(['PKCS1', 'PKCS8']).default('PKCS8'),
+  PUBLIC_URL: z.url().optional(),
+  INTERNAL_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 /** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
@@ -121,6 +149,12 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
   const dataDir = path.resolve(e.DATA_DIR?.trim() || './data');
   const databaseUrl = e.DATABASE_URL?.trim() || undefined;
   const trust = e.TRUST_PROXY?.trim();
+  const alipaySet = [e.ALIPAY_APP_ID, e.ALIPAY_PRIVATE_KEY, e.ALIPAY_PUBLIC_KEY].filter((v) => v?.trim());
+  if (alipaySet.length !== 0 && alipaySet.length !== 3) {
+    throw new ConfigError(
+      'Invalid platform configuration: set all of ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY or none (sandbox)',
+    );
+  }
   return {
     dataDir,
     databaseUrl,
@@ -138,5 +172,17 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     logLevel: e.LOG_LEVEL,
     trustProxy:
       trust === undefined || trust === '' ? 'loopback' : trust === '0' || trust === 'false' ? false : trust,
+    alipay:
+      alipaySet.length === 3
+        ? {
+            appId: e.ALIPAY_APP_ID!.trim(),
+            privateKey: e.ALIPAY_PRIVATE_KEY!,
+            alipayPublicKey: e.ALIPAY_PUBLIC_KEY!,
+            gateway: e.ALIPAY_GATEWAY ?? ALIPAY_GATEWAY,
+            keyType: e.ALIPAY_KEY_TYPE,
+          }
+        : null,
+    publicUrl: (e.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
+    internalApiKey: e.INTERNAL_API_KEY,
   };
 }

@@ -3,6 +3,7 @@
  * SMS provider and the download signer, and decorates the Fastify instance with them (`app.config`, `app.pdb`,
  * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`). Closing the app closes the database.
  */
+import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -23,7 +24,26 @@ declare module 'fastify' {
     downloads: DownloadSigner;
     /** Directory of in-flight uploads, `${dataDir}/tmp`. */
     tmpDir: string;
+    /** The key the gateway's jobs present on `/api/internal/*` (INTERNAL_API_KEY or `${dataDir}/keys/internal.key`). */
+    internalKey: string;
   }
+}
+
+/** Path of the generated internal API key under `dataDir` (an embedded gateway reads it). */
+export function internalKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'keys', 'internal.key');
+}
+
+/** Reads `${dataDir}/keys/internal.key`, creating it (exclusively, 0600, 64 hex) on first start. */
+async function internalKeyFile(dataDir: string): Promise<string> {
+  const file = internalKeyPath(dataDir);
+  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    await fsp.writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return (await fsp.readFile(file, 'utf8')).trim();
 }
 
 /** Options of {@link servicesPlugin}: the config, and optional replacements (a real SMS provider, S3 storage). */
@@ -57,6 +77,7 @@ export const servicesPlugin = fp(
     app.decorate('storage', opts.storage ?? new LocalDirectoryStorage(path.join(config.dataDir, 'evidence')));
     app.decorate('sms', opts.sms ?? new OutboxSmsProvider(config.dataDir, app.log));
     app.decorate('downloads', await DownloadSigner.open(config.dataDir));
+    app.decorate('internalKey', config.internalApiKey ?? (await internalKeyFile(config.dataDir)));
     app.log.info({ dialect: pdb.dialect, dataDir: config.dataDir }, 'platform database ready');
   },
   { name: 'cunzheng-services' },

@@ -2,7 +2,8 @@
  * Test-only routes, registered only when `config.testHooks` (TEST_HOOKS=1, never in production — config.ts refuses):
  * `GET /api/__test/captcha?key=` → `{code}` the captcha answer; `POST /api/__test/expireTokens {mobile}` expires
  * every token of that user; `POST /api/__test/ageSms {mobile}` moves that mobile's SMS send times back by the
- * one-minute interval (a test clock, so a flow may send a second code at once). They let e2e tests pass the
+ * one-minute interval (a test clock, so a flow may send a second code at once); `POST /api/__test/setUserStatus
+ * {mobile, userStatus, status?, authType?}` sets a user's verification state (setup for flows behind the KYC gate). They let e2e tests pass the
  * captcha and exercise session expiry (issue 2).
  */
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,7 @@ export const TestHookPaths = {
   captcha: '/api/__test/captcha',
   expireTokens: '/api/__test/expireTokens',
   ageSms: '/api/__test/ageSms',
+  setUserStatus: '/api/__test/setUserStatus',
 } as const;
 
 /** Registers the test hooks. */
@@ -39,6 +41,25 @@ export async function testHookRoutes(app: FastifyInstance): Promise<void> {
       .where('user_id', '=', user.id)
       .executeTakeFirst();
     return ok({ expired: Number(r.numUpdatedRows) });
+  });
+  // Sets a user's verification state directly: e2e setup for flows other than KYC itself (issue 5 gate).
+  app.post(TestHookPaths.setUserStatus, async (request) => {
+    const body = parseInput(
+      z.object({
+        mobile: z.string().min(1),
+        userStatus: z.enum(['1', '2', '3', '4']),
+        status: z.coerce.number().int().min(0).max(2).default(1),
+        authType: z.coerce.number().int().min(0).max(3).default(1),
+      }),
+      request.body,
+    );
+    const r = await db
+      .updateTable('users')
+      .set({ user_status: body.userStatus, account_type: body.status, auth_type: body.authType })
+      .where('mobile', '=', body.mobile)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0) throw new ApiError(ApiCode.NOT_FOUND, 'user not found');
+    return ok(null);
   });
   app.post(TestHookPaths.ageSms, async (request) => {
     const { mobile } = parseInput(z.object({ mobile: z.string().min(1) }), request.body);

@@ -199,8 +199,18 @@ export async function lastSmsCode(dataDir: string, mobile: string): Promise<stri
   return hit.code;
 }
 
-/** Registers `mobile` through the real captcha → SMS → register flow (captcha read via the test hook). */
-export async function registerUser(app: FastifyInstance, dataDir: string, mobile: string, password: string) {
+/**
+ * Registers `mobile` through the real captcha → SMS → register flow (captcha read via the test hook). Unless
+ * `verified` is false, the user is then marked verified (userStatus '3', personal, photo) directly in the database,
+ * as setup for suites behind the KYC gate (issue 5); KYC suites pass false and verify through the real calls.
+ */
+export async function registerUser(
+  app: FastifyInstance,
+  dataDir: string,
+  mobile: string,
+  password: string,
+  verified = true,
+) {
   const img = await post<{ key: string }>(app, AccountPaths.imgCode);
   const hook = await get<{ code: string }>(app, '/api/__test/captcha', { key: img.data.key });
   const sms = await post(app, AccountPaths.sendSms, {
@@ -212,6 +222,13 @@ export async function registerUser(app: FastifyInstance, dataDir: string, mobile
   const smsCode = await lastSmsCode(dataDir, mobile);
   const reg = await post(app, AccountPaths.register, { mobile, password, smsCode });
   if (reg.code !== 200) throw new Error(`register failed: ${reg.msg}`);
+  if (verified) {
+    await app.pdb.db
+      .updateTable('users')
+      .set({ user_status: '3', account_type: 1, auth_type: 1 })
+      .where('mobile', '=', mobile)
+      .execute();
+  }
 }
 
 /** Uploads `data` as evidence through inject. */

@@ -1,12 +1,13 @@
 /**
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
- * then the gateway; `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
+ * then the gateway and its jobs (the face-verification poller); `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
+import { startFacePoller, type FacePoller } from './jobs/face-poller.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
@@ -19,6 +20,8 @@ export interface RunningServer {
   /** The upstream base URL the gateway proxies to. */
   upstreamUrl: string;
   logger: Logger;
+  /** The face-verification poller, or null without an internal key. */
+  facePoller: FacePoller | null;
   /** Closes the gateway (waiting for in-flight requests), then the embedded platform. Idempotent. */
   closeAll(): Promise<void>;
 }
@@ -79,11 +82,20 @@ export async function startServer(
     throw err;
   }
 
+  // The face-verification poller needs the platform's internal key: the embedded platform's, or INTERNAL_API_KEY.
+  const internalKey = env.INTERNAL_API_KEY?.trim() || platform?.internalKey;
+  const poller = internalKey
+    ? startFacePoller({ upstreamUrl, internalKey, log: logger.child({ job: 'face-poller' }) })
+    : null;
+  if (!poller)
+    logger.warn('INTERNAL_API_KEY not set: face verification results are applied only when the page asks');
+
   const url = urlOf(gateway.server.address());
   let closing: Promise<void> | null = null;
   const closeAll = () => {
     closing ??= (async () => {
       try {
+        await poller?.stop();
         await gateway.close();
       } finally {
         await platform?.close();
@@ -95,7 +107,7 @@ export async function startServer(
     { url, upstreamUrl, embedded: platform !== null, sessionSecret: config.sessionSecretSource },
     `Cunzheng listening at ${url}`,
   );
-  return { config, gateway, platform, url, upstreamUrl, logger, closeAll };
+  return { config, gateway, platform, url, upstreamUrl, logger, facePoller: poller, closeAll };
 }
 
 /** What {@link installShutdown} needs from `process`; a fake in tests. */

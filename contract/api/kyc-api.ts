@@ -5,6 +5,7 @@
  * Payload validation lives in contract/kyc.ts; this module holds paths and response shapes.
  */
 import { z } from 'zod';
+import { ApiCode } from '../envelope.ts';
 import type { UserInfo } from './account.ts';
 
 /**
@@ -74,13 +75,13 @@ export interface FaceStartData {
  * `aliQuery {certify_id}`: envelope code 200 passed (userStatus now '3'), 400 failed or expired (stop polling, msg
  * says why), {@link FACE_PENDING_CODE} still open (keep polling every 3 s).
  */
-export const FACE_PENDING_CODE = 202;
+export const FACE_PENDING_CODE = ApiCode.PENDING;
 export interface FaceQueryData {
   state: 'open' | 'passed' | 'failed' | 'expired';
 }
 
 /** The verification gate (issue 5 item 6): envelope code and message when an unverified user saves evidence. */
-export const KYC_REQUIRED_CODE = 412;
+export const KYC_REQUIRED_CODE = ApiCode.KYC_REQUIRED;
 export const KycGateMsg = {
   required: '您的账号尚未完成实名认证，请先完成实名认证后再使用数据保全服务',
 } as const;

@@ -17,7 +17,7 @@ forEachDialect('account', (h) => {
 
   it('register → login → getAuthInfo → logout → 408', async () => {
     const mobile = '13900000001';
-    await registerUser(h.app, h.dataDir, mobile, 'abc12345');
+    await registerUser(h.app, h.dataDir, mobile, 'abc12345', false);
     const token = await login(h.app, mobile, 'abc12345');
     const info = await post<UserInfo>(h.app, AccountPaths.authInfo, {}, token);
     expect(info.code).toBe(200);

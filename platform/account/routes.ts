@@ -18,7 +18,6 @@ import {
 import { unreadCount } from '../notification/notifications.ts';
 import { LOGIN_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
-import { currentUser } from './auth.ts';
 import { consumeCaptcha, createCaptcha } from './captcha.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { sendSmsCode, verifySmsCode, type SmsPurpose } from './sms.ts';
@@ -108,16 +107,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return ok(data, Msg.loggedIn);
   });
 
-  // The legacy client's method for these two is not shown (spec 01 §7): accept GET and POST.
-  app.route({
-    method: ['GET', 'POST'],
-    url: AccountPaths.authInfo,
-    preHandler: app.requireUser,
-    handler: async (request) => {
-      const user = currentUser(request);
-      return ok(toUserInfo(user, await unreadCount(db, user.id)));
-    },
-  });
+  // getAuthInfo is served by the KYC routes (issue 5: user info with the KYC details).
+  // The legacy client's method for logout is not shown (spec 01 §7): accept GET and POST.
   app.route({
     method: ['GET', 'POST'],
     url: AccountPaths.logout,

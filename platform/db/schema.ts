@@ -180,7 +180,88 @@ export interface AddressesTable {
   updated_at: number;
 }
 
+/** A user's real-name verification submission (migration 0005; spec 02 §3 KycInfo). */
+export interface KycProfilesTable {
+  user_id: number;
+  kind: 'personal' | 'enterprise';
+  /** 1 photo, 3 face, 0 enterprise. */
+  auth_type: number;
+  /** JSON of the submitted text fields, names as the submit payloads (spec 02 §3). */
+  fields_json: string;
+  /** Unix seconds of the last submission. */
+  submitted_at: number;
+  /** Unix seconds of the last operator decision or face result, null before. */
+  reviewed_at: number | null;
+  /** Verified enterprise: AppID and SecurityKey; `security_key_shown` 1 once the full key was shown. */
+  app_id: string | null;
+  security_key: string | null;
+  security_key_shown: ColumnType<number, number | undefined, number>;
+}
+
+/** A private KYC image (migration 0005); bytes in `${dataDir}/kyc/<storage_key>`. One per (user, field). */
+export interface KycImagesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** license | file | authorFront | authorBack | authorHand. */
+  field: string;
+  storage_key: string;
+  mime: string;
+  /** Bytes. */
+  file_size: number;
+  created_at: number;
+}
+
+/** An operator of the review console (migration 0005); created by `platform/ops/cli.ts`. */
+export interface OperatorsTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  disabled: ColumnType<number, number | undefined, number>;
+  created_at: number;
+}
+
+/** An operator's bearer token (SHA-256 stored, like `tokens`). */
+export interface OperatorTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  operator_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** One operator decision (migration 0005). */
+export interface KycAuditTable {
+  id: Generated<number>;
+  operator_id: number;
+  user_id: number;
+  action: 'approve' | 'reject';
+  remark: string;
+  created_at: number;
+}
+
+/** An Alipay face certification (migration 0005; spec 02 §4 face flow). */
+export interface FaceCertificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  certify_id: string;
+  outer_order_no: string;
+  state: ColumnType<FaceState, FaceState | undefined, FaceState>;
+  fail_reason: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  /** Unix seconds after which an open certification counts as expired. */
+  expires_at: number;
+  finished_at: number | null;
+}
+export type FaceState = 'open' | 'passed' | 'failed' | 'expired';
+
 export interface Database {
+  kyc_profiles: KycProfilesTable;
+  kyc_images: KycImagesTable;
+  operators: OperatorsTable;
+  operator_tokens: OperatorTokensTable;
+  kyc_audit: KycAuditTable;
+  face_certifications: FaceCertificationsTable;
   notifications: NotificationsTable;
   signatures: SignaturesTable;
   addresses: AddressesTable;
@@ -203,3 +284,7 @@ export type LedgerLeafRow = Selectable<LedgerLeavesTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
 export type SignatureRow = Selectable<SignaturesTable>;
 export type AddressRow = Selectable<AddressesTable>;
+export type KycProfileRow = Selectable<KycProfilesTable>;
+export type KycImageRow = Selectable<KycImagesTable>;
+export type OperatorRow = Selectable<OperatorsTable>;
+export type FaceCertificationRow = Selectable<FaceCertificationsTable>;

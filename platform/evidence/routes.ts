@@ -129,7 +129,7 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
     return { downUrl: app.downloads.url(ev.baoquan, now, downloadUrlTtlSeconds), packageUrl };
   }
 
-  app.post(EvidencePaths.save, { preHandler: app.requireUser }, async (request) => {
+  app.post(EvidencePaths.save, { preHandler: [app.requireUser, app.requireVerified] }, async (request) => {
     const user = currentUser(request);
     if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, Msg.fileRequired);
     const fields: Record<string, string> = {};
@@ -177,93 +177,101 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Hash evidence (issue 3): the file never reaches us; we record the submitted SHA-256 only.
-  app.post(EvidenceKindPaths.saveHash, { preHandler: app.requireUser }, async (request) => {
-    const user = currentUser(request);
-    const body = parseInput(SaveHashBody, request.body);
-    const fileName = body.fileName ? cleanFileName(body.fileName) : '';
-    const saved = await saveEvidence(app.pdb, app.storage, {
-      userId: user.id,
-      title: body.title ?? (fileName || body.hash.slice(0, 16)),
-      label: body.label ?? '',
-      fileName,
-      file: { path: null, size: body.fileSize ?? 0, sha256: body.hash },
-      type: { fileType: typeFromName(fileName), mime: '' },
-      kind: 'hash',
-    });
-    request.log.info({ baoquan: saved.baoquan }, 'hash evidence saved');
-    return ok(saved, Msg.evidenceSaved);
-  });
-
-  // User-data evidence (issue 3): a CSV/XLSX upload, or fields and rows typed on the page.
-  app.post(EvidenceKindPaths.saveProperty, { preHandler: app.requireUser }, async (request) => {
-    const user = currentUser(request);
-    const fields: Record<string, string> = {};
-    let received: ReceivedFile | null = null;
-    let normalised: NormalisedData | null = null;
-    let uploadName = '';
-    let rawUploadName = '';
-    try {
-      if (request.isMultipart()) {
-        const parts = request.parts({
-          limits: {
-            fileSize: propertyMaxBytes,
-            files: 1,
-            fields: 20,
-            fieldSize: PROPERTY_MAX_FIELD_BYTES,
-            parts: 30,
-          },
-        });
-        for await (const part of parts) {
-          if (part.type === 'file') {
-            received = await receiveToTemp(part.file, app.tmpDir);
-            rawUploadName = part.filename ?? '';
-            uploadName = cleanFileName(rawUploadName);
-            if (part.file.truncated)
-              throw new ApiError(ApiCode.PAYLOAD_TOO_LARGE, Msg.fileTooLarge(propertyMaxBytes));
-          } else if (typeof part.value === 'string') {
-            fields[part.fieldname] = part.value;
-          }
-        }
-      } else {
-        for (const [k, v] of Object.entries((request.body ?? {}) as Record<string, unknown>)) {
-          if (typeof v === 'string') fields[k] = v;
-          else if (Array.isArray(v)) fields[k] = JSON.stringify(v);
-        }
-      }
-      const text = parseInput(SavePropertyFields, fields);
-      // An empty, nameless file part (a form submitted without choosing a file) counts as no file.
-      if (received && received.size === 0 && rawUploadName === '') {
-        await discardTemp(received);
-        received = null;
-      }
-      if (received) normalised = await normaliseUpload(received, app.tmpDir);
-      else if (fields.fields !== undefined && fields.rows !== undefined)
-        normalised = await normaliseTyped(fields.fields, fields.rows, app.tmpDir);
-      else if (fields.fields !== undefined) throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyNoRows);
-      else throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyDataRequired);
-      const fromName = uploadName.replace(/\.[0-9A-Za-z]{1,8}$/, '').slice(0, 100);
+  app.post(
+    EvidenceKindPaths.saveHash,
+    { preHandler: [app.requireUser, app.requireVerified] },
+    async (request) => {
+      const user = currentUser(request);
+      const body = parseInput(SaveHashBody, request.body);
+      const fileName = body.fileName ? cleanFileName(body.fileName) : '';
       const saved = await saveEvidence(app.pdb, app.storage, {
         userId: user.id,
-        title: text.title ?? (fromName || '用户数据'),
-        label: text.label ?? '',
-        fileName: PROPERTY_FILE_NAME,
-        file: normalised,
-        type: { fileType: 1, mime: PROPERTY_MIME },
-        kind: 'property',
-        extras: { data_lines: normalised.lines, data_fields: JSON.stringify(normalised.fields) },
+        title: body.title ?? (fileName || body.hash.slice(0, 16)),
+        label: body.label ?? '',
+        fileName,
+        file: { path: null, size: body.fileSize ?? 0, sha256: body.hash },
+        type: { fileType: typeFromName(fileName), mime: '' },
+        kind: 'hash',
       });
-      request.log.info(
-        { baoquan: saved.baoquan, rows: normalised.lines, fields: normalised.fields.length },
-        'user-data evidence saved',
-      );
+      request.log.info({ baoquan: saved.baoquan }, 'hash evidence saved');
       return ok(saved, Msg.evidenceSaved);
-    } catch (err) {
-      uploadFailure(request, err, propertyMaxBytes);
-    } finally {
-      await discardTemp(received);
-      await discardTemp(normalised);
-    }
-  });
+    },
+  );
+
+  // User-data evidence (issue 3): a CSV/XLSX upload, or fields and rows typed on the page.
+  app.post(
+    EvidenceKindPaths.saveProperty,
+    { preHandler: [app.requireUser, app.requireVerified] },
+    async (request) => {
+      const user = currentUser(request);
+      const fields: Record<string, string> = {};
+      let received: ReceivedFile | null = null;
+      let normalised: NormalisedData | null = null;
+      let uploadName = '';
+      let rawUploadName = '';
+      try {
+        if (request.isMultipart()) {
+          const parts = request.parts({
+            limits: {
+              fileSize: propertyMaxBytes,
+              files: 1,
+              fields: 20,
+              fieldSize: PROPERTY_MAX_FIELD_BYTES,
+              parts: 30,
+            },
+          });
+          for await (const part of parts) {
+            if (part.type === 'file') {
+              received = await receiveToTemp(part.file, app.tmpDir);
+              rawUploadName = part.filename ?? '';
+              uploadName = cleanFileName(rawUploadName);
+              if (part.file.truncated)
+                throw new ApiError(ApiCode.PAYLOAD_TOO_LARGE, Msg.fileTooLarge(propertyMaxBytes));
+            } else if (typeof part.value === 'string') {
+              fields[part.fieldname] = part.value;
+            }
+          }
+        } else {
+          for (const [k, v] of Object.entries((request.body ?? {}) as Record<string, unknown>)) {
+            if (typeof v === 'string') fields[k] = v;
+            else if (Array.isArray(v)) fields[k] = JSON.stringify(v);
+          }
+        }
+        const text = parseInput(SavePropertyFields, fields);
+        // An empty, nameless file part (a form submitted without choosing a file) counts as no file.
+        if (received && received.size === 0 && rawUploadName === '') {
+          await discardTemp(received);
+          received = null;
+        }
+        if (received) normalised = await normaliseUpload(received, app.tmpDir);
+        else if (fields.fields !== undefined && fields.rows !== undefined)
+          normalised = await normaliseTyped(fields.fields, fields.rows, app.tmpDir);
+        else if (fields.fields !== undefined) throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyNoRows);
+        else throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyDataRequired);
+        const fromName = uploadName.replace(/\.[0-9A-Za-z]{1,8}$/, '').slice(0, 100);
+        const saved = await saveEvidence(app.pdb, app.storage, {
+          userId: user.id,
+          title: text.title ?? (fromName || '用户数据'),
+          label: text.label ?? '',
+          fileName: PROPERTY_FILE_NAME,
+          file: normalised,
+          type: { fileType: 1, mime: PROPERTY_MIME },
+          kind: 'property',
+          extras: { data_lines: normalised.lines, data_fields: JSON.stringify(normalised.fields) },
+        });
+        request.log.info(
+          { baoquan: saved.baoquan, rows: normalised.lines, fields: normalised.fields.length },
+          'user-data evidence saved',
+        );
+        return ok(saved, Msg.evidenceSaved);
+      } catch (err) {
+        uploadFailure(request, err, propertyMaxBytes);
+      } finally {
+        await discardTemp(received);
+        await discardTemp(normalised);
+      }
+    },
+  );
 
   app.get(EvidencePaths.list, { preHandler: app.requireUser }, async (request) => {
     const q = parseInput(EvidenceListQuery, request.query);

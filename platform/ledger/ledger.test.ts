@@ -219,7 +219,9 @@ forEachDialect('merkle ledger', (h) => {
       .selectAll()
       .where('leaf_index', '=', 3)
       .executeTakeFirstOrThrow();
-    const forged = leaf.record_json.replace(/"size":\d+/, '"size":1');
+    // a size that surely differs from the recorded one (a fixed value could equal it)
+    const forged = leaf.record_json.replace(/"size":(\d+)/, (_m, n: string) => `"size":${Number(n) + 1}`);
+    expect(forged).not.toBe(leaf.record_json);
     await db.updateTable('ledger_leaves').set({ record_json: forged }).where('leaf_index', '=', 3).execute();
     expect(await auditLedger(db)).toMatchObject({
       ok: false,

@@ -8,6 +8,7 @@ import { initial } from './0001_initial.ts';
 import { merkleLedger } from './0002_merkle.ts';
 import { evidenceKinds } from './0003_evidence_kinds.ts';
 import { accountArea } from './0004_account_area.ts';
+import { kyc } from './0005_kyc.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0002_merkle': merkleLedger(dialect),
         '0003_evidence_kinds': evidenceKinds(dialect),
         '0004_account_area': accountArea(dialect),
+        '0005_kyc': kyc(dialect),
       };
     },
   };

@@ -1,0 +1,140 @@
+/**
+ * KYC submissions as stored (issue 5; spec 02 §3 KycInfo and the submit payloads): the image fields of each kind,
+ * the private image store, signed image URLs, and the mapping of a user's stored submission to the `KycDetails` of
+ * `getAuthInfo` with ID and bank numbers masked (contract/kyc.ts) unless the owner edits their own form.
+ */
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { KycMsg, Msg, maskBankNumber, maskIdNumber, type KycDetails } from '../../contract/index.ts';
+import type { Database, KycImageRow, KycProfileRow, UserRow } from '../db/schema.ts';
+import type { DownloadSigner } from '../evidence/download.ts';
+import { LocalDirectoryStorage } from '../evidence/storage.ts';
+
+/** Which kind a submission is: the personal (photo or face) or the enterprise form. */
+export type KycKind = 'personal' | 'enterprise';
+
+/**
+ * The image fields of each kind with their "please upload" messages and labels (spec 02 §2, §5), in form order.
+ * The messages are those of contract/kyc.ts's submit schemas.
+ */
+export const KYC_IMAGE_FIELDS: Readonly<
+  Record<KycKind, readonly { field: string; label: string; missing: string }[]>
+> = {
+  enterprise: [
+    { field: 'license', label: '营业执照', missing: Msg.required('营业执照') },
+    { field: 'file', label: '授权委托书', missing: Msg.required('授权委托书') },
+    { field: 'authorFront', label: '经办人身份证正面', missing: Msg.required('身份证正面照片') },
+    { field: 'authorBack', label: '经办人身份证反面', missing: Msg.required('身份证反面照片') },
+  ],
+  personal: [
+    { field: 'authorFront', label: '身份证正面', missing: KycMsg.uploadFront },
+    { field: 'authorBack', label: '身份证反面', missing: KycMsg.uploadBack },
+    { field: 'authorHand', label: '手持身份证', missing: KycMsg.uploadHand },
+  ],
+};
+
+/** Seconds a signed KYC image URL lives (short: these are ID images). */
+export const KYC_IMAGE_URL_TTL = 300;
+/** Path prefix of the image route. */
+export const KYC_IMAGE_PREFIX = '/api/kyc/image/';
+const KYC_IMAGE_PURPOSE = 'kyc-image';
+
+/** The private image store, `${dataDir}/kyc` (never under a public path; served only by the signed route). */
+export function kycStorage(dataDir: string): LocalDirectoryStorage {
+  return new LocalDirectoryStorage(path.join(dataDir, 'kyc'));
+}
+
+/** A signed, expiring relative URL of KYC image `id` (unix seconds `now`). */
+export function kycImageUrl(signer: DownloadSigner, id: number, now: number): string {
+  return `${KYC_IMAGE_PREFIX}${id}?${signer.signedQuery(KYC_IMAGE_PURPOSE, String(id), now, KYC_IMAGE_URL_TTL)}`;
+}
+
+/** True when (exp, sig) authorize image `id` at `now`. */
+export function verifyKycImageUrl(
+  signer: DownloadSigner,
+  id: string,
+  exp: unknown,
+  sig: unknown,
+  now: number,
+): boolean {
+  return signer.verifyFor(KYC_IMAGE_PURPOSE, id, exp, sig, now);
+}
+
+/** The stored profile and current images of `userId` (undefined profile when never submitted). */
+export async function loadKyc(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ profile: KycProfileRow | undefined; images: KycImageRow[] }> {
+  const [profile, images] = await Promise.all([
+    db.selectFrom('kyc_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('kyc_images').selectAll().where('user_id', '=', userId).execute(),
+  ]);
+  return { profile, images };
+}
+
+/** The stored text fields of a profile (JSON of the submit payload's text fields). */
+export function profileFields(profile: KycProfileRow | undefined): Record<string, string> {
+  if (!profile) return {};
+  try {
+    const v = JSON.parse(profile.fields_json) as unknown;
+    return v && typeof v === 'object' ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Masks the SecurityKey for display: first 4 and last 4 characters. */
+export function maskSecret(v: string): string {
+  return v.length <= 8 ? '*'.repeat(v.length) : `${v.slice(0, 4)}${'*'.repeat(v.length - 8)}${v.slice(-4)}`;
+}
+
+/**
+ * Maps a user's stored submission to `KycDetails` (contract/api/kyc-api.ts).
+ * @param opts.unmasked ID and bank numbers in full (only for the owner's own editable form)
+ * @param opts.securityKey the key to show: the full key when this call reveals it, else undefined (masked)
+ */
+export function toKycDetails(
+  user: UserRow,
+  kyc: { profile: KycProfileRow | undefined; images: KycImageRow[] },
+  signer: DownloadSigner,
+  now: number,
+  opts: { unmasked: boolean; fullSecurityKey?: string },
+): KycDetails {
+  const f = profileFields(kyc.profile);
+  const id = (v: string | undefined) => (opts.unmasked ? (v ?? '') : maskIdNumber(v ?? ''));
+  const image = (field: string) => {
+    const row = kyc.images.find((i) => i.field === field);
+    return row ? kycImageUrl(signer, Number(row.id), now) : '';
+  };
+  const enterprise = kyc.profile?.kind === 'enterprise';
+  const key = kyc.profile?.security_key ?? '';
+  return {
+    company: enterprise ? (f.name ?? '') : '',
+    taxNumber: f.code ?? '',
+    address: f.address ?? '',
+    legalName: f.legalName ?? '',
+    license: image('license'),
+    accountName: f.account ?? '',
+    accountBank: f.bank ?? '',
+    accountNo: opts.unmasked ? (f.bankNo ?? '') : maskBankNumber(f.bankNo ?? ''),
+    contactName: enterprise ? f.authorName || user.user_name : user.user_name,
+    contactPhone: user.mobile,
+    mobileReserve: f.mobileReserve ?? '',
+    contactIdcard: id(f.contactIdcard),
+    authorName: f.authorName ?? '',
+    authorSex: f.authorSex ?? '',
+    authorBrith: f.authorBrith ?? '',
+    authorPhone: f.authorPhone ?? '',
+    authorIdcard: id(f.authorIdcard),
+    file: image('file'),
+    authorFront: image('authorFront'),
+    authorBack: image('authorBack'),
+    authorHand: image('authorHand'),
+    idCard: id(f.idCard),
+    sex: f.sex ?? '',
+    appId: kyc.profile?.app_id ?? '',
+    securityKey: opts.fullSecurityKey ?? (key ? maskSecret(key) : ''),
+    securityKeyShown: opts.fullSecurityKey !== undefined,
+    submittedAt: Number(kyc.profile?.submitted_at ?? 0),
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Receiving a KYC submission (issue 5; spec 02 §3 submit payloads, §5): the multipart body of
+ * `companyAuthorize` / `perAuthorize` is read part by part; each image part streams to a temp file under the kind's
+ * byte limit (3 MB personal, 20 MB enterprise: the spec's message when over), text parts are collected. The
+ * payload is then checked with the contract schema (contract/kyc.ts), images by their first bytes, and an
+ * "unchanged" image (a value starting with http) must name an image the user really has. Stored in one per-user
+ * transaction: profile, image rows and files, and the user's new state; replaced files are removed after the commit.
+ */
+import fsp from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  ApiCode,
+  KYC_IMAGE_RULES,
+  KYC_IMAGE_SNIFF_BYTES,
+  checkKycImage,
+  isUnchangedImage,
+  type KycImageUpload,
+} from '../../contract/index.ts';
+import { randomCrockford } from '../core/crypto.ts';
+import { ApiError } from '../core/errors.ts';
+import { nowSeconds } from '../core/time.ts';
+import { withUserTransaction } from '../core/transactions.ts';
+import type { UsersTable } from '../db/schema.ts';
+import { discardTemp } from '../evidence/service.ts';
+import type { LocalDirectoryStorage } from '../evidence/storage.ts';
+import { receiveToTemp, type ReceivedFile } from '../evidence/upload.ts';
+import { KYC_IMAGE_FIELDS, type KycKind } from './profile.ts';
+
+/** Text fields and received image files of one submission. */
+export interface ReceivedSubmission {
+  fields: Record<string, string>;
+  files: Map<string, { file: ReceivedFile; fileName: string; mime?: string }>;
+}
+
+/** Releases every temp file of `s`. */
+export async function discardSubmission(s: ReceivedSubmission | null): Promise<void> {
+  if (!s) return;
+  await Promise.all([...s.files.values()].map((f) => discardTemp(f.file)));
+}
+
+/**
+ * Reads the multipart body: image parts of `kind` to temp files (at most the kind's limit each), other file parts
+ * drained and ignored, text parts collected (at most 40, 4 KiB each).
+ * @throws ApiError 413 with the kind's "too large" message; the multipart errors of @fastify/multipart
+ */
+export async function receiveSubmission(
+  request: FastifyRequest,
+  kind: KycKind,
+  tmpDir: string,
+): Promise<ReceivedSubmission> {
+  const rule = KYC_IMAGE_RULES[kind];
+  const imageFields = new Set(KYC_IMAGE_FIELDS[kind].map((f) => f.field));
+  const received: ReceivedSubmission = { fields: {}, files: new Map() };
+  try {
+    const parts = request.parts({
+      limits: { fileSize: rule.maxBytes, files: 6, fields: 40, fieldSize: 4096, parts: 50 },
+    });
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        if (!part.filename || !imageFields.has(part.fieldname) || received.files.has(part.fieldname)) {
+          part.file.resume();
+          continue;
+        }
+        const file = await receiveToTemp(part.file, tmpDir);
+        received.files.set(part.fieldname, { file, fileName: part.filename });
+      } else if (typeof part.value === 'string') {
+        received.fields[part.fieldname] = part.value;
+      }
+    }
+    return received;
+  } catch (err) {
+    await discardSubmission(received);
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new ApiError(ApiCode.PAYLOAD_TOO_LARGE, rule.tooLarge);
+    throw err;
+  }
+}
+
+/** The first bytes of a received file, for type detection. */
+async function headOf(file: ReceivedFile): Promise<Uint8Array> {
+  const fh = await fsp.open(file.path, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(KYC_IMAGE_SNIFF_BYTES, file.size));
+    await fh.read(buf, 0, buf.length, 0);
+    return buf;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Validates `s` against `schema` (an async contract schema whose image fields accept an upload or an http string).
+ * Unchanged images must exist among `storedFields`.
+ * @returns the parsed text fields (images removed)
+ * @throws ApiError 400 with the first message
+ */
+export async function validateSubmission<S extends z.ZodType>(
+  s: ReceivedSubmission,
+  kind: KycKind,
+  schema: S,
+  storedFields: Set<string>,
+): Promise<Record<string, string>> {
+  const values: Record<string, unknown> = { ...s.fields };
+  for (const { field } of KYC_IMAGE_FIELDS[kind]) {
+    const got = s.files.get(field);
+    if (got) {
+      const upload: KycImageUpload = {
+        head: await headOf(got.file),
+        size: got.file.size,
+        fileName: got.fileName,
+      };
+      values[field] = upload;
+      const check = await checkKycImage(kind, upload);
+      if (check.ok && !check.unchanged) got.mime = check.mime;
+    }
+  }
+  const r = await schema.safeParseAsync(values);
+  if (!r.success) throw new ApiError(ApiCode.BAD_REQUEST, r.error.issues[0]?.message ?? '参数错误');
+  for (const { field, missing } of KYC_IMAGE_FIELDS[kind]) {
+    if (!s.files.has(field) && (!isUnchangedImage(s.fields[field]) || !storedFields.has(field)))
+      throw new ApiError(ApiCode.BAD_REQUEST, missing);
+  }
+  const text: Record<string, string> = {};
+  const imageNames = new Set(KYC_IMAGE_FIELDS[kind].map((f) => f.field));
+  for (const [k, v] of Object.entries(r.data as Record<string, unknown>)) {
+    if (!imageNames.has(k) && (typeof v === 'string' || typeof v === 'number')) text[k] = String(v);
+  }
+  return text;
+}
+
+/** What a stored submission changes on the user row. */
+export type UserKycUpdate = Partial<Pick<UsersTable, 'account_type' | 'auth_type' | 'user_name'>>;
+
+/**
+ * Stores a validated submission: profile (fields JSON, kind, auth type, submitted now), new images (row + file)
+ * replacing the field's old ones, and the user → userStatus '2' (under review), check_remark cleared.
+ * @throws ApiError 400 KycMsg-like "not editable" when the user is no longer at userStatus 1 or 4 (a concurrent
+ *   submission won); storage or database errors after removing the files it stored
+ */
+export async function storeSubmission(
+  app: FastifyInstance,
+  storage: LocalDirectoryStorage,
+  userId: number,
+  kind: KycKind,
+  authType: number,
+  text: Record<string, string>,
+  s: ReceivedSubmission,
+  userUpdate: UserKycUpdate,
+): Promise<void> {
+  const now = nowSeconds();
+  const stored: string[] = [];
+  const replaced: string[] = [];
+  try {
+    await withUserTransaction(app.pdb, userId, async (trx) => {
+      const u = await trx
+        .selectFrom('users')
+        .select('user_status')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (!u || (u.user_status !== '1' && u.user_status !== '4'))
+        throw new ApiError(ApiCode.BAD_REQUEST, NOT_EDITABLE);
+      const profile = {
+        kind,
+        auth_type: authType,
+        fields_json: JSON.stringify(text),
+        submitted_at: now,
+        reviewed_at: null,
+      };
+      const existing = await trx
+        .selectFrom('kyc_profiles')
+        .select('user_id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (existing)
+        await trx.updateTable('kyc_profiles').set(profile).where('user_id', '=', userId).execute();
+      else
+        await trx
+          .insertInto('kyc_profiles')
+          .values({ user_id: userId, ...profile })
+          .execute();
+      // images of fields the kind does not have (a switch between personal and enterprise) go too
+      const keep = new Set(KYC_IMAGE_FIELDS[kind].map((f) => f.field).filter((f) => !s.files.has(f)));
+      const old = await trx.selectFrom('kyc_images').selectAll().where('user_id', '=', userId).execute();
+      for (const row of old.filter((r) => !keep.has(r.field))) {
+        await trx.deleteFrom('kyc_images').where('id', '=', row.id).execute();
+        replaced.push(row.storage_key);
+      }
+      for (const [field, { file, mime }] of s.files) {
+        const key = `${randomCrockford(2)}/${randomCrockford(26)}`;
+        await trx
+          .insertInto('kyc_images')
+          .values({
+            user_id: userId,
+            field,
+            storage_key: key,
+            mime: mime ?? 'application/octet-stream',
+            file_size: file.size,
+            created_at: now,
+          })
+          .execute();
+        await storage.putFile(file.path, key);
+        stored.push(key);
+      }
+      await trx
+        .updateTable('users')
+        .set({ ...userUpdate, user_status: '2', check_remark: '' })
+        .where('id', '=', userId)
+        .execute();
+    });
+  } catch (err) {
+    await Promise.all(stored.map((k) => storage.remove(k).catch(() => undefined)));
+    throw err;
+  }
+  await Promise.all(
+    replaced.map((k) =>
+      storage.remove(k).catch((err: unknown) => app.log.warn({ err }, 'replaced KYC image left behind')),
+    ),
+  );
+}
+
+/** Answer when a submission arrives while the form is not editable (userStatus 2 or 3). Ours. */
+export const NOT_EDITABLE = '当前认证状态不可修改资料';
