@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ApiCode } from '../envelope.ts';
+import type { KycInfo } from '../kyc.ts';
 import type { UserInfo } from './account.ts';
 
 /**
@@ -16,40 +17,18 @@ import type { UserInfo } from './account.ts';
  * `appId` is set for a verified enterprise; `securityKey` is the full key exactly once after it was issued or
  * rotated, masked afterwards (`securityKeyShown` says which).
  */
-export interface KycDetails {
-  company: string;
-  taxNumber: string;
-  address: string;
-  legalName: string;
-  license: string;
-  accountName: string;
-  accountBank: string;
-  accountNo: string;
-  contactName: string;
-  contactPhone: string;
-  mobileReserve: string;
-  contactIdcard: string;
-  authorName: string;
-  /** 男 | 女 | ''. */
-  authorSex: string;
-  /** YYYY-MM-DD | ''. */
-  authorBrith: string;
-  authorPhone: string;
-  authorIdcard: string;
-  file: string;
-  authorFront: string;
-  authorBack: string;
-  authorHand: string;
+export type KycDetails = Omit<
+  KycInfo,
+  'userStatus' | 'status' | 'authType' | 'userName' | 'points' | 'newsNum' | 'checkRemark'
+> & {
   /** Personal: the ID number (masked as above) and sex '0' male / '1' female. */
   idCard: string;
   sex: string;
-  appId: string;
-  securityKey: string;
-  /** True when `securityKey` above is the full key (shown this once). */
+  /** True when `securityKey` is the full key (shown this once). */
   securityKeyShown: boolean;
   /** Unix seconds of the last submission, 0 when none. */
   submittedAt: number;
-}
+};
 
 /** `POST /api/user/getAuthInfo` → user info with the KYC details. */
 export type AuthInfo = UserInfo & KycDetails;
