@@ -51,6 +51,20 @@ export default [
   route('notifications', 'account/notifications.tsx'),
   route('signature', 'account/signature.tsx'),
   route('address', 'address/address.tsx'),
+  // real-name verification (spec 02 §2; /kyc-info and /person-info reuse the enterprise and personal pages)
+  route('no-type', 'kyc/no-type.tsx'),
+  route('organization-kyc', 'kyc/enterprise.tsx'),
+  route('kyc-info', 'kyc/enterprise.tsx', { id: 'kyc-info' }),
+  route('personage-kyc', 'kyc/personal.tsx'),
+  route('person-info', 'kyc/personal.tsx', { id: 'person-info' }),
+  route('personage-face-kyc', 'kyc/face.tsx'),
+  route('kyc/authorization-template', 'kyc/authorization-template.tsx'),
+  // operator console (issue 5: review of verifications; separate login, bare pages)
+  route('ops', 'ops/queue.tsx'),
+  route('ops/login', 'ops/login.tsx'),
+  route('ops/logout', 'ops/logout.tsx'),
+  route('ops/kyc/:userId', 'ops/detail.tsx'),
+  route('ops/audit', 'ops/audit.tsx'),
   // errors
   route('404', 'shell/not-found.tsx'),
   route('*', 'shell/not-found.tsx', { id: 'catch-all' }),

@@ -2,9 +2,9 @@
  * Real-name verification (KYC) rules shared by app/ and platform/ (issue 5; spec 02 §3, §4, §5, §9): the ID number
  * (GB 11643-1999), unified social credit code (GB 32100-2015), name, bank number and birth-date validators, the
  * image rules (checked by magic bytes), masking of ID and bank numbers, userStatus, and the submit payload schemas.
- * No I/O: `file-type/core` only reads the bytes it is given.
+ * No I/O: `file-type/core` only reads the bytes it is given; it is imported lazily on the first image check, so
+ * pages that import the contract without checking images do not download it.
  */
-import { fileTypeFromBuffer } from 'file-type/core';
 import { z } from 'zod';
 import { Msg } from './messages.ts';
 import { freeText, MOBILE_RE, mobile, SPECIAL_CHARS_RE } from './validators.ts';
@@ -414,6 +414,7 @@ export async function checkKycImage(
   }
   if (upload.size <= 0 || upload.head.byteLength === 0) return { ok: false, reason: 'missing', message: '' };
   if (upload.size > rule.maxBytes) return { ok: false, reason: 'too-large', message: rule.tooLarge };
+  const { fileTypeFromBuffer } = await import('file-type/core');
   const detected = await fileTypeFromBuffer(upload.head).catch(() => undefined);
   const badType = { ok: false, reason: 'bad-type', message: rule.badType } as const;
   if (!detected || !rule.mimes.includes(detected.mime)) return badType;

@@ -18,14 +18,20 @@ import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
+import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { KycGateNotice } from '../kyc/kyc-ui.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '文件保全 - 存证云' }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const labels = await authedCall<LabelItem[]>(request, context, EvidencePaths.labels);
+  const [labels, gate] = await Promise.all([
+    authedCall<LabelItem[]>(request, context, EvidencePaths.labels),
+    kycGateHref(request, context),
+  ]);
   return {
     labels: isSuccess(labels.code) ? labels.data.map((l) => l.label) : [],
     maxBytes: context.maxUploadBytes,
+    gate,
   };
 }
 
@@ -49,13 +55,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     method: 'POST',
     stream: { body: request.body, contentType },
   });
+  if (isKycRefusal(res)) return data({ error: res.msg, gated: true }, { status: 412 });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
 }
 
 export default function NewFileEvidence() {
-  const { labels, maxBytes } = useLoaderData<typeof loader>();
+  const { labels, maxBytes, gate } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const gated = !!actionData && 'gated' in actionData;
   const csrf = useCsrfToken();
   const busy = useNavigation().state === 'submitting';
   return (
@@ -68,6 +76,9 @@ export default function NewFileEvidence() {
         上传的文件将计算 SHA-256 哈希并记录到存证账本，生成电子数据保全证书。单个文件不超过{' '}
         {formatBytes(maxBytes)}。
       </p>
+      {gate || gated ? (
+        <KycGateNotice href={gate ?? '/no-type'} message={gated ? actionData?.error : undefined} />
+      ) : null}
       <Form
         method="post"
         encType="multipart/form-data"
@@ -99,7 +110,7 @@ export default function NewFileEvidence() {
           <label htmlFor="file">选择文件</label>
           <input id="file" name="file" type="file" required />
         </div>
-        <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+        <FormErrors errors={actionData?.error && !gated ? [actionData.error] : undefined} />
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? '正在上传并保全…' : '提交保全'}
         </button>

@@ -10,19 +10,20 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
-import { data, Form, Link, redirect, useActionData } from 'react-router';
+import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
 import type { Route } from './+types/new-hash';
 import { EvidenceKindPaths, isSuccess, SaveHashBody, type SaveEvidenceData } from '../../contract/index.ts';
-import { authedCall, requireToken } from '../lib/auth.server.ts';
+import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
+import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { KycGateNotice } from '../kyc/kyc-ui.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '哈希保全 - 存证云' }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireToken(request, context);
-  return null;
+  return { gate: await kycGateHref(request, context) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -39,6 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       fileSize: submission.value.fileSize,
     },
   });
+  if (isKycRefusal(res)) return data({ result: submission.reply(), gated: res.msg }, { status: 412 });
   if (!isSuccess(res.code))
     return data({ result: submission.reply({ formErrors: [res.msg] }) }, { status: 400 });
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
@@ -59,7 +61,9 @@ async function hashFile(file: File, onProgress: (done: number) => void): Promise
 }
 
 export default function NewHashEvidence() {
+  const { gate } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const gated = actionData && 'gated' in actionData ? String(actionData.gated) : null;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SaveHashBody }),
@@ -93,6 +97,7 @@ export default function NewHashEvidence() {
         只保全文件的 SHA-256
         哈希值，原始文件不离开您的电脑。日后出示原文件时，任何人都可重新计算哈希值与证书比对。
       </p>
+      {gate || gated ? <KycGateNotice href={gate ?? '/no-type'} message={gated ?? undefined} /> : null}
       <Form method="post" {...getFormProps(form)} className="card" noValidate>
         <CsrfInput />
         {hydrated ? (

@@ -5,7 +5,7 @@
  * (CSRF token in the action URL, as on /newAccessCard), where a well-kept parser reads it.
  */
 import { parse } from 'csv-parse/sync';
-import { data, Form, Link, redirect, useActionData } from 'react-router';
+import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
 import type { Route } from './+types/new-property';
 import {
   EvidenceKindPaths,
@@ -14,16 +14,17 @@ import {
   PropertyRowsLimits,
   type SaveEvidenceData,
 } from '../../contract/index.ts';
-import { authedCall, requireToken } from '../lib/auth.server.ts';
+import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
+import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { KycGateNotice } from '../kyc/kyc-ui.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '数据保全 - 存证云' }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await requireToken(request, context);
-  return null;
+  return { gate: await kycGateHref(request, context) };
 }
 
 /** Parses the typed rows (CSV text). @returns `{fields, rows}` or an error message. */
@@ -74,14 +75,18 @@ export async function action({ request, context }: Route.ActionArgs) {
         rows: JSON.stringify(parsed.rows),
       },
     });
+    if (isKycRefusal(res)) return data({ error: res.msg, typed, gated: true }, { status: 412 });
     if (!isSuccess(res.code)) return data({ error: res.msg, typed }, { status: 400 });
   }
+  if (isKycRefusal(res)) return data({ error: res.msg, typed: '', gated: true }, { status: 412 });
   if (!isSuccess(res.code)) return data({ error: res.msg, typed: '' }, { status: 400 });
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
 }
 
 export default function NewPropertyEvidence() {
+  const { gate } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
+  const gated = !!actionData && 'gated' in actionData;
   const csrf = useCsrfToken();
   return (
     <section className="page narrow">
@@ -92,7 +97,10 @@ export default function NewPropertyEvidence() {
       <p className="lead">
         保全结构化数据（如订单、交易流水、聊天记录导出）。平台将数据规范为 CSV 后计算哈希并记录到账本。
       </p>
-      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+      {gate || gated ? (
+        <KycGateNotice href={gate ?? '/no-type'} message={gated ? actionData?.error : undefined} />
+      ) : null}
+      <FormErrors errors={actionData?.error && !gated ? [actionData.error] : undefined} />
       <Form method="post" className="card" noValidate>
         <h2 className="section-title">在线填写</h2>
         <CsrfInput />

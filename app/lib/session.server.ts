@@ -12,6 +12,10 @@ export interface SessionData {
   token?: string;
   /** Unix seconds when the upstream token expires (for the cookie lifetime). */
   expiresAt?: number;
+  /** Operator console (/ops): the operator's bearer token, separate from the user's (issue 5). */
+  opsToken?: string;
+  /** The logged-in operator's username, for the console header. */
+  opsName?: string;
 }
 export type AppSession = Session<SessionData>;
 

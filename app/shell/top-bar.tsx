@@ -1,27 +1,17 @@
 /**
  * The top bar (spec 02 "Top bar"): logo and menu, help, notification badge (capped at 99), points with a buy link,
  * the account menu (a <details> disclosure, so it opens without JavaScript) and logout; login/register for visitors.
- * Also the verification tip for userStatus 1, 2 and 4 (spec 02 §4).
+ * Also the verification tip for userStatus 1, 2 and 4 (spec 02 §4) with its link (kyc/kyc-links.ts): 1 去认证 → the
+ * form of the account type or /no-type, 2 认证中 → the info page, 4 重新认证 → the form.
  */
 import { Form, Link, NavLink } from 'react-router';
 import type { UserInfo } from '../../contract/index.ts';
+import { authInfoMenuHref, tipHref } from '../kyc/kyc-links.ts';
 import { CsrfInput } from './csrf-input.tsx';
 
 /** Badge text: the unread count, "99+" above 99 (spec 01 §9, spec 02 §9). */
 export function badgeText(n: number): string {
   return n > 99 ? '99+' : String(n);
-}
-
-/** Where "go verify" leads: by account type, or the type chooser when none is set (spec 02 "Top bar"). */
-function verifyHref(user: UserInfo): string {
-  if (user.status === 2) return '/organization-kyc';
-  if (user.status === 1) return user.authType === 3 ? '/personage-face-kyc' : '/personage-kyc';
-  return '/no-type';
-}
-
-function authInfoHref(user: UserInfo): string {
-  if (user.userStatus !== '3') return '/no-type';
-  return user.status === 2 ? '/kyc-info' : '/person-info';
 }
 
 const TIPS: Record<string, { text: string; link: string }> = {
@@ -32,6 +22,7 @@ const TIPS: Record<string, { text: string; link: string }> = {
 
 export function TopBar({ user }: { user: UserInfo | null }) {
   const tip = user ? TIPS[user.userStatus] : undefined;
+  const authInfo = user ? authInfoMenuHref(user) : null;
   return (
     <header className="topbar">
       <div className="topbar-inner">
@@ -78,9 +69,9 @@ export function TopBar({ user }: { user: UserInfo | null }) {
                   <li>
                     <Link to="/address">地址管理</Link>
                   </li>
-                  {user.userStatus === '3' || user.status === 0 ? (
+                  {authInfo ? (
                     <li>
-                      <Link to={authInfoHref(user)}>认证信息</Link>
+                      <Link to={authInfo}>认证信息</Link>
                     </li>
                   ) : null}
                   <li>
@@ -106,7 +97,7 @@ export function TopBar({ user }: { user: UserInfo | null }) {
       </div>
       {user && tip ? (
         <div className="verify-tip" role="status">
-          {tip.text} <Link to={verifyHref(user)}>{tip.link}</Link>
+          {tip.text} <Link to={tipHref(user)}>{tip.link}</Link>
         </div>
       ) : null}
     </header>

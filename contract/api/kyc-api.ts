@@ -14,8 +14,8 @@ import type { UserInfo } from './account.ts';
  * submitted. `contactIdcard`, `authorIdcard`, `idCard` and `accountNo` are masked (contract/kyc.ts maskIdNumber,
  * maskBankNumber) unless the owner asks for the edit form (`{edit: '1'}`) while the form is editable (userStatus 1
  * or 4). Image fields are signed same-origin URLs that expire (`/api/kyc/image/<id>?exp=&sig=`), '' when none.
- * `appId` is set for a verified enterprise; `securityKey` is the full key exactly once after it was issued or
- * rotated, masked afterwards (`securityKeyShown` says which).
+ * `appId` is set for a verified enterprise; `securityKey` is the full key exactly once after it was issued (to the
+ * first call with `edit: '1'`), masked afterwards (`securityKeyShown` says which); rotation answers the new key.
  */
 export type KycDetails = Omit<
   KycInfo,

@@ -285,11 +285,13 @@ forEachDialect('KYC', (h) => {
     expect([re.code, re.msg]).toEqual([200, '提交成功']);
     expect((await info(u.token)).userStatus).toBe('2');
     expect((await post(h.app, OpsPaths.approve, { userId }, ops)).code).toBe(200);
-    const first = await info(u.token);
+    // the shell's refresh (no edit flag) does not consume the one-time reveal
+    expect((await info(u.token)).securityKeyShown).toBe(false);
+    const first = await info(u.token, true);
     expect(first.appId).toMatch(/^cz[0-9a-f]{16}$/);
     expect(first.securityKeyShown).toBe(true);
     expect(first.securityKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const later = await info(u.token);
+    const later = await info(u.token, true);
     expect(later.securityKeyShown).toBe(false);
     expect(later.securityKey).toBe(
       `${first.securityKey.slice(0, 4)}${'*'.repeat(35)}${first.securityKey.slice(-4)}`,

@@ -2,7 +2,8 @@
  * Real-name verification calls (issue 5; spec 02 §3, §4, §7 KYC; which call serves which step:
  * docs/decisions/010-kyc-foundations.md, 011-kyc-review.md):
  * - `POST /api/user/getAuthInfo {edit?}` → AuthInfo (UserInfo & KycDetails; masked unless the owner edits an
- *   editable form with `edit: '1'`); a verified enterprise's new SecurityKey is revealed in full exactly once;
+ *   editable form with `edit: '1'`); a verified enterprise's new SecurityKey is revealed in full exactly once, to
+ *   the first call with `edit: '1'` (the KYC pages send it; the shell's refresh does not);
  * - `POST /api/user/companyAuthorize` (multipart) enterprise submit → 提交成功, userStatus '2';
  * - `POST /api/peruser/perAuthorize` (multipart) personal photo submit → 提交成功, userStatus '2';
  * - `POST /api/peruser/aliIdentification {username, idCard, type: '3', address}` → FaceStartData;
@@ -79,7 +80,8 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
       const editable = user.user_status === '1' || user.user_status === '4';
       const kyc = await loadKyc(db, user.id);
       let fullSecurityKey: string | undefined;
-      if (kyc.profile?.security_key && !kyc.profile.security_key_shown) {
+      // Revealed only to the KYC pages (they send `edit: '1'`), not to the shell's user-info refresh on every page.
+      if (body?.edit === '1' && kyc.profile?.security_key && !kyc.profile.security_key_shown) {
         // Reveal once: only the call that flips the flag gets the full key.
         const r = await db
           .updateTable('kyc_profiles')

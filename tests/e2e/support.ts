@@ -2,6 +2,7 @@
  * Helpers for the end-to-end tests: read the captcha answer through the test-only hook, read SMS codes from the
  * sandbox outbox, make unique mobiles, and log in through the API for the facts a test needs (extraction code).
  */
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import yauzl from 'yauzl';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -156,15 +157,39 @@ export async function zipEntries(
   return out;
 }
 
-/** Registers a fresh account through the API and logs it in through the form; lands on `path`. */
+/**
+ * Sets a user's verification state through the test hook (setup for flows behind the KYC gate, issue 5).
+ * `status` is the account type (1 personal, 2 enterprise), `authType` 1 photo / 3 face.
+ */
+export async function setUserStatus(
+  request: APIRequestContext,
+  mobile: string,
+  userStatus: '1' | '2' | '3' | '4',
+  status = 1,
+  authType = 1,
+): Promise<void> {
+  const res = await request.post('/api/__test/setUserStatus', {
+    form: { mobile, userStatus, status: String(status), authType: String(authType) },
+  });
+  const body = (await res.json()) as { code: number; msg: string };
+  expect(body.code, body.msg).toBe(200);
+}
+
+/**
+ * Registers a fresh account through the API and logs it in through the form; lands on `path`. The account is made
+ * verified (userStatus 3, personal, photo) through the test hook, because saving evidence needs it (the KYC gate);
+ * `{ verified: false }` leaves it unverified (userStatus 1, no account type), as registration does.
+ */
 export async function freshUser(
   page: Page,
   request: APIRequestContext,
   path: string,
+  opts: { verified?: boolean } = {},
 ): Promise<{ mobile: string; password: string }> {
   const mobile = uniqueMobile();
   const password = 'abc12345';
   await apiRegister(request, mobile, password);
+  if (opts.verified !== false) await setUserStatus(request, mobile, '3', 1, 1);
   await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
   await loginViaForm(page, mobile, password);
   await expect(page).toHaveURL(new RegExp(`:\\d+${path.replace(/[?]/g, '\\?')}$`));
@@ -176,3 +201,19 @@ export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/**
+ * Creates an operator of the console with the project's CLI against the e2e server's data directory (issue 5:
+ * operator accounts are made by `platform/ops/cli.ts create`). Returns the credentials.
+ */
+export function createOperator(): { username: string; password: string } {
+  const username = `op-${randomBytes(4).toString('hex')}`;
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'platform/ops/cli.ts', 'create', username, password],
+    { env: { ...process.env, DATA_DIR: dataDir(), APP_ENV: 'test' }, encoding: 'utf8' },
+  );
+  expect(out).toContain(`operator ${username} created`);
+  return { username, password };
+}

@@ -1,0 +1,137 @@
+/**
+ * The KYC form schemas (spec 02 §5) as the pages use them: the contract's submit schemas plus the consent checkbox,
+ * and synchronous variants for Conform's client validation (the contract's image check reads magic bytes, which is
+ * asynchronous; the browser checks presence, size and file name, the action re-checks everything with the bytes).
+ * Also the "unchanged image" convention: a kept image travels as a text value starting with http (spec 02 §3).
+ */
+import { z } from 'zod';
+import {
+  EnterpriseSubmitBody,
+  isUnchangedImage,
+  KYC_IMAGE_RULES,
+  KycMsg,
+  kycConsent,
+  Msg,
+  PersonalFaceSubmitBody,
+  PersonalPhotoSubmitBody,
+  type KycImageInput,
+  type KycImageKind,
+} from '../../contract/index.ts';
+
+/** The value sent for an image the user keeps: the platform treats any value starting with http as unchanged. */
+export const UNCHANGED_IMAGE = 'http-unchanged';
+/** Suffix of the hidden field that says "keep the stored image" when no new file is picked. */
+export const KEEP_SUFFIX = '__keep';
+
+export const PERSONAL_IMAGES = ['authorFront', 'authorBack', 'authorHand'] as const;
+export const ENTERPRISE_IMAGES = ['license', 'file', 'authorFront', 'authorBack'] as const;
+
+/** True for a file input's value that carries no file (a form without a pick sends an empty nameless part). */
+function isEmptyFile(v: FormDataEntryValue | null): boolean {
+  return v === null || v === '' || (typeof v !== 'string' && v.size === 0 && v.name === '');
+}
+
+/**
+ * A copy of `formData` where each image field without a new file, whose `<field>__keep` hidden input is set, holds
+ * {@link UNCHANGED_IMAGE}; the `__keep` fields are dropped. Used by the client validation and by the action alike.
+ */
+export function withKeptImages(formData: FormData, fields: readonly string[]): FormData {
+  const out = new FormData();
+  for (const [k, v] of formData.entries()) if (!k.endsWith(KEEP_SUFFIX)) out.append(k, v);
+  for (const f of fields) {
+    if (formData.get(`${f}${KEEP_SUFFIX}`) === '1' && isEmptyFile(formData.get(f)))
+      out.set(f, UNCHANGED_IMAGE);
+  }
+  return out;
+}
+
+/** An image field checked synchronously in the browser: present (or kept), within the size limit, a known name. */
+function clientImageField(kind: KycImageKind, missingMessage: string) {
+  const rule = KYC_IMAGE_RULES[kind];
+  return z.custom<KycImageInput>().superRefine((v, ctx) => {
+    if (isUnchangedImage(v)) return;
+    if (typeof Blob === 'undefined' || !(v instanceof Blob) || v.size === 0) {
+      ctx.addIssue({ code: 'custom', message: missingMessage });
+      return;
+    }
+    if (v.size > rule.maxBytes) {
+      ctx.addIssue({ code: 'custom', message: rule.tooLarge });
+      return;
+    }
+    const name = 'name' in v && typeof v.name === 'string' ? v.name : '';
+    const ext = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+    if (name && !rule.extensions.includes(ext)) ctx.addIssue({ code: 'custom', message: rule.badType });
+  });
+}
+
+/** Personal photo form (server, asynchronous): the submit payload plus the consent checkbox. */
+export const PersonalPhotoForm = PersonalPhotoSubmitBody.extend({ consent: kycConsent });
+/** Personal photo form, client variant (synchronous image checks). */
+export const PersonalPhotoClientForm = PersonalPhotoForm.extend({
+  authorFront: clientImageField('personal', KycMsg.uploadFront),
+  authorBack: clientImageField('personal', KycMsg.uploadBack),
+  authorHand: clientImageField('personal', KycMsg.uploadHand),
+});
+/** Personal face form (next step to the QR page): the face payload plus the consent checkbox. */
+export const PersonalFaceForm = PersonalFaceSubmitBody.extend({ consent: kycConsent });
+/** Enterprise form (server, asynchronous) is the contract's schema as is. */
+export const EnterpriseForm = EnterpriseSubmitBody;
+/** Enterprise form, client variant (synchronous image checks; the birth-date check of the contract stays). */
+export const EnterpriseClientForm = EnterpriseSubmitBody.safeExtend({
+  license: clientImageField('enterprise', Msg.required('营业执照')),
+  file: clientImageField('enterprise', Msg.required('授权委托书')),
+  authorFront: clientImageField('enterprise', Msg.required('身份证正面照片')),
+  authorBack: clientImageField('enterprise', Msg.required('身份证反面照片')),
+});
+
+/** Texts of the status banners (spec 02 §4) and of the pages; enterprise texts verbatim from the spec. */
+export const KycText = {
+  enterpriseReviewing: '您已提交认证，资料审核中…',
+  enterpriseVerified: '恭喜您，您已成功通过企业实名认证！',
+  enterpriseFailed: '抱歉，您的企业实名认证失败！',
+  personalReviewing: '您已提交认证，资料审核中…',
+  personalVerifiedPhoto: '恭喜您，您的实名认证已通过！',
+  personalVerifiedFace: '恭喜您，支付宝人脸认证已通过！',
+  personalFailed: '抱歉，您的实名认证失败，资料未通过审核，请修改后重新提交！',
+  failedReason: '失败原因：',
+  reviewHint: '审核结果将在1-2个工作日内以短信通知，请耐心等待。',
+  notVerified: '您尚未进行实名认证',
+  faceDone: '实名认证成功',
+  faceKeepOpen: '请使用支付宝扫描二维码完成人脸认证，认证完成前请不要关闭本页面。',
+  faceWaiting: '等待认证结果…',
+  keyShownOnce: '请立即复制并妥善保存 SecurityKey，离开本页后将不再完整显示。',
+} as const;
+
+/** The personal photo form's fields (Conform's field metadata). */
+export interface PersonalPhotoFields {
+  userName: string;
+  idCard: string;
+  sex: string;
+  type: string;
+  address: string;
+  consent: string;
+  authorFront: unknown;
+  authorBack: unknown;
+  authorHand: unknown;
+}
+/** The enterprise form's fields (Conform's field metadata). */
+export interface EnterpriseFields {
+  name: string;
+  code: string;
+  address: string;
+  legalName: string;
+  license: unknown;
+  account: string;
+  bank: string;
+  bankNo: string;
+  mobileReserve: string;
+  contactIdcard: string;
+  authorName: string;
+  authorSex: string;
+  authorBrith: string;
+  authorPhone: string;
+  authorIdcard: string;
+  file: unknown;
+  authorFront: unknown;
+  authorBack: unknown;
+}

@@ -1,0 +1,128 @@
+/**
+ * Pieces the KYC screens share: the status banner (spec 02 §4), an image field with the stored image's thumbnail
+ * and a "keep" flag, read-only rows, and the verification-gate notice of the evidence pages (issue 5 item 6).
+ */
+import { Fragment, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { KycGateMsg } from '../../contract/index.ts';
+import { KEEP_SUFFIX, KycText } from './kyc-forms.ts';
+
+export type BannerTone = 'info' | 'success' | 'error';
+
+/** The status banner of a KYC page; `remark` (checkRemark) is shown after a failure. */
+export function StatusBanner({
+  tone,
+  text,
+  remark,
+  children,
+}: {
+  tone: BannerTone;
+  text: string;
+  remark?: string | undefined;
+  children?: ReactNode;
+}) {
+  return (
+    <div className={`kyc-banner kyc-banner-${tone}`} role="status" data-testid="kyc-banner">
+      <p className="kyc-banner-title">{text}</p>
+      {remark ? (
+        <p className="kyc-remark">
+          {KycText.failedReason}
+          <span data-testid="kyc-remark">{remark}</span>
+        </p>
+      ) : null}
+      {children}
+    </div>
+  );
+}
+
+/** A stored KYC image (signed, expiring, same-origin URL) as a thumbnail that opens the full image. */
+export function Thumb({ url, label }: { url: string; label: string }) {
+  if (!url) return <span className="muted">未上传</span>;
+  return (
+    <a href={url} target="_blank" rel="noreferrer" className="kyc-thumb">
+      <img src={url} alt={label} />
+    </a>
+  );
+}
+
+/**
+ * A file input for a KYC image. With a stored image (`current`) it shows the thumbnail and sends the hidden
+ * `<name>__keep` flag, so leaving the input empty keeps the stored image.
+ */
+export function ImageInput({
+  name,
+  id,
+  label,
+  current,
+  hint,
+  errors,
+  accept,
+  extra,
+}: {
+  name: string;
+  id: string;
+  label: string;
+  current?: string | undefined;
+  hint: string;
+  errors?: string[] | undefined;
+  accept: string;
+  extra?: ReactNode;
+}) {
+  const error = errors?.[0];
+  return (
+    <div className={error ? 'field field-invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <div className="kyc-image-field">
+        {current ? (
+          <>
+            <Thumb url={current} label={label} />
+            <input type="hidden" name={`${name}${KEEP_SUFFIX}`} value="1" />
+          </>
+        ) : null}
+        <input
+          id={id}
+          name={name}
+          type="file"
+          accept={accept}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
+      </div>
+      <div className="field-hint">
+        {current ? '不选择新图片则保留已上传的图片。' : null}
+        {hint}
+        {extra}
+      </div>
+      {error ? (
+        <div className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** Read-only label/value rows. */
+export function InfoRows({ rows }: { rows: [string, ReactNode][] }) {
+  return (
+    <dl className="facts kyc-facts">
+      {rows.map(([k, v]) => (
+        <Fragment key={k}>
+          <dt>{k}</dt>
+          <dd>{v === '' || v === null || v === undefined ? <span className="muted">—</span> : v}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+/** The verification gate (issue 5 item 6): the platform's message with the 去认证 link. */
+export function KycGateNotice({ href, message }: { href: string; message?: string | undefined }) {
+  return (
+    <div className="form-error kyc-gate" role="alert" data-testid="kyc-gate">
+      <p>
+        {message || KycGateMsg.required} <Link to={href}>去认证</Link>
+      </p>
+    </div>
+  );
+}

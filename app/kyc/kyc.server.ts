@@ -1,0 +1,125 @@
+/**
+ * Server side of the KYC screens: the user's KYC info (`getAuthInfo`), reading a multipart form with a byte cap,
+ * re-encoding the checked values as the multipart body the platform expects, and the signed face-page query.
+ * Decision: the KYC forms are parsed here (unlike evidence uploads, which stream): the images are small (≤ 3 MB
+ * personal, ≤ 20 MB enterprise), and parsing lets the page answer every field's message at once and keep what was
+ * typed when JavaScript is off. The byte cap bounds the memory a request can take.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import QRCode from 'qrcode';
+import { data, redirect, type AppLoadContext } from 'react-router';
+import { isKycEditable, isSuccess, KycPaths, type AuthInfo, type UserInfo } from '../../contract/index.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { infoHref } from './kyc-links.ts';
+
+/**
+ * The user's info with the KYC details. `edit` asks for the owner's unmasked ID and bank numbers (the platform
+ * honours it only while the form is editable, userStatus 1 or 4).
+ * @throws the error page (502) when the platform answers something other than success.
+ */
+export async function loadAuthInfo(request: Request, ctx: AppLoadContext, edit = true): Promise<AuthInfo> {
+  const res = await authedCall<AuthInfo>(request, ctx, KycPaths.getAuthInfo, {
+    method: 'POST',
+    ...(edit ? { body: { edit: '1' } } : {}),
+  });
+  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
+  return res.data;
+}
+
+/**
+ * Sends a user whose submission is under review or verified to the page of their account type: a personal
+ * account has nothing to see on the enterprise form, and the other way round.
+ */
+export function redirectToOwnType(info: Pick<UserInfo, 'status' | 'userStatus' | 'authType'>, want: 1 | 2) {
+  const type = Number(info.status);
+  if (type !== 0 && type !== want && !isKycEditable(info.userStatus)) throw redirect(infoHref(info));
+}
+
+/**
+ * The page path of a loader/action request: a client-side (single fetch) request arrives as `/<path>.data`, so the
+ * suffix is removed before the path is used in a redirect.
+ */
+export function pagePath(request: Request): string {
+  return new URL(request.url).pathname.replace(/\.data$/, '');
+}
+
+/** Thrown by {@link readFormDataCapped} when the body is larger than the cap. */
+export class BodyTooLarge extends Error {}
+
+/**
+ * Reads a form body (multipart or urlencoded), refusing more than `maxBytes` of it: the declared Content-Length is
+ * checked first, and the bytes are counted as they arrive (a chunked body has no length).
+ * @throws {BodyTooLarge} when the body is larger.
+ */
+export async function readFormDataCapped(request: Request, maxBytes: number): Promise<FormData> {
+  if (Number(request.headers.get('Content-Length') ?? 0) > maxBytes) throw new BodyTooLarge();
+  if (!request.body) return new FormData();
+  let seen = 0;
+  const counted = request.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new BodyTooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  const contentType = request.headers.get('Content-Type') ?? '';
+  try {
+    return await new Response(counted, { headers: { 'Content-Type': contentType } }).formData();
+  } catch (err) {
+    if (seen > maxBytes) throw new BodyTooLarge();
+    throw err;
+  }
+}
+
+/** A multipart body for the platform from checked values: strings as text parts, files as file parts. */
+export function multipartOf(values: Record<string, string | Blob | undefined>): {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+} {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) form.append(k, v);
+  const req = new Request('http://upstream.invalid/', { method: 'POST', body: form });
+  return { body: req.body!, contentType: req.headers.get('Content-Type')! };
+}
+
+/** The face page's query (certify_id, the QR content, its expiry), signed so nobody can plant another QR code. */
+function faceSignature(ctx: AppLoadContext, certifyId: string, qr: string, exp: string): string {
+  return createHmac('sha256', `cunzheng-face-qr:${ctx.sessionSecrets[0]}`)
+    .update(`${certifyId}\n${qr}\n${exp}`)
+    .digest('base64url');
+}
+
+/** `/personage-face-kyc?certify_id=…&qr=…&exp=…&sig=…` for a started certification. */
+export function faceUrl(ctx: AppLoadContext, certifyId: string, qr: string, expiresAt: number): string {
+  const exp = String(expiresAt || '');
+  const params = new URLSearchParams({
+    certify_id: certifyId,
+    qr,
+    exp,
+    sig: faceSignature(ctx, certifyId, qr, exp),
+  });
+  return `/personage-face-kyc?${params}`;
+}
+
+/** The QR content and expiry of the face page's query when its signature holds, else null. */
+export function verifiedFaceQr(
+  ctx: AppLoadContext,
+  params: URLSearchParams,
+): { qr: string; expiresAt: number } | null {
+  const certifyId = params.get('certify_id') ?? '';
+  const qr = params.get('qr') ?? '';
+  const exp = params.get('exp') ?? '';
+  const sig = Buffer.from(params.get('sig') ?? '');
+  if (!certifyId || !qr) return null;
+  const expected = Buffer.from(faceSignature(ctx, certifyId, qr, exp));
+  if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) return null;
+  return { qr, expiresAt: Number(exp) || 0 };
+}
+
+/** An SVG QR code (server-rendered, no script) for `text`, as a data URI for an <img>. */
+export async function qrDataUri(text: string): Promise<string> {
+  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}

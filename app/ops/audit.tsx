@@ -1,0 +1,73 @@
+/** /ops/audit: every operator decision (approve, reject with its remark), newest first, paginated by links. */
+import { useLoaderData } from 'react-router';
+import type { Route } from './+types/audit';
+import { isSuccess, OPS_PAGE_SIZE, OpsPaths, type AuditListData } from '../../contract/index.ts';
+import { FormErrors } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { opsCall, requireOperator } from './ops.server.ts';
+import { OpsShell } from './ops-ui.tsx';
+
+export const handle = { bare: true };
+export const meta: Route.MetaFunction = () => [{ title: '审计日志 - 运营后台 - 存证云' }];
+
+const ACTION_LABEL: Record<string, string> = { approve: '通过', reject: '驳回' };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { name } = await requireOperator(request, context);
+  const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
+  const res = await opsCall<AuditListData>(request, context, OpsPaths.audit, {
+    method: 'GET',
+    query: { page },
+  });
+  return {
+    name,
+    page,
+    list: isSuccess(res.code) ? res.data.list : [],
+    count: isSuccess(res.code) ? res.data.count : 0,
+    error: isSuccess(res.code) ? null : res.msg,
+  };
+}
+
+export default function OpsAudit() {
+  const { name, page, list, count, error } = useLoaderData<typeof loader>();
+  return (
+    <OpsShell name={name}>
+      <h1>审计日志</h1>
+      <FormErrors errors={error ? [error] : undefined} />
+      <table className="table">
+        <thead>
+          <tr>
+            <th>时间</th>
+            <th>操作员</th>
+            <th>用户ID</th>
+            <th>手机号</th>
+            <th>操作</th>
+            <th>备注</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="empty">
+                暂无记录
+              </td>
+            </tr>
+          ) : (
+            list.map((e) => (
+              <tr key={e.id} data-testid="audit-row">
+                <td>{e.at}</td>
+                <td>{e.operator}</td>
+                <td>{e.userId}</td>
+                <td>{e.mobile}</td>
+                <td>{ACTION_LABEL[e.action] ?? e.action}</td>
+                <td>{e.remark}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <Pagination page={page} pageSize={OPS_PAGE_SIZE} count={count} href={(p) => `/ops/audit?page=${p}`} />
+    </OpsShell>
+  );
+}

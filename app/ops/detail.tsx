@@ -1,0 +1,178 @@
+/**
+ * /ops/kyc/:userId: one submission for review (issue 5 item 5): every field (ID and bank numbers masked by the
+ * platform) and the images (signed, expiring URLs); while it waits (userStatus 2): 通过 after a <details>
+ * confirmation, or 驳回 with a required remark that the user sees as checkRemark. Both land back on the queue.
+ */
+import { parseWithZod } from '@conform-to/zod/v4';
+import type { ReactNode } from 'react';
+import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import type { Route } from './+types/detail';
+import {
+  ApiCode,
+  isSuccess,
+  OpsDecisionBody,
+  OpsPaths,
+  OpsRejectBody,
+  type KycReviewDetail,
+} from '../../contract/index.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { FormErrors } from '../shell/field.tsx';
+import { InfoRows, Thumb } from '../kyc/kyc-ui.tsx';
+import { opsCall, requireOperator } from './ops.server.ts';
+import { accountTypeLabel, OpsShell, OPS_STATUS_LABEL } from './ops-ui.tsx';
+
+export const handle = { bare: true };
+export const meta: Route.MetaFunction = () => [{ title: '审核详情 - 运营后台 - 存证云' }];
+
+function userIdOf(params: { userId?: string }): number {
+  const id = Number(params.userId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw data({ message: '用户不存在' }, { status: 404 });
+  return id;
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const userId = userIdOf(params);
+  const { name } = await requireOperator(request, context);
+  const res = await opsCall<KycReviewDetail>(request, context, OpsPaths.detail, {
+    method: 'GET',
+    query: { userId },
+  });
+  if (Number(res.code) === ApiCode.NOT_FOUND) throw data({ message: res.msg }, { status: 404 });
+  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
+  return { name, detail: res.data };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const userId = userIdOf(params);
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  formData.set('userId', String(userId));
+  const intent = formData.get('intent') === 'reject' ? 'reject' : 'approve';
+  if (intent === 'reject') {
+    const submission = parseWithZod(formData, { schema: OpsRejectBody });
+    if (submission.status !== 'success') {
+      const remark = String(formData.get('remark') ?? '');
+      return data(
+        { error: null, remarkError: submission.error?.remark?.[0] ?? '参数错误', remark },
+        { status: 400 },
+      );
+    }
+    const res = await opsCall(request, context, OpsPaths.reject, {
+      body: { userId, remark: submission.value.remark },
+    });
+    if (!isSuccess(res.code))
+      return data({ error: res.msg, remarkError: null, remark: submission.value.remark }, { status: 400 });
+    return redirect('/ops?done=rejected');
+  }
+  const submission = parseWithZod(formData, { schema: OpsDecisionBody });
+  if (submission.status !== 'success')
+    return data({ error: '参数错误', remarkError: null, remark: '' }, { status: 400 });
+  const res = await opsCall(request, context, OpsPaths.approve, { body: { userId } });
+  if (!isSuccess(res.code)) return data({ error: res.msg, remarkError: null, remark: '' }, { status: 400 });
+  return redirect('/ops?done=approved');
+}
+
+function detailRows(d: KycReviewDetail): [string, ReactNode][] {
+  const k = d.details;
+  if (d.status === 2) {
+    return [
+      ['企业名称', k.company],
+      ['统一社会信用代码', k.taxNumber],
+      ['企业地址', k.address],
+      ['法定代表人姓名', k.legalName],
+      ['开户名称', k.accountName],
+      ['开户银行', k.accountBank],
+      ['银行账号', <span className="mono">{k.accountNo}</span>],
+      ['联系人姓名', k.contactName],
+      ['联系人手机号', k.contactPhone],
+      ['预留手机号', k.mobileReserve],
+      ['联系人身份证号', <span className="mono">{k.contactIdcard}</span>],
+      ['经办人姓名', k.authorName],
+      ['经办人性别', k.authorSex],
+      ['出生日期', k.authorBrith],
+      ['经办人手机号', k.authorPhone],
+      ['经办人身份证号', <span className="mono">{k.authorIdcard}</span>],
+    ];
+  }
+  return [
+    ['姓名', d.name],
+    ['身份证号码', <span className="mono">{k.idCard}</span>],
+    ['性别', k.sex === '0' ? '男' : k.sex === '1' ? '女' : ''],
+    ['身份证地址', k.address],
+  ];
+}
+
+export default function OpsDetail() {
+  const { name, detail: d } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  return (
+    <OpsShell name={name}>
+      <p className="breadcrumb">
+        <Link to={`/ops?status=${d.userStatus === '1' ? '2' : d.userStatus}`}>实名审核</Link> / 审核详情
+      </p>
+      <h1>
+        {d.name || d.mobile} <span className="tag">{OPS_STATUS_LABEL[d.userStatus] ?? d.userStatus}</span>
+      </h1>
+      <InfoRows
+        rows={[
+          ['用户ID', String(d.userId)],
+          ['手机号', d.mobile],
+          ['类型', accountTypeLabel(d.status, d.authType)],
+          ['提交时间', d.submittedAt],
+          ...(d.checkRemark ? ([['驳回原因', d.checkRemark]] as [string, ReactNode][]) : []),
+        ]}
+      />
+      <h2 className="section-title">认证资料</h2>
+      <InfoRows rows={detailRows(d)} />
+      <h2 className="section-title">证件图片</h2>
+      {d.images.length === 0 ? <p className="muted">无图片</p> : null}
+      <div className="ops-images">
+        {d.images.map((img) => (
+          <figure key={img.field}>
+            <Thumb url={img.url} label={img.label} />
+            <figcaption>{img.label}</figcaption>
+          </figure>
+        ))}
+      </div>
+      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+      {d.userStatus === '2' ? (
+        <div className="ops-decision">
+          <details className="card">
+            <summary className="button primary">通过</summary>
+            <Form method="post" className="confirm-box">
+              <CsrfInput />
+              <p>确认通过该用户的实名认证？通过后用户即可使用数据保全和公证服务。</p>
+              <button type="submit" name="intent" value="approve" className="button primary small">
+                确认通过
+              </button>
+            </Form>
+          </details>
+          <Form method="post" className="card" noValidate>
+            <CsrfInput />
+            <div className={actionData?.remarkError ? 'field field-invalid' : 'field'}>
+              <label htmlFor="reject-remark">驳回原因</label>
+              <textarea
+                id="reject-remark"
+                name="remark"
+                rows={3}
+                maxLength={200}
+                defaultValue={actionData?.remark ?? ''}
+                placeholder="将作为失败原因展示给用户"
+                aria-invalid={actionData?.remarkError ? true : undefined}
+              />
+              {actionData?.remarkError ? (
+                <div className="field-error" role="alert">
+                  {actionData.remarkError}
+                </div>
+              ) : null}
+            </div>
+            <button type="submit" name="intent" value="reject" className="button danger">
+              驳回
+            </button>
+          </Form>
+        </div>
+      ) : null}
+    </OpsShell>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Operator console session (issue 5 item 5): the operator's bearer token lives in the gateway's encrypted session
+ * under its own key (`opsToken`), apart from the user's `token`; operator pages require it, and an expired or
+ * missing operator token (code 408 from an ops call) sends the operator to /ops/login.
+ */
+import { redirect, type AppLoadContext } from 'react-router';
+import { safeRedirect } from 'remix-utils/safe-redirect';
+import { ApiCode, type ApiEnvelope } from '../../contract/index.ts';
+import { apiCall, type ApiCallOptions } from '../lib/api.server.ts';
+import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+
+/** Only console paths are accepted as the target after an operator logs in. */
+export function opsTarget(to: FormDataEntryValue | string | null | undefined): string {
+  const target = safeRedirect(to, '/ops');
+  return target === '/ops' || target.startsWith('/ops/') || target.startsWith('/ops?') ? target : '/ops';
+}
+
+/** `/ops/login?redirect=<path>` (plus `expired=1` when the platform said the operator session ended). */
+export function opsLoginUrl(request: Request, expired: boolean): string {
+  const url = new URL(request.url);
+  const params = new URLSearchParams({ redirect: url.pathname.replace(/\.data$/, '') + url.search });
+  if (expired) params.set('expired', '1');
+  return `/ops/login?${params}`;
+}
+
+/** Drops the operator from the session (the user's login, if any, stays) and goes to the console login. */
+async function opsLoginRedirect(request: Request, ctx: AppLoadContext, expired: boolean): Promise<Response> {
+  const session = await getSession(request, ctx);
+  session.unset('opsToken');
+  session.unset('opsName');
+  return redirect(opsLoginUrl(request, expired), {
+    headers: { 'Set-Cookie': await sessionStorageFor(ctx).commitSession(session) },
+  });
+}
+
+/** The logged-in operator, or a thrown redirect to /ops/login. */
+export async function requireOperator(
+  request: Request,
+  ctx: AppLoadContext,
+): Promise<{ token: string; name: string }> {
+  const session = await getSession(request, ctx);
+  const token = session.get('opsToken');
+  if (!token) throw redirect(opsLoginUrl(request, false));
+  return { token, name: session.get('opsName') ?? '' };
+}
+
+/** Calls an ops path with the operator's token; 408 (and 403) throw a redirect to /ops/login. */
+export async function opsCall<T>(
+  request: Request,
+  ctx: AppLoadContext,
+  path: string,
+  opts: Omit<ApiCallOptions, 'token' | 'urlPath'> = {},
+): Promise<ApiEnvelope<T>> {
+  const { token } = await requireOperator(request, ctx);
+  const res = await apiCall<T>(ctx, path, {
+    ...opts,
+    token,
+    urlPath: new URL(request.url).pathname,
+    signal: opts.signal ?? request.signal,
+  });
+  const code = Number(res.code);
+  if (code === ApiCode.SESSION_EXPIRED || code === ApiCode.FORBIDDEN) {
+    throw await opsLoginRedirect(request, ctx, true);
+  }
+  return res;
+}

@@ -1,0 +1,97 @@
+/**
+ * /ops: the review queue of submitted verifications (issue 5 item 5): tabs by userStatus (2 待审核, 3 已通过,
+ * 4 已驳回) and pages, both plain links; each row opens /ops/kyc/:userId.
+ */
+import { Link, useLoaderData } from 'react-router';
+import type { Route } from './+types/queue';
+import { isSuccess, OPS_PAGE_SIZE, OpsMsg, OpsPaths, type KycQueueData } from '../../contract/index.ts';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { opsCall, requireOperator } from './ops.server.ts';
+import { accountTypeLabel, OpsShell, OPS_STATUS_LABEL } from './ops-ui.tsx';
+
+export const handle = { bare: true };
+export const meta: Route.MetaFunction = () => [{ title: '实名审核 - 运营后台 - 存证云' }];
+
+const TABS = ['2', '3', '4'] as const;
+const DONE: Record<string, string> = { approved: OpsMsg.approved, rejected: OpsMsg.rejected };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const { name } = await requireOperator(request, context);
+  const status = TABS.find((t) => t === url.searchParams.get('status')) ?? '2';
+  const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
+  const res = await opsCall<KycQueueData>(request, context, OpsPaths.queue, {
+    method: 'GET',
+    query: { status, page },
+  });
+  return {
+    name,
+    status,
+    page,
+    list: isSuccess(res.code) ? res.data.list : [],
+    count: isSuccess(res.code) ? res.data.count : 0,
+    error: isSuccess(res.code) ? null : res.msg,
+    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+export default function OpsQueue() {
+  const { name, status, page, list, count, error, notice } = useLoaderData<typeof loader>();
+  return (
+    <OpsShell name={name}>
+      <h1>实名认证审核</h1>
+      <FormNotice text={notice} />
+      <FormErrors errors={error ? [error] : undefined} />
+      <nav className="tabs" aria-label="审核状态">
+        {TABS.map((t) => (
+          <Link key={t} to={`/ops?status=${t}`} aria-current={t === status ? 'page' : undefined}>
+            {OPS_STATUS_LABEL[t]}
+          </Link>
+        ))}
+      </nav>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>用户ID</th>
+            <th>手机号</th>
+            <th>类型</th>
+            <th>姓名/企业名称</th>
+            <th>状态</th>
+            <th>提交时间</th>
+            <th>操作</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.length === 0 ? (
+            <tr>
+              <td colSpan={7} className="empty">
+                暂无记录
+              </td>
+            </tr>
+          ) : (
+            list.map((row) => (
+              <tr key={row.userId} data-testid="ops-row">
+                <td>{row.userId}</td>
+                <td>{row.mobile}</td>
+                <td>{accountTypeLabel(row.status, row.authType)}</td>
+                <td>{row.name}</td>
+                <td>{OPS_STATUS_LABEL[row.userStatus] ?? row.userStatus}</td>
+                <td>{row.submittedAt}</td>
+                <td>
+                  <Link to={`/ops/kyc/${row.userId}`}>{row.userStatus === '2' ? '审核' : '查看'}</Link>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+      <Pagination
+        page={page}
+        pageSize={OPS_PAGE_SIZE}
+        count={count}
+        href={(p) => `/ops?status=${status}&page=${p}`}
+      />
+    </OpsShell>
+  );
+}

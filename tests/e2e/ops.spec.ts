@@ -1,0 +1,93 @@
+/**
+ * Issue 5 item 5, JS on and off: the operator console. Its own login (guarded pages, the messages, a wrong
+ * password), the queue tabs, a submission's detail with masked numbers and the images, a reject that needs a
+ * remark, the audit log with the decision, and logout. The KYC screens themselves are in kyc.spec.ts.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiLogin, apiRegister, createOperator, TINY_PNG, uniqueMobile } from './support.ts';
+
+/** A new user with a personal photo submission waiting for review (made through the API). */
+async function submittedUser(request: APIRequestContext): Promise<string> {
+  const mobile = uniqueMobile();
+  await apiRegister(request, mobile, 'abc12345');
+  const { token } = await apiLogin(request, mobile, 'abc12345');
+  const image = (name: string) => ({ name, mimeType: 'image/png', buffer: TINY_PNG });
+  const res = await request.post('/api/peruser/perAuthorize', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: {
+      userName: '赵六',
+      idCard: '11010519491231002X',
+      sex: '1',
+      type: '1',
+      address: '北京市西城区西长安街1号',
+      consent: '1',
+      authorFront: image('front.png'),
+      authorBack: image('back.png'),
+      authorHand: image('hand.png'),
+    },
+  });
+  const body = (await res.json()) as { code: number; msg: string };
+  expect(body.code, body.msg).toBe(200);
+  return mobile;
+}
+
+test('operator console: separate login, queue, detail, reject needs a remark, audit log, logout', async ({
+  page,
+  request,
+}) => {
+  const op = createOperator();
+  const mobile = await submittedUser(request);
+
+  await page.goto('/ops');
+  await expect(page).toHaveURL(/:\d+\/ops\/login\?redirect=%2Fops$/);
+  await expect(page.locator('.topbar')).toHaveCount(0); // bare console pages
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByText('请输入用户名')).toBeVisible();
+  await expect(page.getByText('请输入密码')).toBeVisible();
+  await page.getByLabel('用户名').fill(op.username);
+  await page.getByLabel('密码').fill('wrong-password');
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByText('用户名或密码错误')).toBeVisible();
+  await page.getByLabel('用户名').fill(op.username);
+  await page.getByLabel('密码').fill(op.password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops$/);
+  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+
+  // the queue: the waiting submission, masked in the detail, with its three photos
+  const row = page.getByTestId('ops-row').filter({ hasText: mobile });
+  await expect(row).toContainText('赵六');
+  await expect(row).toContainText('待审核');
+  await row.getByRole('link', { name: '审核' }).click();
+  await expect(page.getByText('110***********002X')).toBeVisible();
+  await expect(page.getByText('11010519491231002X')).toHaveCount(0);
+  const images = page.locator('.ops-images img');
+  await expect(images).toHaveCount(3);
+  const src = await images.first().getAttribute('src');
+  expect(src).toMatch(/^\/api\/kyc\/image\//);
+  expect((await page.request.get(src!)).status()).toBe(200);
+
+  // reject: a remark is required; the decision lands in the 已驳回 tab and the audit log
+  await page.getByRole('button', { name: '驳回' }).click();
+  await expect(page.getByText('请填写驳回原因')).toBeVisible();
+  await page.getByLabel('驳回原因').fill('手持照片看不清');
+  await page.getByRole('button', { name: '驳回' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops\?done=rejected$/);
+  await expect(page.getByText('已驳回该实名认证')).toBeVisible();
+  await expect(page.getByTestId('ops-row').filter({ hasText: mobile })).toHaveCount(0);
+  await page.getByRole('link', { name: '已驳回' }).click();
+  await expect(page.getByTestId('ops-row').filter({ hasText: mobile })).toContainText('已驳回');
+  await page.getByRole('link', { name: '审计日志' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops\/audit$/);
+  const entry = page.getByTestId('audit-row').filter({ hasText: mobile });
+  await expect(entry).toContainText('驳回');
+  await expect(entry).toContainText('手持照片看不清');
+  await expect(entry).toContainText(op.username);
+
+  // logout ends the console session only
+  await page.getByRole('button', { name: '退出' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops\/login\?done=logout$/);
+  await expect(page.getByText('已退出运营后台')).toBeVisible();
+  await page.goto('/ops/audit');
+  await expect(page).toHaveURL(/:\d+\/ops\/login\?redirect=%2Fops%2Faudit$/);
+});
