@@ -37,7 +37,8 @@ export const KYC_IMAGE_FIELDS: Readonly<
 export const KYC_IMAGE_URL_TTL = 300;
 /** Path prefix of the image route. */
 export const KYC_IMAGE_PREFIX = '/api/kyc/image/';
-const KYC_IMAGE_PURPOSE = 'kyc-image';
+/** Signature purpose of KYC image URLs. */
+export const KYC_IMAGE_PURPOSE = 'kyc-image';
 
 /** The private image store, `${dataDir}/kyc` (never under a public path; served only by the signed route). */
 export function kycStorage(dataDir: string): LocalDirectoryStorage {
@@ -47,17 +48,6 @@ export function kycStorage(dataDir: string): LocalDirectoryStorage {
 /** A signed, expiring relative URL of KYC image `id` (unix seconds `now`). */
 export function kycImageUrl(signer: DownloadSigner, id: number, now: number): string {
   return `${KYC_IMAGE_PREFIX}${id}?${signer.signedQuery(KYC_IMAGE_PURPOSE, String(id), now, KYC_IMAGE_URL_TTL)}`;
-}
-
-/** True when (exp, sig) authorize image `id` at `now`. */
-export function verifyKycImageUrl(
-  signer: DownloadSigner,
-  id: string,
-  exp: unknown,
-  sig: unknown,
-  now: number,
-): boolean {
-  return signer.verifyFor(KYC_IMAGE_PURPOSE, id, exp, sig, now);
 }
 
 /** The stored profile and current images of `userId` (undefined profile when never submitted). */

@@ -36,19 +36,21 @@ import {
 import { currentUser } from '../account/auth.ts';
 import { toUserInfo } from '../account/users.ts';
 import { safeEqual } from '../core/crypto.ts';
+import { registerSignedFileRoute } from '../core/signed-files.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import { unreadCount } from '../notification/notifications.ts';
 import { AlipayFaceError, newOuterOrderNo } from './alipay-face.ts';
 import { FACE_TTL_SECONDS, pollCertification, pollOpenCertifications } from './face.ts';
-import { kycStorage, loadKyc, toKycDetails, verifyKycImageUrl } from './profile.ts';
+import { KYC_IMAGE_PURPOSE, kycStorage, loadKyc, toKycDetails, type KycKind } from './profile.ts';
 import {
   NOT_EDITABLE,
   discardSubmission,
   receiveSubmission,
   storeSubmission,
   validateSubmission,
+  type UserKycUpdate,
 } from './submit.ts';
 
 /** Path of the internal poll the gateway's job calls. */
@@ -107,47 +109,48 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     if (status !== '1' && status !== '4') throw new ApiError(ApiCode.BAD_REQUEST, NOT_EDITABLE);
   }
 
-  app.post(KycPaths.companyAuthorize, { preHandler: app.requireUser }, async (request) => {
-    const user = currentUser(request);
-    assertEditable(user.user_status);
-    if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, Msg.required('营业执照'));
-    const s = await receiveSubmission(request, 'enterprise', app.tmpDir);
-    try {
-      const stored = new Set((await loadKyc(db, user.id)).images.map((i) => i.field));
-      const text = await validateSubmission(s, 'enterprise', EnterpriseSubmitBody, stored);
-      await storeSubmission(app, storage, user.id, 'enterprise', 0, text, s, {
-        account_type: 2,
-        auth_type: 0,
-        user_name: text.name ?? '',
-      });
-      request.log.info({ userId: user.id, kind: 'enterprise' }, 'KYC submitted');
-      return ok(null, Msg.submitted);
-    } finally {
-      await discardSubmission(s);
-    }
-  });
-
-  app.post(KycPaths.perAuthorize, { preHandler: app.requireUser }, async (request) => {
-    const user = currentUser(request);
-    assertEditable(user.user_status);
-    if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, '请上传身份证照片');
-    const s = await receiveSubmission(request, 'personal', app.tmpDir);
-    try {
-      parseInput(z.object({ consent: kycConsent }), s.fields);
-      const stored = new Set((await loadKyc(db, user.id)).images.map((i) => i.field));
-      const text = await validateSubmission(s, 'personal', PersonalPhotoSubmitBody, stored);
-      delete text.type;
-      await storeSubmission(app, storage, user.id, 'personal', 1, text, s, {
-        account_type: 1,
-        auth_type: 1,
-        user_name: text.userName ?? '',
-      });
-      request.log.info({ userId: user.id, kind: 'personal' }, 'KYC submitted');
-      return ok(null, Msg.submitted);
-    } finally {
-      await discardSubmission(s);
-    }
-  });
+  /** One submission route: the multipart body of `kind`, checked with `schema`, stored with the user's new state. */
+  function submissionRoute(
+    path: string,
+    kind: KycKind,
+    schema: typeof EnterpriseSubmitBody | typeof PersonalPhotoSubmitBody,
+    notMultipart: string,
+    finish: (text: Record<string, string>) => { authType: number; user: UserKycUpdate },
+  ) {
+    app.post(path, { preHandler: app.requireUser }, async (request) => {
+      const user = currentUser(request);
+      assertEditable(user.user_status);
+      if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, notMultipart);
+      const s = await receiveSubmission(request, kind, app.tmpDir);
+      try {
+        // personal photo: the consent box comes first (spec 02 §5)
+        if (kind === 'personal') parseInput(z.object({ consent: kycConsent }), s.fields);
+        const stored = new Set((await loadKyc(db, user.id)).images.map((i) => i.field));
+        const text = await validateSubmission(s, kind, schema, stored);
+        delete text.type;
+        const { authType, user: update } = finish(text);
+        await storeSubmission(app, storage, user.id, kind, authType, text, s, update);
+        request.log.info({ userId: user.id, kind }, 'KYC submitted');
+        return ok(null, Msg.submitted);
+      } finally {
+        await discardSubmission(s);
+      }
+    });
+  }
+  submissionRoute(
+    KycPaths.companyAuthorize,
+    'enterprise',
+    EnterpriseSubmitBody,
+    Msg.required('营业执照'),
+    (t) => ({
+      authType: 0,
+      user: { account_type: 2, auth_type: 0, user_name: t.name ?? '' },
+    }),
+  );
+  submissionRoute(KycPaths.perAuthorize, 'personal', PersonalPhotoSubmitBody, '请上传身份证照片', (t) => ({
+    authType: 1,
+    user: { account_type: 1, auth_type: 1, user_name: t.userName ?? '' },
+  }));
 
   app.post(KycPaths.aliIdentification, { preHandler: app.requireUser }, async (request) => {
     const user = currentUser(request);
@@ -238,29 +241,13 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     return ok({ securityKey }, '密钥已重置，请立即保存');
   });
 
-  app.get<{ Params: { id: string }; Querystring: { exp?: string; sig?: string } }>(
-    `${KycExtraPaths.image}:id`,
-    async (request, reply) => {
-      const { id } = request.params;
-      const { exp, sig } = request.query;
-      if (!/^\d{1,15}$/.test(id) || !verifyKycImageUrl(app.downloads, id, exp, sig, nowSeconds())) {
-        throw new ApiError(ApiCode.FORBIDDEN, Msg.downloadLinkInvalid, 403);
-      }
-      const row = await db
-        .selectFrom('kyc_images')
-        .selectAll()
-        .where('id', '=', Number(id))
-        .executeTakeFirst();
-      if (!row) throw new ApiError(ApiCode.NOT_FOUND, Msg.downloadLinkInvalid, 404);
-      reply
-        .header('content-type', row.mime)
-        .header('content-length', String(row.file_size))
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', 'inline');
-      return reply.send(storage.openRead(row.storage_key));
-    },
-  );
+  registerSignedFileRoute(app, {
+    prefix: KycExtraPaths.image,
+    purpose: KYC_IMAGE_PURPOSE,
+    storage,
+    notFound: Msg.downloadLinkInvalid,
+    lookup: (id) => db.selectFrom('kyc_images').selectAll().where('id', '=', id).executeTakeFirst(),
+  });
 
   app.post(INTERNAL_FACE_POLL_PATH, async (request) => {
     const given = request.headers['x-internal-key'];

@@ -4,6 +4,7 @@
  * any id that is not the caller's answers 404 消息不存在 and changes nothing.
  */
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import {
   AccountAreaMsg,
@@ -15,6 +16,7 @@ import {
 } from '../../contract/index.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
+import type { Database } from '../db/schema.ts';
 import { countOwned, deleteNotifications, listNotifications, markRead } from './notifications.ts';
 
 const PageQuery = z.object({
@@ -33,6 +35,23 @@ function idList(v: string): number[] {
 export async function notificationRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
 
+  /**
+   * Runs `change` on the ids of the comma list in one transaction, after checking that every id is the user's:
+   * otherwise 404 消息不存在 and nothing changes.
+   */
+  async function onOwned(
+    userId: number,
+    list: string,
+    change: (trx: Kysely<Database>, ids: number[]) => Promise<unknown>,
+  ): Promise<void> {
+    const ids = idList(list);
+    await db.transaction().execute(async (trx) => {
+      if ((await countOwned(trx, userId, ids)) !== ids.length)
+        throw new ApiError(ApiCode.NOT_FOUND, AccountAreaMsg.newsNotFound);
+      await change(trx, ids);
+    });
+  }
+
   app.get(AccountAreaPaths.newsListing, { preHandler: app.requireUser }, async (request) => {
     const { page } = parseInput(PageQuery, request.query);
     const data: NotificationListData = await listNotifications(db, currentUser(request).id, page);
@@ -46,12 +65,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
       await markRead(db, user.id, 'all');
       return ok(null, '已全部标记为已读');
     }
-    const ids = idList(newsId);
-    await db.transaction().execute(async (trx) => {
-      if ((await countOwned(trx, user.id, ids)) !== ids.length)
-        throw new ApiError(ApiCode.NOT_FOUND, AccountAreaMsg.newsNotFound);
-      await markRead(trx, user.id, ids);
-    });
+    await onOwned(user.id, newsId, (trx, ids) => markRead(trx, user.id, ids));
     return ok(null, '已标记为已读');
   });
 
@@ -59,12 +73,7 @@ export async function notificationRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     const { newsId } = parseInput(NewsIdsBody, request.body);
     if (newsId === 'all') throw new ApiError(ApiCode.BAD_REQUEST, AccountAreaMsg.newsRequired);
-    const ids = idList(newsId);
-    await db.transaction().execute(async (trx) => {
-      if ((await countOwned(trx, user.id, ids)) !== ids.length)
-        throw new ApiError(ApiCode.NOT_FOUND, AccountAreaMsg.newsNotFound);
-      await deleteNotifications(trx, user.id, ids);
-    });
+    await onOwned(user.id, newsId, (trx, ids) => deleteNotifications(trx, user.id, ids));
     return ok(null, '删除成功');
   });
 }

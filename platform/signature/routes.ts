@@ -32,6 +32,7 @@ import {
 import { currentUser } from '../account/auth.ts';
 import { randomCrockford } from '../core/crypto.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
+import { registerSignedFileRoute, signedFileUrl } from '../core/signed-files.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { Database, SignatureRow } from '../db/schema.ts';
@@ -66,7 +67,7 @@ export async function signatureRoutes(app: FastifyInstance): Promise<void> {
     return {
       id,
       name: r.name,
-      pic_url: `${SEAL_IMAGE_PREFIX}${id}?${app.downloads.signedQuery(SEAL_PURPOSE, String(id), now, ttl)}`,
+      pic_url: signedFileUrl(app, SEAL_IMAGE_PREFIX, SEAL_PURPOSE, id, now, ttl),
       is_default: r.is_default ? '1' : '0',
       add_time: formatBeijing(Number(r.created_at)),
     };
@@ -201,26 +202,15 @@ export async function signatureRoutes(app: FastifyInstance): Promise<void> {
     return ok(null, '删除成功');
   });
 
-  app.get<{ Params: { id: string }; Querystring: { exp?: string; sig?: string } }>(
-    `${SEAL_IMAGE_PREFIX}:id`,
-    async (request, reply) => {
-      const { id } = request.params;
-      const { exp, sig } = request.query;
-      if (!/^\d{1,15}$/.test(id) || !app.downloads.verifyFor(SEAL_PURPOSE, id, exp, sig, nowSeconds())) {
-        throw new ApiError(ApiCode.FORBIDDEN, Msg.downloadLinkInvalid, 403);
-      }
-      const row = await db
-        .selectFrom('signatures')
-        .selectAll()
-        .where('id', '=', Number(id))
-        .executeTakeFirst();
-      if (!row) throw new ApiError(ApiCode.NOT_FOUND, AccountAreaMsg.sealNotFound, 404);
-      reply
-        .header('content-type', 'image/png')
-        .header('content-length', String(row.file_size))
-        .header('cache-control', 'private, max-age=300')
-        .header('x-content-type-options', 'nosniff');
-      return reply.send(storage.openRead(row.storage_key));
+  registerSignedFileRoute(app, {
+    prefix: SEAL_IMAGE_PREFIX,
+    purpose: SEAL_PURPOSE,
+    storage,
+    notFound: AccountAreaMsg.sealNotFound,
+    cacheControl: 'private, max-age=300',
+    lookup: async (id) => {
+      const row = await db.selectFrom('signatures').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && { storage_key: row.storage_key, file_size: row.file_size, mime: 'image/png' };
     },
-  );
+  });
 }
