@@ -16,6 +16,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
+import { DataTable } from '../shell/data-table.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '消息通知 - 存证云' }];
 
@@ -84,47 +85,34 @@ export default function Notifications() {
           </button>
         </div>
         <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
-        <table className="table notifications">
-          <thead>
-            <tr>
-              <th>选择</th>
-              <th>消息内容</th>
-              <th>时间</th>
+        <DataTable
+          className="table notifications"
+          headers={['选择', '消息内容', '时间']}
+          items={list}
+          empty="暂无消息"
+          row={(n) => (
+            <tr key={n.newsId} className={n.isRead === '0' ? 'unread' : undefined} data-testid="news-row">
+              <td>
+                <input type="checkbox" name="newsId" value={n.newsId} aria-label={`选择：${n.str}`} />
+              </td>
+              <td>
+                {n.isRead === '0' ? (
+                  <button
+                    type="submit"
+                    name="intent"
+                    value={`read:${n.newsId}`}
+                    className="link-button unread-text"
+                  >
+                    <span className="dot" aria-label="未读" /> {n.str}
+                  </button>
+                ) : (
+                  n.str
+                )}
+              </td>
+              <td>{n.addTime}</td>
             </tr>
-          </thead>
-          <tbody>
-            {list.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="empty">
-                  暂无消息
-                </td>
-              </tr>
-            ) : (
-              list.map((n) => (
-                <tr key={n.newsId} className={n.isRead === '0' ? 'unread' : undefined} data-testid="news-row">
-                  <td>
-                    <input type="checkbox" name="newsId" value={n.newsId} aria-label={`选择：${n.str}`} />
-                  </td>
-                  <td>
-                    {n.isRead === '0' ? (
-                      <button
-                        type="submit"
-                        name="intent"
-                        value={`read:${n.newsId}`}
-                        className="link-button unread-text"
-                      >
-                        <span className="dot" aria-label="未读" /> {n.str}
-                      </button>
-                    ) : (
-                      n.str
-                    )}
-                  </td>
-                  <td>{n.addTime}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
       </Form>
       <Pagination page={page} pageSize={NOTIFICATION_PAGE_SIZE} count={count} href={(n) => `?page=${n}`} />
     </section>

@@ -16,8 +16,10 @@ import {
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
-import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
+import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { DataTable } from '../shell/data-table.tsx';
+import { ConfirmAction } from '../shell/confirm-action.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '签章管理 - 存证云' }];
 
@@ -73,63 +75,41 @@ export default function Signatures() {
       <h1>签章管理</h1>
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
-      <table className="table">
-        <thead>
-          <tr>
-            <th>签章名称</th>
-            <th>签章图片</th>
-            <th>创建时间</th>
-            <th>操作</th>
+      <DataTable
+        headers={['签章名称', '签章图片', '创建时间', '操作']}
+        items={list}
+        empty="暂无签章"
+        row={(s) => (
+          <tr key={s.id} data-testid="seal-row">
+            <td>
+              {s.name} {s.is_default === '1' ? <span className="tag">默认</span> : null}
+            </td>
+            <td>
+              <img src={s.pic_url} alt={`签章：${s.name}`} className="seal-img" />
+            </td>
+            <td>{s.add_time}</td>
+            <td className="row-actions">
+              {s.is_default === '1' ? null : (
+                <ConfirmAction
+                  summary="设为默认"
+                  question={`确认将“${s.name}”设为默认签章？`}
+                  confirm="确认"
+                  intent="setDefault"
+                  fields={{ id: s.id }}
+                />
+              )}
+              <ConfirmAction
+                summary="删除"
+                question={`确认删除签章“${s.name}”？`}
+                confirm="确认删除"
+                intent="del"
+                fields={{ id: s.id }}
+                tone="danger"
+              />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="empty">
-                暂无签章
-              </td>
-            </tr>
-          ) : (
-            list.map((s) => (
-              <tr key={s.id} data-testid="seal-row">
-                <td>
-                  {s.name} {s.is_default === '1' ? <span className="tag">默认</span> : null}
-                </td>
-                <td>
-                  <img src={s.pic_url} alt={`签章：${s.name}`} className="seal-img" />
-                </td>
-                <td>{s.add_time}</td>
-                <td className="row-actions">
-                  {s.is_default === '1' ? null : (
-                    <details>
-                      <summary>设为默认</summary>
-                      <Form method="post" className="confirm-box">
-                        <CsrfInput />
-                        <input type="hidden" name="id" value={s.id} />
-                        <p>确认将“{s.name}”设为默认签章？</p>
-                        <button type="submit" name="intent" value="setDefault" className="button small">
-                          确认
-                        </button>
-                      </Form>
-                    </details>
-                  )}
-                  <details>
-                    <summary>删除</summary>
-                    <Form method="post" className="confirm-box">
-                      <CsrfInput />
-                      <input type="hidden" name="id" value={s.id} />
-                      <p>确认删除签章“{s.name}”？</p>
-                      <button type="submit" name="intent" value="del" className="button small danger">
-                        确认删除
-                      </button>
-                    </Form>
-                  </details>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <Form
         method="post"
         encType="multipart/form-data"

@@ -21,6 +21,8 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { regionTree } from './region.server.ts';
 import { RegionSelect, regionOptions } from './region-select.tsx';
+import { DataTable } from '../shell/data-table.tsx';
+import { ConfirmAction } from '../shell/confirm-action.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '地址管理 - 存证云' }];
 
@@ -120,53 +122,33 @@ export default function Addresses() {
       <h1>地址管理</h1>
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.formError].filter((e): e is string => !!e)} />
-      <table className="table">
-        <thead>
-          <tr>
-            <th>收件人</th>
-            <th>所在地区</th>
-            <th>详细地址</th>
-            <th>手机号</th>
-            <th>邮箱</th>
-            <th>操作</th>
+      <DataTable
+        headers={['收件人', '所在地区', '详细地址', '手机号', '邮箱', '操作']}
+        items={addresses}
+        empty="暂无地址"
+        row={(a) => (
+          <tr key={a.id} data-testid="address-row">
+            <td>
+              {a.name} {a.status === 1 ? <span className="tag">默认</span> : null}
+            </td>
+            <td>{`${a.province} ${a.city} ${a.area}`}</td>
+            <td>{a.address}</td>
+            <td>{a.phoneNumber}</td>
+            <td>{a.email}</td>
+            <td className="row-actions">
+              <Link to={`/address?edit=${a.id}`}>编辑</Link>
+              <ConfirmAction
+                summary="删除"
+                question="确认删除该地址？"
+                confirm="确认删除"
+                intent="del"
+                fields={{ id: a.id }}
+                tone="danger"
+              />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {addresses.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="empty">
-                暂无地址
-              </td>
-            </tr>
-          ) : (
-            addresses.map((a) => (
-              <tr key={a.id} data-testid="address-row">
-                <td>
-                  {a.name} {a.status === 1 ? <span className="tag">默认</span> : null}
-                </td>
-                <td>{`${a.province} ${a.city} ${a.area}`}</td>
-                <td>{a.address}</td>
-                <td>{a.phoneNumber}</td>
-                <td>{a.email}</td>
-                <td className="row-actions">
-                  <Link to={`/address?edit=${a.id}`}>编辑</Link>
-                  <details>
-                    <summary>删除</summary>
-                    <Form method="post" className="confirm-box">
-                      <CsrfInput />
-                      <input type="hidden" name="id" value={a.id} />
-                      <p>确认删除该地址？</p>
-                      <button type="submit" name="intent" value="del" className="button small danger">
-                        确认删除
-                      </button>
-                    </Form>
-                  </details>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <p className="muted">
         最多保存 {MAX_ADDRESSES} 个地址，已保存 {addresses.length} 个。不支持寄送至港澳台地区。
       </p>

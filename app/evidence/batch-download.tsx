@@ -24,6 +24,7 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { pageHref, readFilters, toListQuery } from './filters.ts';
+import { DataTable } from '../shell/data-table.tsx';
 
 /** Countdown before the download starts (spec 01 §9), seconds. */
 export const COUNTDOWN_SECONDS = 5;
@@ -116,40 +117,23 @@ export default function BatchDownload() {
       </Form>
       <Form method="post">
         <CsrfInput />
-        <table className="table">
-          <thead>
-            <tr>
-              <th>选择</th>
-              <th>保全编号</th>
-              <th>证据名称</th>
-              <th>文件类型</th>
-              <th>标签</th>
-              <th>保全时间</th>
+        <DataTable
+          headers={['选择', '保全编号', '证据名称', '文件类型', '标签', '保全时间']}
+          items={list}
+          empty="暂无数据"
+          row={(row) => (
+            <tr key={row.id}>
+              <td>
+                <input type="checkbox" name="ids" value={row.id} aria-label={`选择 ${row.title}`} />
+              </td>
+              <td className="mono">{row.baoquan}</td>
+              <td>{row.title}</td>
+              <td>{fileTypeLabel(row.fileType)}</td>
+              <td>{row.label || '-'}</td>
+              <td>{row.saveTime}</td>
             </tr>
-          </thead>
-          <tbody>
-            {list.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="empty">
-                  暂无数据
-                </td>
-              </tr>
-            ) : (
-              list.map((row) => (
-                <tr key={row.id}>
-                  <td>
-                    <input type="checkbox" name="ids" value={row.id} aria-label={`选择 ${row.title}`} />
-                  </td>
-                  <td className="mono">{row.baoquan}</td>
-                  <td>{row.title}</td>
-                  <td>{fileTypeLabel(row.fileType)}</td>
-                  <td>{row.label || '-'}</td>
-                  <td>{row.saveTime}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          )}
+        />
         <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
         <button type="submit" className="button primary">
           下载所选证据

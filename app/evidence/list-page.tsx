@@ -9,6 +9,8 @@ import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { pageHref } from './filters.ts';
 import type { listLoader, ListKind } from './list.server.ts';
+import { DataTable } from '../shell/data-table.tsx';
+import { ConfirmAction } from '../shell/confirm-action.tsx';
 
 const NEW_LINKS: Record<ListKind, { to: string; label: string }> = {
   file: { to: '/newAccessCard', label: '文件保全' },
@@ -85,70 +87,49 @@ export function EvidenceListPage() {
       </Form>
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
-      <table className="table">
-        <thead>
-          <tr>
-            <th>保全编号</th>
-            <th>证据名称</th>
-            <th>文件类型</th>
-            <th>标签</th>
-            <th>保全时间</th>
-            <th>操作</th>
+      <DataTable
+        headers={['保全编号', '证据名称', '文件类型', '标签', '保全时间', '操作']}
+        items={list}
+        empty="暂无数据"
+        row={(row) => (
+          <tr key={row.id}>
+            <td className="mono">{row.baoquan}</td>
+            <td>{row.title}</td>
+            <td>{fileTypeLabel(row.fileType)}</td>
+            <td>{row.label || '-'}</td>
+            <td>{row.saveTime}</td>
+            <td className="row-actions">
+              <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
+              <details>
+                <summary>标签</summary>
+                <Form method="post" className="inline-form">
+                  <CsrfInput />
+                  <input type="hidden" name="intent" value="label" />
+                  <input type="hidden" name="dataId" value={row.id} />
+                  <input
+                    type="text"
+                    name="label"
+                    defaultValue={row.label}
+                    maxLength={30}
+                    aria-label={`${row.title}的标签`}
+                  />
+                  <button type="submit" className="button small">
+                    保存
+                  </button>
+                </Form>
+              </details>
+              <ConfirmAction
+                summary="删除"
+                question="删除后原始数据不可恢复，账本记录仍保留。确认删除？"
+                confirm="确认删除"
+                intent="delete"
+                fields={{ dataId: row.id }}
+                tone="danger"
+              />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="empty">
-                暂无数据
-              </td>
-            </tr>
-          ) : (
-            list.map((row) => (
-              <tr key={row.id}>
-                <td className="mono">{row.baoquan}</td>
-                <td>{row.title}</td>
-                <td>{fileTypeLabel(row.fileType)}</td>
-                <td>{row.label || '-'}</td>
-                <td>{row.saveTime}</td>
-                <td className="row-actions">
-                  <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
-                  <details>
-                    <summary>标签</summary>
-                    <Form method="post" className="inline-form">
-                      <CsrfInput />
-                      <input type="hidden" name="intent" value="label" />
-                      <input type="hidden" name="dataId" value={row.id} />
-                      <input
-                        type="text"
-                        name="label"
-                        defaultValue={row.label}
-                        maxLength={30}
-                        aria-label={`${row.title}的标签`}
-                      />
-                      <button type="submit" className="button small">
-                        保存
-                      </button>
-                    </Form>
-                  </details>
-                  <details>
-                    <summary>删除</summary>
-                    <Form method="post" className="confirm-box">
-                      <CsrfInput />
-                      <input type="hidden" name="intent" value="delete" />
-                      <input type="hidden" name="dataId" value={row.id} />
-                      <p>删除后原始数据不可恢复，账本记录仍保留。确认删除？</p>
-                      <button type="submit" className="button small danger">
-                        确认删除
-                      </button>
-                    </Form>
-                  </details>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <Pagination
         page={filters.page}
         pageSize={EVIDENCE_PAGE_SIZE}

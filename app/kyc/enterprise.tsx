@@ -53,6 +53,7 @@ import {
   redirectToOwnType,
 } from './kyc.server.ts';
 import { ImageInput, InfoRows, StatusBanner, Thumb } from './kyc-ui.tsx';
+import { ConfirmAction } from '../shell/confirm-action.tsx';
 
 export const meta: Route.MetaFunction = ({ location }) => [
   { title: `${location.pathname === '/kyc-info' ? '基本设置' : '企业实名认证'} - 存证云` },
@@ -396,16 +397,14 @@ function ApiInfo({ api }: { api: NonNullable<LoaderData['api']> }) {
         </p>
       ) : null}
       <FormErrors errors={actionData?.rotateError ? [actionData.rotateError] : undefined} />
-      <details className="row-actions">
-        <summary>重置密钥</summary>
-        <Form method="post" className="confirm-box">
-          <CsrfInput />
-          <p>重置后原 SecurityKey 立即失效，使用它的接口调用将被拒绝。确认重置？</p>
-          <button type="submit" name="intent" value="rotate" className="button small danger">
-            确认重置
-          </button>
-        </Form>
-      </details>
+      <ConfirmAction
+        className="row-actions"
+        summary="重置密钥"
+        question="重置后原 SecurityKey 立即失效，使用它的接口调用将被拒绝。确认重置？"
+        confirm="确认重置"
+        intent="rotate"
+        tone="danger"
+      />
     </div>
   );
 }

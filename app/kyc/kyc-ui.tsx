@@ -5,6 +5,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { KycGateMsg } from '../../contract/index.ts';
+import { Field } from '../shell/field.tsx';
 import { KEEP_SUFFIX, KycText } from './kyc-forms.ts';
 
 export type BannerTone = 'info' | 'success' | 'error';
@@ -70,8 +71,18 @@ export function ImageInput({
 }) {
   const error = errors?.[0];
   return (
-    <div className={error ? 'field field-invalid' : 'field'}>
-      <label htmlFor={id}>{label}</label>
+    <Field
+      label={label}
+      id={id}
+      errors={errors}
+      hint={
+        <>
+          {current ? '不选择新图片则保留已上传的图片。' : null}
+          {hint}
+          {extra}
+        </>
+      }
+    >
       <div className="kyc-image-field">
         {current ? (
           <>
@@ -88,17 +99,7 @@ export function ImageInput({
           aria-describedby={error ? `${id}-error` : undefined}
         />
       </div>
-      <div className="field-hint">
-        {current ? '不选择新图片则保留已上传的图片。' : null}
-        {hint}
-        {extra}
-      </div>
-      {error ? (
-        <div className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </div>
-      ) : null}
-    </div>
+    </Field>
   );
 }
 

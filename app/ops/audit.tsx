@@ -6,6 +6,7 @@ import { FormErrors } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { opsCall, requireOperator } from './ops.server.ts';
 import { OpsShell } from './ops-ui.tsx';
+import { DataTable } from '../shell/data-table.tsx';
 
 export const handle = { bare: true };
 export const meta: Route.MetaFunction = () => [{ title: '审计日志 - 运营后台 - 存证云' }];
@@ -35,38 +36,21 @@ export default function OpsAudit() {
     <OpsShell name={name}>
       <h1>审计日志</h1>
       <FormErrors errors={error ? [error] : undefined} />
-      <table className="table">
-        <thead>
-          <tr>
-            <th>时间</th>
-            <th>操作员</th>
-            <th>用户ID</th>
-            <th>手机号</th>
-            <th>操作</th>
-            <th>备注</th>
+      <DataTable
+        headers={['时间', '操作员', '用户ID', '手机号', '操作', '备注']}
+        items={list}
+        empty="暂无记录"
+        row={(e) => (
+          <tr key={e.id} data-testid="audit-row">
+            <td>{e.at}</td>
+            <td>{e.operator}</td>
+            <td>{e.userId}</td>
+            <td>{e.mobile}</td>
+            <td>{ACTION_LABEL[e.action] ?? e.action}</td>
+            <td>{e.remark}</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="empty">
-                暂无记录
-              </td>
-            </tr>
-          ) : (
-            list.map((e) => (
-              <tr key={e.id} data-testid="audit-row">
-                <td>{e.at}</td>
-                <td>{e.operator}</td>
-                <td>{e.userId}</td>
-                <td>{e.mobile}</td>
-                <td>{ACTION_LABEL[e.action] ?? e.action}</td>
-                <td>{e.remark}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <Pagination page={page} pageSize={OPS_PAGE_SIZE} count={count} href={(p) => `/ops/audit?page=${p}`} />
     </OpsShell>
   );

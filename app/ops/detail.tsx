@@ -21,6 +21,7 @@ import { FormErrors } from '../shell/field.tsx';
 import { InfoRows, Thumb } from '../kyc/kyc-ui.tsx';
 import { opsCall, requireOperator } from './ops.server.ts';
 import { accountTypeLabel, OpsShell, OPS_STATUS_LABEL } from './ops-ui.tsx';
+import { ConfirmAction } from '../shell/confirm-action.tsx';
 
 export const handle = { bare: true };
 export const meta: Route.MetaFunction = () => [{ title: '审核详情 - 运营后台 - 存证云' }];
@@ -138,16 +139,15 @@ export default function OpsDetail() {
       <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
       {d.userStatus === '2' ? (
         <div className="ops-decision">
-          <details className="card">
-            <summary className="button primary">通过</summary>
-            <Form method="post" className="confirm-box">
-              <CsrfInput />
-              <p>确认通过该用户的实名认证？通过后用户即可使用数据保全和公证服务。</p>
-              <button type="submit" name="intent" value="approve" className="button primary small">
-                确认通过
-              </button>
-            </Form>
-          </details>
+          <ConfirmAction
+            className="card"
+            summaryClassName="button primary"
+            summary="通过"
+            question="确认通过该用户的实名认证？通过后用户即可使用数据保全和公证服务。"
+            confirm="确认通过"
+            intent="approve"
+            tone="primary"
+          />
           <Form method="post" className="card" noValidate>
             <CsrfInput />
             <div className={actionData?.remarkError ? 'field field-invalid' : 'field'}>

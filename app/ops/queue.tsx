@@ -9,6 +9,7 @@ import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { opsCall, requireOperator } from './ops.server.ts';
 import { accountTypeLabel, OpsShell, OPS_STATUS_LABEL } from './ops-ui.tsx';
+import { DataTable } from '../shell/data-table.tsx';
 
 export const handle = { bare: true };
 export const meta: Route.MetaFunction = () => [{ title: '实名审核 - 运营后台 - 存证云' }];
@@ -50,42 +51,24 @@ export default function OpsQueue() {
           </Link>
         ))}
       </nav>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>用户ID</th>
-            <th>手机号</th>
-            <th>类型</th>
-            <th>姓名/企业名称</th>
-            <th>状态</th>
-            <th>提交时间</th>
-            <th>操作</th>
+      <DataTable
+        headers={['用户ID', '手机号', '类型', '姓名/企业名称', '状态', '提交时间', '操作']}
+        items={list}
+        empty="暂无记录"
+        row={(row) => (
+          <tr key={row.userId} data-testid="ops-row">
+            <td>{row.userId}</td>
+            <td>{row.mobile}</td>
+            <td>{accountTypeLabel(row.status, row.authType)}</td>
+            <td>{row.name}</td>
+            <td>{OPS_STATUS_LABEL[row.userStatus] ?? row.userStatus}</td>
+            <td>{row.submittedAt}</td>
+            <td>
+              <Link to={`/ops/kyc/${row.userId}`}>{row.userStatus === '2' ? '审核' : '查看'}</Link>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.length === 0 ? (
-            <tr>
-              <td colSpan={7} className="empty">
-                暂无记录
-              </td>
-            </tr>
-          ) : (
-            list.map((row) => (
-              <tr key={row.userId} data-testid="ops-row">
-                <td>{row.userId}</td>
-                <td>{row.mobile}</td>
-                <td>{accountTypeLabel(row.status, row.authType)}</td>
-                <td>{row.name}</td>
-                <td>{OPS_STATUS_LABEL[row.userStatus] ?? row.userStatus}</td>
-                <td>{row.submittedAt}</td>
-                <td>
-                  <Link to={`/ops/kyc/${row.userId}`}>{row.userStatus === '2' ? '审核' : '查看'}</Link>
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+        )}
+      />
       <Pagination
         page={page}
         pageSize={OPS_PAGE_SIZE}
