@@ -1,6 +1,6 @@
 /** The gateway's encrypted cookie session: round trip, tamper detection, secret rotation, expiry from the token. */
 import { describe, expect, it } from 'vitest';
-import { sessionStorageFor } from './session.server.ts';
+import { opsSessionStorageFor, sessionStorageFor } from './session.server.ts';
 
 const ctx = (secrets: string[]) => ({ sessionSecrets: secrets, secureCookies: true });
 const cookieOf = (setCookie: string) => setCookie.split(';')[0]!;
@@ -51,5 +51,25 @@ describe('session storage', () => {
     const storage = sessionStorageFor(ctx(['s1']));
     const header = await storage.destroySession(await storage.getSession(null));
     expect(header).toContain('Max-Age=0');
+  });
+
+  it('keeps the operator session in its own cookie: neither storage reads or ends the other', async () => {
+    const user = sessionStorageFor(ctx(['s1']));
+    const ops = opsSessionStorageFor(ctx(['s1']));
+    const u = await user.getSession(null);
+    u.set('token', 'user-token');
+    const o = await ops.getSession(null);
+    o.set('opsToken', 'operator-token');
+    o.set('expiresAt', Math.floor(Date.now() / 1000) + 600);
+    const userCookie = cookieOf(await user.commitSession(u));
+    const opsHeader = await ops.commitSession(o);
+    expect(opsHeader).toMatch(/^cz_ops=/);
+    expect(opsHeader).toMatch(/Max-Age=(600|599)/);
+    const both = `${userCookie}; ${cookieOf(opsHeader)}`;
+    expect((await user.getSession(both)).get('token')).toBe('user-token');
+    expect((await ops.getSession(both)).get('opsToken')).toBe('operator-token');
+    expect((await ops.getSession(userCookie)).get('opsToken')).toBeUndefined();
+    expect(await user.destroySession(u)).toMatch(/^cz_session=;/);
+    expect(await ops.destroySession(o)).toMatch(/^cz_ops=;/);
   });
 });

@@ -1,7 +1,11 @@
 /**
- * The gateway's cookie session: holds the upstream bearer token, encrypted (AES-256-GCM) and authenticated,
+ * The gateway's cookie sessions: each holds an upstream bearer token, encrypted (AES-256-GCM) and authenticated,
  * HttpOnly, SameSite=Lax, Secure behind TLS. Secrets rotate: the first encrypts, every one decrypts.
- * The browser never sees the token in readable form and never needs local storage (ARCHITECTURE "Sessions").
+ * The browser never sees a token in readable form and never needs local storage (ARCHITECTURE "Sessions").
+ *
+ * Two cookies, two lifetimes: `cz_session` for the user (spec 02 "Session") and `cz_ops` for the operator console
+ * (issue 5 item 5). Keeping them apart means a user logging out, changing the password or meeting an expired
+ * token never ends the operator's session in the same browser, and the other way round (decision 013).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { createSession, type Session, type SessionStorage } from 'react-router';
@@ -12,14 +16,21 @@ export interface SessionData {
   token?: string;
   /** Unix seconds when the upstream token expires (for the cookie lifetime). */
   expiresAt?: number;
-  /** Operator console (/ops): the operator's bearer token, separate from the user's (issue 5). */
-  opsToken?: string;
-  /** The logged-in operator's username, for the console header. */
-  opsName?: string;
 }
 export type AppSession = Session<SessionData>;
 
-const COOKIE_NAME = 'cz_session';
+/** The operator console's session (cookie `cz_ops`). */
+export interface OpsSessionData {
+  /** The operator's bearer token (platform/ops). */
+  opsToken?: string;
+  /** The logged-in operator's username, for the console header. */
+  opsName?: string;
+  /** Unix seconds when the operator token expires (for the cookie lifetime). */
+  expiresAt?: number;
+}
+export type OpsSession = Session<OpsSessionData>;
+
+type SessionContext = Pick<AppLoadContext, 'sessionSecrets' | 'secureCookies'>;
 
 function keyFor(secret: string): Buffer {
   return createHash('sha256').update(`cunzheng-session:${secret}`).digest();
@@ -61,12 +72,13 @@ function readCookie(header: string | null, name: string): string | null {
 }
 
 /**
- * Creates the session storage for one request's context. Session lifetime follows the upstream token's expiry
- * (`expiresAt`, unix seconds); without it the cookie is a browser-session cookie.
+ * A sealed-cookie session storage named `cookieName`. Its lifetime follows `expiresAt` (unix seconds) in the data;
+ * without it the cookie is a browser-session cookie. Throws when no secret is configured.
  */
-export function sessionStorageFor(
-  ctx: Pick<AppLoadContext, 'sessionSecrets' | 'secureCookies'>,
-): SessionStorage<SessionData> {
+function sealedCookieStorage<T extends { expiresAt?: number }>(
+  ctx: SessionContext,
+  cookieName: string,
+): SessionStorage<T> {
   const secrets = ctx.sessionSecrets;
   if (secrets.length === 0) throw new Error('no session secret configured');
   const attrs = (maxAge: number | null) =>
@@ -82,20 +94,35 @@ export function sessionStorageFor(
       .join('; ');
   return {
     async getSession(cookieHeader) {
-      const raw = readCookie(cookieHeader ?? null, COOKIE_NAME);
+      const raw = readCookie(cookieHeader ?? null, cookieName);
       const data = raw ? unseal(raw, secrets) : null;
-      const valid = data && typeof data === 'object' ? (data as SessionData) : {};
-      return createSession<SessionData>(valid, '');
+      const valid = data && typeof data === 'object' ? (data as T) : ({} as T);
+      return createSession<T>(valid, '');
     },
     async commitSession(session) {
-      const data = session.data as SessionData;
+      const data = session.data as { expiresAt?: number };
       const maxAge = data.expiresAt ? Math.max(0, data.expiresAt - Math.floor(Date.now() / 1000)) : null;
-      return `${COOKIE_NAME}=${encodeURIComponent(seal(data, secrets[0]!))}; ${attrs(maxAge)}`;
+      return `${cookieName}=${encodeURIComponent(seal(data, secrets[0]!))}; ${attrs(maxAge)}`;
     },
     async destroySession() {
-      return `${COOKIE_NAME}=; ${attrs(0)}`;
+      return `${cookieName}=; ${attrs(0)}`;
     },
   };
+}
+
+/** The user's session storage (cookie `cz_session`) for one request's context. */
+export function sessionStorageFor(ctx: SessionContext): SessionStorage<SessionData> {
+  return sealedCookieStorage<SessionData>(ctx, 'cz_session');
+}
+
+/** The operator console's session storage (cookie `cz_ops`), independent of the user's. */
+export function opsSessionStorageFor(ctx: SessionContext): SessionStorage<OpsSessionData> {
+  return sealedCookieStorage<OpsSessionData>(ctx, 'cz_ops');
+}
+
+/** Reads the operator session of a request. */
+export async function getOpsSession(request: Request, ctx: AppLoadContext): Promise<OpsSession> {
+  return opsSessionStorageFor(ctx).getSession(request.headers.get('Cookie'));
 }
 
 /** Reads the session of a request. */

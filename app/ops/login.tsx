@@ -1,7 +1,7 @@
 /**
  * /ops/login: the operator console's own login (issue 5 item 5; operator accounts are made by the CLI
- * `platform/ops/cli.ts create`). The operator token goes into the session under `opsToken`, apart from any user
- * login in the same browser.
+ * `platform/ops/cli.ts create`). The operator token goes into its own cookie session (`cz_ops`), apart from any
+ * user login in the same browser.
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
@@ -10,7 +10,7 @@ import type { Route } from './+types/login';
 import { isSuccess, OpsLoginBody, OpsMsg, OpsPaths, type OpsLoginData } from '../../contract/index.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
-import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { opsTarget } from './ops.server.ts';
@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = () => [{ title: '运营后台登录 - �
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const session = await getSession(request, context);
+  const session = await getOpsSession(request, context);
   if (session.get('opsToken')) throw redirect(opsTarget(url.searchParams.get('redirect')));
   return {
     redirectTo: url.searchParams.get('redirect') ?? '',
@@ -47,11 +47,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const session = await getSession(request, context);
+  const session = await getOpsSession(request, context);
   session.set('opsToken', res.data.token);
   session.set('opsName', res.data.operator?.username ?? submission.value.username);
+  session.set('expiresAt', Math.floor(Date.now() / 1000) + res.data.expiresIn);
   return redirect(opsTarget(formData.get('redirect')), {
-    headers: { 'Set-Cookie': await sessionStorageFor(context).commitSession(session) },
+    headers: { 'Set-Cookie': await opsSessionStorageFor(context).commitSession(session) },
   });
 }
 

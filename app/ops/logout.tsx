@@ -1,10 +1,11 @@
-/** /ops/logout: POST revokes the operator token and drops it from the session; the user's login stays. */
+/** /ops/logout: POST revokes the operator token and ends the operator session (cookie `cz_ops`); the user's
+ * login stays. */
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/logout';
 import { OpsPaths } from '../../contract/index.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
-import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { OpsShell } from './ops-ui.tsx';
 
@@ -14,7 +15,7 @@ export const meta: Route.MetaFunction = () => [{ title: '退出运营后台 - �
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(formData, request, context);
-  const session = await getSession(request, context);
+  const session = await getOpsSession(request, context);
   const token = session.get('opsToken');
   if (token) {
     // Best effort: a platform that is down must not keep the operator logged in on this browser.
@@ -22,10 +23,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       () => null,
     );
   }
-  session.unset('opsToken');
-  session.unset('opsName');
   return redirect('/ops/login?done=logout', {
-    headers: { 'Set-Cookie': await sessionStorageFor(context).commitSession(session) },
+    headers: { 'Set-Cookie': await opsSessionStorageFor(context).destroySession(session) },
   });
 }
 

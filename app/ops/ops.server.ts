@@ -1,13 +1,13 @@
 /**
- * Operator console session (issue 5 item 5): the operator's bearer token lives in the gateway's encrypted session
- * under its own key (`opsToken`), apart from the user's `token`; operator pages require it, and an expired or
+ * Operator console session (issue 5 item 5): the operator's bearer token lives in its own encrypted cookie session
+ * (`cz_ops`, app/lib/session.server.ts), apart from the user's; operator pages require it, and an expired or
  * missing operator token (code 408 from an ops call) sends the operator to /ops/login.
  */
 import { redirect, type AppLoadContext } from 'react-router';
 import { safeRedirect } from 'remix-utils/safe-redirect';
 import { ApiCode, type ApiEnvelope } from '../../contract/index.ts';
 import { apiCall, type ApiCallOptions } from '../lib/api.server.ts';
-import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
 
 /** Only console paths are accepted as the target after an operator logs in. */
 export function opsTarget(to: FormDataEntryValue | string | null | undefined): string {
@@ -23,13 +23,11 @@ export function opsLoginUrl(request: Request, expired: boolean): string {
   return `/ops/login?${params}`;
 }
 
-/** Drops the operator from the session (the user's login, if any, stays) and goes to the console login. */
+/** Ends the operator session (the user's login, if any, stays) and goes to the console login. */
 async function opsLoginRedirect(request: Request, ctx: AppLoadContext, expired: boolean): Promise<Response> {
-  const session = await getSession(request, ctx);
-  session.unset('opsToken');
-  session.unset('opsName');
+  const session = await getOpsSession(request, ctx);
   return redirect(opsLoginUrl(request, expired), {
-    headers: { 'Set-Cookie': await sessionStorageFor(ctx).commitSession(session) },
+    headers: { 'Set-Cookie': await opsSessionStorageFor(ctx).destroySession(session) },
   });
 }
 
@@ -38,7 +36,7 @@ export async function requireOperator(
   request: Request,
   ctx: AppLoadContext,
 ): Promise<{ token: string; name: string }> {
-  const session = await getSession(request, ctx);
+  const session = await getOpsSession(request, ctx);
   const token = session.get('opsToken');
   if (!token) throw redirect(opsLoginUrl(request, false));
   return { token, name: session.get('opsName') ?? '' };

@@ -4,7 +4,15 @@
  * remark, the audit log with the decision, and logout. The KYC screens themselves are in kyc.spec.ts.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiLogin, apiRegister, createOperator, TINY_PNG, uniqueMobile } from './support.ts';
+import {
+  apiLogin,
+  apiRegister,
+  createOperator,
+  loginAsDemo,
+  logoutViaMenu,
+  TINY_PNG,
+  uniqueMobile,
+} from './support.ts';
 
 /** A new user with a personal photo submission waiting for review (made through the API). */
 async function submittedUser(request: APIRequestContext): Promise<string> {
@@ -90,4 +98,32 @@ test('operator console: separate login, queue, detail, reject needs a remark, au
   await expect(page.getByText('已退出运营后台')).toBeVisible();
   await page.goto('/ops/audit');
   await expect(page).toHaveURL(/:\d+\/ops\/login\?redirect=%2Fops%2Faudit$/);
+});
+
+test('the operator and the user sessions of one browser end independently', async ({ page }) => {
+  const op = createOperator();
+  await page.goto('/ops/login');
+  await page.getByLabel('用户名').fill(op.username);
+  await page.getByLabel('密码').fill(op.password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+  const cookieNames = async () => (await page.context().cookies()).map((c) => c.name);
+  expect(await cookieNames()).toContain('cz_ops');
+
+  // the user logs in and out in the same browser: the console stays open
+  await loginAsDemo(page, '/notifications');
+  await logoutViaMenu(page);
+  expect(await cookieNames()).not.toContain('cz_session');
+  await page.goto('/ops');
+  await expect(page).toHaveURL(/:\d+\/ops$/);
+  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+
+  // the operator logs out: the user's login stays
+  await loginAsDemo(page, '/notifications');
+  await page.goto('/ops');
+  await page.getByRole('button', { name: '退出' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops\/login\?done=logout$/);
+  expect(await cookieNames()).not.toContain('cz_ops');
+  await page.goto('/notifications');
+  await expect(page).toHaveURL(/:\d+\/notifications$/);
 });
