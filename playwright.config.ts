@@ -58,6 +58,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
+      NOTARY_OFFICE: '测试市公证处',
+      SUPPORT_CONTACT: '客服电话 400-800-0000',
     },
   },
 });

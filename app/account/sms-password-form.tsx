@@ -15,12 +15,15 @@ export function SmsPasswordForm({
   captcha,
   lastResult,
   notice,
+  footnote,
 }: {
   title: string;
   submitLabel: string;
   captcha: { key: string; img: string };
   lastResult: SubmissionResult<string[]> | undefined;
   notice: string | null | undefined;
+  /** Shown under the submit button (the register page's agreement note). */
+  footnote?: React.ReactNode;
 }) {
   const [form, fields] = useForm({
     lastResult,
@@ -97,6 +100,7 @@ export function SmsPasswordForm({
         <button type="submit" name="intent" value="submit" className="button primary block">
           {submitLabel}
         </button>
+        {footnote}
       </Form>
       <p className="auth-links">
         <span>

@@ -1,5 +1,12 @@
 /** /helpCenter: answers to the questions users of an evidence platform ask first (content ours; spec shows none). */
+import { Link, useLoaderData } from 'react-router';
 import type { Route } from './+types/help-center';
+import { LegalPaths } from '../legal/paths.ts';
+
+/** The support contact (SUPPORT_CONTACT, e.g. a hotline and an e-mail address), when configured. */
+export function loader() {
+  return { contact: process.env.SUPPORT_CONTACT?.trim() || null };
+}
 
 export const meta: Route.MetaFunction = () => [{ title: '帮助中心 - 存证云' }];
 
@@ -24,6 +31,7 @@ const FAQ: { q: string; a: string }[] = [
 ];
 
 export default function HelpCenter() {
+  const { contact } = useLoaderData<typeof loader>();
   return (
     <section className="page narrow">
       <h1>帮助中心</h1>
@@ -33,6 +41,19 @@ export default function HelpCenter() {
           <p>{item.a}</p>
         </details>
       ))}
+      <details className="faq">
+        <summary>我的个人信息如何被使用？如何注销账户？</summary>
+        <p>
+          我们收集和使用个人信息的范围、保存期限和您的权利见
+          <Link to={LegalPaths.privacy}>《隐私政策》</Link>
+          。注销账户或撤回授权请联系平台客服，我们将在15个工作日内答复。
+        </p>
+      </details>
+      {contact ? (
+        <p className="notice" data-testid="support-contact">
+          客服：{contact}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -36,11 +36,11 @@ export function redirectToOwnType(info: Pick<UserInfo, 'status' | 'userStatus' |
 }
 
 /**
- * The page path of a loader/action request: a client-side (single fetch) request arrives as `/<path>.data`, so the
- * suffix is removed before the path is used in a redirect.
+ * The page path of a loader/action request, for redirects. React Router hands handlers the normalized URL (no
+ * `.data` suffix on client-side data requests) because `v8_passThroughRequests` is off (decision 014).
  */
 export function pagePath(request: Request): string {
-  return new URL(request.url).pathname.replace(/\.data$/, '');
+  return new URL(request.url).pathname;
 }
 
 /** Thrown by {@link readFormDataCapped} when the body is larger than the cap. */

@@ -57,6 +57,7 @@ import {
   redirectToOwnType,
 } from './kyc.server.ts';
 import { ImageInput, InfoRows, StatusBanner, Thumb } from './kyc-ui.tsx';
+import { LegalPaths } from '../legal/paths.ts';
 
 export const meta: Route.MetaFunction = ({ location }) => [
   { title: `${location.pathname === '/person-info' ? '认证信息' : '个人实名认证'} - 存证云` },
@@ -219,6 +220,12 @@ function ConsentBox({
       <label className="checkbox" htmlFor={props.id}>
         <input key={key} {...props} /> 我已阅读并同意实名认证，授权平台核验以上身份信息
       </label>
+      <p className="muted small">
+        身份证件号码、证件照片和人脸识别结果属于敏感个人信息，其用途、保存和保护方式见
+        <Link to={LegalPaths.privacy} target="_blank" rel="noopener">
+          《隐私政策》
+        </Link>
+      </p>
       {error ? (
         <div className="field-error" role="alert">
           {error}

@@ -18,7 +18,7 @@ export function opsTarget(to: FormDataEntryValue | string | null | undefined): s
 /** `/ops/login?redirect=<path>` (plus `expired=1` when the platform said the operator session ended). */
 export function opsLoginUrl(request: Request, expired: boolean): string {
   const url = new URL(request.url);
-  const params = new URLSearchParams({ redirect: url.pathname.replace(/\.data$/, '') + url.search });
+  const params = new URLSearchParams({ redirect: url.pathname + url.search });
   if (expired) params.set('expired', '1');
   return `/ops/login?${params}`;
 }

@@ -15,6 +15,17 @@ test('a login-required path redirects to /login?redirect=… and returns there a
   await expect(page.getByLabel('关键词')).toHaveValue('合同');
 });
 
+test('a link followed in the page (a data request with JavaScript) to a login-required path returns to that path', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.locator('.topbar').getByRole('link', { name: '数据保全' }).click();
+  await expect(page).toHaveURL(/:\d+\/login\?redirect=%2Fattestation-list$/);
+  await loginViaForm(page, DEMO.mobile, DEMO.password);
+  await expect(page).toHaveURL(/:\d+\/attestation-list\/file$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
 test('an expired upstream token sends the user to login with the spec message, then back', async ({
   page,
   request,
