@@ -32,6 +32,25 @@ export default tseslint.config(
     },
   },
   {
+    // Every page loads the root route and the shell: importing values from the contract's index there pulls the
+    // zod schemas (about 100 KB) into every page's JavaScript (bench/page-weight.ts). Import the module needed.
+    files: ['app/root.tsx', 'app/shell/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/contract/index.ts'],
+              allowTypeImports: true,
+              message: 'import from the contract module itself (e.g. contract/messages.ts), not its index',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['platform/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -16,7 +16,7 @@ import {
   useRouteLoaderData,
 } from 'react-router';
 import type { Route } from './+types/root';
-import { Msg } from '../contract/index.ts';
+import { Msg } from '../contract/messages.ts';
 import { optionalUser } from './lib/auth.server.ts';
 import { commitCsrfToken } from './lib/csrf.server.ts';
 import { sessionStorageFor } from './lib/session.server.ts';
