@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
 import type { PlatformConfig } from './config.ts';
+import { readOrCreateKeyFile } from './core/key-file.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
 import { LocalDirectoryStorage, type EvidenceStorage } from './evidence/storage.ts';
@@ -34,16 +35,10 @@ export function internalKeyPath(dataDir: string): string {
   return path.join(dataDir, 'keys', 'internal.key');
 }
 
-/** Reads `${dataDir}/keys/internal.key`, creating it (exclusively, 0600, 64 hex) on first start. */
+/** Reads `${dataDir}/keys/internal.key`, creating it (0600, 64 hex) on first start. */
 async function internalKeyFile(dataDir: string): Promise<string> {
-  const file = internalKeyPath(dataDir);
-  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    await fsp.writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  return (await fsp.readFile(file, 'utf8')).trim();
+  const key = await readOrCreateKeyFile(internalKeyPath(dataDir), () => randomBytes(32).toString('hex'));
+  return key.trim();
 }
 
 /** Options of {@link servicesPlugin}: the config, and optional replacements (a real SMS provider, S3 storage). */

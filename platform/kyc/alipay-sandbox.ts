@@ -26,6 +26,7 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import { isValidIdCard, maskIdNumber } from '../../contract/kyc.ts';
+import { readOrCreateKeyFile } from '../core/key-file.ts';
 import { FACE_METHODS, type AlipayClientConfig } from './alipay-face.ts';
 
 /** Folder of the sandbox's files under the data directory. */
@@ -73,30 +74,18 @@ function publicPem(privatePem: string): string {
  * @throws when the file exists but does not hold two RSA private keys, or the directory is not writable
  */
 export async function loadOrCreateSandboxKeys(dataDir: string): Promise<AlipaySandboxKeys> {
-  const dir = path.join(dataDir, SANDBOX_DIR);
-  const file = path.join(dir, SANDBOX_KEYS_FILE);
-  await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  let text = await fsp.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  if (text === null) {
-    const fresh = {
-      appId: `2021${String(randomInt(0, 1e6)).padStart(6, '0')}${String(randomInt(0, 1e6)).padStart(6, '0')}`,
-      appPrivateKey: await newRsaPrivateKeyPem(),
-      alipayPrivateKey: await newRsaPrivateKeyPem(),
-    };
-    const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await fsp.writeFile(tmp, JSON.stringify(fresh, null, 2), { flag: 'wx', mode: 0o600 });
-    try {
-      await fsp.link(tmp, file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    } finally {
-      await fsp.rm(tmp, { force: true });
-    }
-    text = await fsp.readFile(file, 'utf8');
-  }
+  const file = path.join(dataDir, SANDBOX_DIR, SANDBOX_KEYS_FILE);
+  const text = await readOrCreateKeyFile(file, async () =>
+    JSON.stringify(
+      {
+        appId: `2021${String(randomInt(0, 1e6)).padStart(6, '0')}${String(randomInt(0, 1e6)).padStart(6, '0')}`,
+        appPrivateKey: await newRsaPrivateKeyPem(),
+        alipayPrivateKey: await newRsaPrivateKeyPem(),
+      },
+      null,
+      2,
+    ),
+  );
   const stored = JSON.parse(text) as Partial<Record<'appId' | 'appPrivateKey' | 'alipayPrivateKey', unknown>>;
   if (
     typeof stored.appId !== 'string' ||

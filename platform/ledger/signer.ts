@@ -5,11 +5,11 @@
  * `sthSigningInput(...)`. {@link TreeHeads} answers the STH of the current tree, re-signing only when the size changed.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { sthSigningInput, type LedgerPublicKey, type SignedTreeHead } from '../../contract/api/ledger.ts';
 import type { Database } from '../db/schema.ts';
+import { readOrCreateKeyFile } from '../core/key-file.ts';
 import { rootHash, treeSize } from './ledger.ts';
 import { publicKeyId } from './verify.ts';
 
@@ -37,29 +37,10 @@ export class LedgerSigner {
    * @throws when the file exists but is not an Ed25519 private key PEM, or the directory is not writable
    */
   static async open(dataDir: string): Promise<LedgerSigner> {
-    const dir = path.join(dataDir, 'keys');
-    const file = path.join(dir, LEDGER_KEY_FILE);
-    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-    let pem = await fsp.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return null;
-      throw err;
-    });
-    if (pem === null) {
-      const { privateKey } = generateKeyPairSync('ed25519');
-      const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-      await fsp.writeFile(tmp, privateKey.export({ type: 'pkcs8', format: 'pem' }), {
-        flag: 'wx',
-        mode: 0o600,
-      });
-      try {
-        await fsp.link(tmp, file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      } finally {
-        await fsp.rm(tmp, { force: true });
-      }
-      pem = await fsp.readFile(file, 'utf8');
-    }
+    const file = path.join(dataDir, 'keys', LEDGER_KEY_FILE);
+    const pem = await readOrCreateKeyFile(file, () =>
+      generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    );
     let key: KeyObject;
     try {
       key = createPrivateKey(pem);
