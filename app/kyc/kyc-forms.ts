@@ -102,36 +102,7 @@ export const KycText = {
   keyShownOnce: '请立即复制并妥善保存 SecurityKey，离开本页后将不再完整显示。',
 } as const;
 
-/** The personal photo form's fields (Conform's field metadata). */
-export interface PersonalPhotoFields {
-  userName: string;
-  idCard: string;
-  sex: string;
-  type: string;
-  address: string;
-  consent: string;
-  authorFront: unknown;
-  authorBack: unknown;
-  authorHand: unknown;
-}
-/** The enterprise form's fields (Conform's field metadata). */
-export interface EnterpriseFields {
-  name: string;
-  code: string;
-  address: string;
-  legalName: string;
-  license: unknown;
-  account: string;
-  bank: string;
-  bankNo: string;
-  mobileReserve: string;
-  contactIdcard: string;
-  authorName: string;
-  authorSex: string;
-  authorBrith: string;
-  authorPhone: string;
-  authorIdcard: string;
-  file: unknown;
-  authorFront: unknown;
-  authorBack: unknown;
-}
+/** The personal photo form's fields for Conform, named by the schema's keys (text values and files). */
+export type PersonalPhotoFields = Record<keyof z.input<typeof PersonalPhotoClientForm>, unknown>;
+/** The enterprise form's fields for Conform, named by the schema's keys (text values and files). */
+export type EnterpriseFields = Record<keyof z.input<typeof EnterpriseClientForm>, unknown>;
