@@ -10,7 +10,7 @@
  * Several platform instances must share that file.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import fsp from 'node:fs/promises';
+import { readOrCreateKeyFile } from '../core/key-file.ts';
 import path from 'node:path';
 
 /** Path prefix of the download route. */
@@ -36,19 +36,12 @@ export class DownloadSigner {
   private constructor(private readonly key: Buffer) {}
 
   /**
-   * Loads the key from `${dataDir}/keys/download.key`, creating it (exclusively, 0600) when absent.
+   * Loads the key from `${dataDir}/keys/download.key`, creating it (0600, 64 hex) when absent.
    * @throws when the key file exists but is not 64 hex characters
    */
   static async open(dataDir: string): Promise<DownloadSigner> {
-    const dir = path.join(dataDir, 'keys');
-    const file = path.join(dir, 'download.key');
-    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-    try {
-      await fsp.writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const hex = (await fsp.readFile(file, 'utf8')).trim();
+    const file = path.join(dataDir, 'keys', 'download.key');
+    const hex = (await readOrCreateKeyFile(file, () => randomBytes(32).toString('hex'))).trim();
     if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} must hold 64 hex characters`);
     return new DownloadSigner(Buffer.from(hex, 'hex'));
   }
