@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ApiCode } from '../envelope.ts';
 import type { KycInfo } from '../kyc.ts';
-import type { UserInfo } from './account.ts';
+import type { UserInfo } from '../account.ts';
 
 /**
  * KYC details added to `getAuthInfo`'s UserInfo (spec 02 §3 KycInfo; field names as the spec). Empty strings when not
