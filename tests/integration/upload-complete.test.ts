@@ -20,7 +20,7 @@ import {
   webLogin,
   type Envelope,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const BAOQUAN_PATH = /^\/attestation\/(BQ\d{8}[0-9A-HJKMNP-TV-Z]{20})$/;
 

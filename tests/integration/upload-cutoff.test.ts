@@ -20,7 +20,7 @@ import {
   waitFor,
   webLogin,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const FILE_BYTES = 8 * 1024 * 1024;
 

@@ -22,7 +22,7 @@ import {
   type CookieJar,
   type Envelope,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const LIMIT = 1024 * 1024;
 const TOO_LARGE = Msg.fileTooLarge(LIMIT);

@@ -22,7 +22,7 @@ import {
   BUILD_DIR,
   type CookieJar,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const FAILED = Msg.connectionFailed;
 const FAILED_ENVELOPE = { code: 502, msg: FAILED, data: null };
