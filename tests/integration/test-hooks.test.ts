@@ -8,7 +8,14 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Msg } from '../../contract/index.ts';
 import { startServer } from '../../server/start.ts';
-import { BUILD_DIR, freshDataDir, startWhole, testEnv, type Envelope, type Whole } from '../support/integration.ts';
+import {
+  BUILD_DIR,
+  freshDataDir,
+  startWhole,
+  testEnv,
+  type Envelope,
+  type Whole,
+} from '../support/integration.ts';
 
 const started: Whole[] = [];
 afterAll(async () => {
