@@ -17,8 +17,7 @@ COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build \
-  && find server platform contract -name '*.test.ts' -delete \
-  && rm -f server/test-support.ts \
+  && find server platform contract app -name '*.test.ts' -delete \
   && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime: Debian Chromium (certificate PDFs) and a CJK font, non-root ----
