@@ -174,10 +174,12 @@ export function checkWechatPayConfig(config: WechatPayConfig): void {
   if (key.asymmetricKeyType !== 'rsa') throw new TypeError('merchantPrivateKey must be RSA');
   const serials = Object.keys(config.platformCerts);
   if (serials.length === 0) throw new TypeError('platformCerts: at least one certificate or public key');
-  if (serials.includes(config.merchantSerialNo)) throw new TypeError('platformCerts holds the merchant serial');
+  if (serials.includes(config.merchantSerialNo))
+    throw new TypeError('platformCerts holds the merchant serial');
   for (const serial of serials) {
     try {
-      if (createPublicKey(config.platformCerts[serial]!).asymmetricKeyType !== 'rsa') throw new Error('not RSA');
+      if (createPublicKey(config.platformCerts[serial]!).asymmetricKeyType !== 'rsa')
+        throw new Error('not RSA');
     } catch (cause) {
       throw new TypeError(`platformCerts[${serial}]: not an RSA certificate or public key`, { cause });
     }
@@ -223,7 +225,9 @@ export class WechatPayV3Client implements WechatPayClient {
       notify_url: input.notifyUrl,
       amount: { total: input.amountFen, currency: 'CNY' },
     };
-    const data = await this.call('nativePrepay', () => this.wx.chain('v3/pay/transactions/native').post(body));
+    const data = await this.call('nativePrepay', () =>
+      this.wx.chain('v3/pay/transactions/native').post(body),
+    );
     const parsed = prepayAnswer.safeParse(data);
     if (!parsed.success) throw badAnswer('nativePrepay');
     return { codeUrl: parsed.data.code_url };
@@ -265,10 +269,7 @@ export class WechatPayV3Client implements WechatPayClient {
   async close(outTradeNo: string): Promise<void> {
     checkOutTradeNo(outTradeNo);
     await this.call('close', () =>
-      this.wx.chain(`${ORDER_PATH}/close`).post(
-        { mchid: this.config.mchid },
-        { out_trade_no: outTradeNo },
-      ),
+      this.wx.chain(`${ORDER_PATH}/close`).post({ mchid: this.config.mchid }, { out_trade_no: outTradeNo }),
     );
   }
 
@@ -295,12 +296,16 @@ function toWechatPayError(operation: string, err: unknown): WechatPayError {
   const e = (typeof err === 'object' && err !== null ? err : {}) as AxiosLikeError;
   const status = e.response?.status;
   if (e.code && SDK_VERIFY_CODES.has(e.code)) {
-    return new WechatPayError('signature', `WeChat Pay ${operation}: response signature check failed (${e.code})`, {
-      operation,
-      code: e.code,
-      ...(status !== undefined ? { status } : {}),
-      cause: err,
-    });
+    return new WechatPayError(
+      'signature',
+      `WeChat Pay ${operation}: response signature check failed (${e.code})`,
+      {
+        operation,
+        code: e.code,
+        ...(status !== undefined ? { status } : {}),
+        cause: err,
+      },
+    );
   }
   if (status === undefined) {
     return new WechatPayError('transport', `WeChat Pay ${operation}: no answer (${e.code ?? 'error'})`, {

@@ -129,7 +129,11 @@ function header(headers: VerifyNotificationInput['headers'], name: string): stri
   return undefined;
 }
 
-const refuse = (reason: NotifyFailureReason, detail: string): RefusedNotification => ({ ok: false, reason, detail });
+const refuse = (reason: NotifyFailureReason, detail: string): RefusedNotification => ({
+  ok: false,
+  reason,
+  detail,
+});
 
 /**
  * Verifies a payment notification and decrypts its transaction. In order: the four Wechatpay-* headers present
@@ -141,14 +145,18 @@ const refuse = (reason: NotifyFailureReason, detail: string): RefusedNotificatio
  * It does not check the transaction against our order (merchant, AppID, amount, currency): the caller does.
  * @throws RangeError only when `apiV3Key` is not 32 bytes (a configuration error, not a bad notification)
  */
-export function verifyNotification(input: VerifyNotificationInput): VerifiedNotification | RefusedNotification {
-  if (Buffer.byteLength(input.apiV3Key, 'utf8') !== 32) throw new RangeError('the APIv3 key must be 32 bytes');
+export function verifyNotification(
+  input: VerifyNotificationInput,
+): VerifiedNotification | RefusedNotification {
+  if (Buffer.byteLength(input.apiV3Key, 'utf8') !== 32)
+    throw new RangeError('the APIv3 key must be 32 bytes');
   const timestamp = header(input.headers, WECHATPAY_HEADERS.timestamp);
   const nonce = header(input.headers, WECHATPAY_HEADERS.nonce);
   const signature = header(input.headers, WECHATPAY_HEADERS.signature);
   const serial = header(input.headers, WECHATPAY_HEADERS.serial);
   const signatureType = header(input.headers, WECHATPAY_HEADERS.signatureType);
-  if (!timestamp || !nonce || !signature || !serial) return refuse('malformed', 'Wechatpay-* headers missing');
+  if (!timestamp || !nonce || !signature || !serial)
+    return refuse('malformed', 'Wechatpay-* headers missing');
   if (signatureType !== undefined && signatureType !== AUTH_SCHEME) {
     return refuse('malformed', `unsupported Wechatpay-Signature-Type ${signatureType}`);
   }
@@ -180,7 +188,12 @@ export function verifyNotification(input: VerifyNotificationInput): VerifiedNoti
   if (resource.algorithm !== RESOURCE_ALGORITHM) {
     return refuse('malformed', `resource algorithm ${resource.algorithm}`);
   }
-  const plaintext = decryptResource(resource.ciphertext, input.apiV3Key, resource.nonce, resource.associated_data ?? '');
+  const plaintext = decryptResource(
+    resource.ciphertext,
+    input.apiV3Key,
+    resource.nonce,
+    resource.associated_data ?? '',
+  );
   if (plaintext === null) return refuse('bad-ciphertext', 'AES-256-GCM tag check failed');
   let transaction;
   try {
@@ -221,12 +234,20 @@ export function notifySuccessAnswer(): NotifyAnswer {
  * is omitted (our own failure, e.g. the database: a retry may succeed).
  * @param message the answer's message; keep it short, it is only for WeChat's records
  */
-export function notifyFailureAnswer(reason?: NotifyFailureReason, message?: string, status?: number): NotifyAnswer {
+export function notifyFailureAnswer(
+  reason?: NotifyFailureReason,
+  message?: string,
+  status?: number,
+): NotifyAnswer {
   const code =
-    status ?? (reason === undefined ? 500 : reason === 'malformed' || reason === 'bad-ciphertext' ? 400 : 401);
+    status ??
+    (reason === undefined ? 500 : reason === 'malformed' || reason === 'bad-ciphertext' ? 400 : 401);
   return {
     status: code,
     headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ code: 'FAIL', message: message ?? (reason ? `verification failed: ${reason}` : '失败') }),
+    body: JSON.stringify({
+      code: 'FAIL',
+      message: message ?? (reason ? `verification failed: ${reason}` : '失败'),
+    }),
   };
 }

@@ -28,7 +28,9 @@ const STATE_DESC: Partial<Record<TradeState, string>> = {
 
 /** A stable 28-digit transaction_id for the order (like 4200001234202301011234567890). */
 export function transactionIdOf(order: SandboxOrder): string {
-  const n = BigInt(`0x${createHash('sha256').update(`${order.mchid}/${order.prId}`).digest('hex').slice(0, 30)}`);
+  const n = BigInt(
+    `0x${createHash('sha256').update(`${order.mchid}/${order.prId}`).digest('hex').slice(0, 30)}`,
+  );
   return `4200${(n % 10n ** 24n).toString().padStart(24, '0')}`;
 }
 

@@ -21,9 +21,18 @@ import Fastify, {
 import { z } from 'zod';
 import { OUT_TRADE_NO_RE, type WechatPayConfig } from './client.ts';
 import { cashierRoutes } from './sandbox-pages.ts';
-import { loadOrCreateWechatPaySandboxKeys, sandboxClientConfig, type WechatPaySandboxKeys } from './sandbox-keys.ts';
+import {
+  loadOrCreateWechatPaySandboxKeys,
+  sandboxClientConfig,
+  type WechatPaySandboxKeys,
+} from './sandbox-keys.ts';
 import { NotificationDispatcher, transactionJson, type NotificationOptions } from './sandbox-notify.ts';
-import { SANDBOX_STATE_DIR, SANDBOX_STATE_FILE, SandboxOrderStore, type SandboxOrder } from './sandbox-store.ts';
+import {
+  SANDBOX_STATE_DIR,
+  SANDBOX_STATE_FILE,
+  SandboxOrderStore,
+  type SandboxOrder,
+} from './sandbox-store.ts';
 import {
   MAX_CLOCK_SKEW_SECONDS,
   parseAuthorization,
@@ -87,7 +96,10 @@ const mchidBody = z.object({ mchid: z.string().min(1) });
  * `POST /v3/pay/transactions/out-trade-no/:no/close`, the cashier `GET|POST /pay/:prId`, and with `testHooks`
  * `POST /__test/notify/:outTradeNo`.
  */
-export const wechatPaySandboxPlugin: FastifyPluginAsync<WechatPaySandboxPluginOptions> = async (app, opts) => {
+export const wechatPaySandboxPlugin: FastifyPluginAsync<WechatPaySandboxPluginOptions> = async (
+  app,
+  opts,
+) => {
   const { keys, store, dispatcher, now } = opts;
   await app.register(formbody);
   // v3 signs the exact body: keep it as text and parse it after the signature check.
@@ -106,7 +118,8 @@ export const wechatPaySandboxPlugin: FastifyPluginAsync<WechatPaySandboxPluginOp
       .header('wechatpay-serial', keys.platformSerialNo);
     return body === '' ? reply.send() : reply.type('application/json; charset=utf-8').send(body);
   }
-  const fail = (reply: FastifyReply, [status, code, message]: V3Error) => send(reply, status, { code, message });
+  const fail = (reply: FastifyReply, [status, code, message]: V3Error) =>
+    send(reply, status, { code, message });
 
   /** The Authorization check of every v3 call (签名生成); null when it passes. */
   function authError(request: FastifyRequest): V3Error | null {
@@ -190,22 +203,25 @@ export const wechatPaySandboxPlugin: FastifyPluginAsync<WechatPaySandboxPluginOp
       },
     );
 
-    v3.post<{ Params: { no: string } }>('/v3/pay/transactions/out-trade-no/:no/close', async (request, reply) => {
-      const input = jsonBody(request, mchidBody);
-      if (isError(input)) return fail(reply, input);
-      if (input.mchid !== keys.mchid) return fail(reply, E.param('mchid与请求头中的商户号不一致'));
-      const order = store.get(input.mchid, request.params.no);
-      if (!order) return fail(reply, E.notExist);
-      const outcome = await store.update(order, (o) => {
-        if (o.tradeState === 'SUCCESS') return 'paid';
-        if (o.tradeState !== 'CLOSED') {
-          o.tradeState = 'CLOSED';
-          o.settledAt = now();
-        }
-        return 'closed';
-      });
-      return outcome === 'paid' ? fail(reply, E.paid) : send(reply, 204);
-    });
+    v3.post<{ Params: { no: string } }>(
+      '/v3/pay/transactions/out-trade-no/:no/close',
+      async (request, reply) => {
+        const input = jsonBody(request, mchidBody);
+        if (isError(input)) return fail(reply, input);
+        if (input.mchid !== keys.mchid) return fail(reply, E.param('mchid与请求头中的商户号不一致'));
+        const order = store.get(input.mchid, request.params.no);
+        if (!order) return fail(reply, E.notExist);
+        const outcome = await store.update(order, (o) => {
+          if (o.tradeState === 'SUCCESS') return 'paid';
+          if (o.tradeState !== 'CLOSED') {
+            o.tradeState = 'CLOSED';
+            o.settledAt = now();
+          }
+          return 'closed';
+        });
+        return outcome === 'paid' ? fail(reply, E.paid) : send(reply, 204);
+      },
+    );
   });
 
   cashierRoutes(app, { store, now, onPaid: (o) => dispatcher.dispatch(o) });

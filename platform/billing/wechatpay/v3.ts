@@ -32,7 +32,15 @@ export const MAX_CLOCK_SKEW_SECONDS = 300;
 export const RESOURCE_ALGORITHM = 'AEAD_AES_256_GCM';
 
 /** trade_state values (商户订单号查询订单 "交易状态"). */
-export const TRADE_STATES = ['SUCCESS', 'REFUND', 'NOTPAY', 'CLOSED', 'REVOKED', 'USERPAYING', 'PAYERROR'] as const;
+export const TRADE_STATES = [
+  'SUCCESS',
+  'REFUND',
+  'NOTPAY',
+  'CLOSED',
+  'REVOKED',
+  'USERPAYING',
+  'PAYERROR',
+] as const;
 /** One of {@link TRADE_STATES}. */
 export type TradeState = (typeof TRADE_STATES)[number];
 
@@ -115,7 +123,12 @@ export interface EncryptedResource {
  * Encrypts `plaintext` the way WeChat Pay encrypts resources: AES-256-GCM, key = the 32-byte APIv3 key (UTF-8),
  * IV = `nonce` (UTF-8), AAD = `associatedData`; returns base64(ciphertext ‖ tag).
  */
-export function encryptResource(plaintext: string, apiV3Key: string, nonce: string, associatedData: string): string {
+export function encryptResource(
+  plaintext: string,
+  apiV3Key: string,
+  nonce: string,
+  associatedData: string,
+): string {
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
   cipher.setAAD(Buffer.from(associatedData, 'utf8'));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
@@ -143,7 +156,10 @@ export function decryptResource(
     });
     decipher.setAAD(Buffer.from(associatedData, 'utf8'));
     decipher.setAuthTag(data.subarray(data.length - GCM_TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(data.subarray(0, data.length - GCM_TAG_BYTES)), decipher.final()]);
+    const plain = Buffer.concat([
+      decipher.update(data.subarray(0, data.length - GCM_TAG_BYTES)),
+      decipher.final(),
+    ]);
     return plain.toString('utf8');
   } catch {
     return null;
