@@ -3,8 +3,9 @@
  * query answer), notifications encrypted and signed the v3 way — and deliberately broken variants for tests — and
  * their delivery to the order's notify_url with bounded retries, as the real provider retries until answered 2xx.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { sha256Hex } from '../../core/crypto.ts';
 import type { SandboxOrder, SandboxOrderStore, DeliveryAttempt } from './sandbox-store.ts';
 import type { WechatPaySandboxKeys } from './sandbox-keys.ts';
 import {
@@ -28,9 +29,7 @@ const STATE_DESC: Partial<Record<TradeState, string>> = {
 
 /** A stable 28-digit transaction_id for the order (like 4200001234202301011234567890). */
 export function transactionIdOf(order: SandboxOrder): string {
-  const n = BigInt(
-    `0x${createHash('sha256').update(`${order.mchid}/${order.prId}`).digest('hex').slice(0, 30)}`,
-  );
+  const n = BigInt(`0x${sha256Hex(`${order.mchid}/${order.prId}`).slice(0, 30)}`);
   return `4200${(n % 10n ** 24n).toString().padStart(24, '0')}`;
 }
 
@@ -66,7 +65,7 @@ export function transactionJson(
     ...(paid ? { bank_type: 'OTHERS' } : {}),
     attach: order.attach ?? '',
     ...(paid ? { success_time: formatRfc3339Beijing(order.settledAt ?? now) } : {}),
-    ...(paid ? { payer: { openid: order.openid ?? `o${transactionIdOf(order).slice(-27)}` } } : {}),
+    ...(paid ? { payer: { openid: `oSandbox${sha256Hex(`openid/${order.prId}`).slice(0, 20)}` } } : {}),
     amount: {
       total,
       ...(paid ? { payer_total: total } : {}),

@@ -44,8 +44,6 @@ export interface SandboxOrder {
   tradeState: SandboxTradeState;
   /** 28 digits, set when paid. */
   transactionId?: string;
-  /** Payer's openid, set when paid. */
-  openid?: string;
   /** ms. */
   createdAt: number;
   /** When the cashier or a close settled it, ms. */

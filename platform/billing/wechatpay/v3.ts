@@ -7,11 +7,11 @@
 import {
   createCipheriv,
   createDecipheriv,
-  randomBytes,
   sign as rsaSign,
   verify as rsaVerify,
   type KeyObject,
 } from 'node:crypto';
+import { randomFromAlphabet } from '../../core/crypto.ts';
 
 /** The only v3 signature scheme (签名生成): RSA 2048, SHA-256, PKCS#1 v1.5. */
 export const AUTH_SCHEME = 'WECHATPAY2-SHA256-RSA2048';
@@ -51,14 +51,7 @@ const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A random string of `length` letters and digits (nonce_str, resource nonces, the sandbox's APIv3 key). */
 export function randomAlnum(length: number): string {
-  // 248 = 4 × 62: rejecting bytes ≥ 248 keeps every character equally likely.
-  let out = '';
-  while (out.length < length) {
-    for (const b of randomBytes(length * 2)) {
-      if (b < 248 && out.length < length) out += ALNUM[b % 62];
-    }
-  }
-  return out;
+  return randomFromAlphabet(ALNUM, length);
 }
 
 /** Pieces joined by '\n' with a trailing '\n': the message every v3 signature covers (签名生成, 签名验证). */
