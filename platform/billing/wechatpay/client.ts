@@ -90,7 +90,9 @@ export interface WechatPayClient {
  *   serial is unknown, or whose signature does not verify — never trust its content;
  * - 'response': a verified answer that is not the documented JSON;
  * - 'rejected': the provider answered 4xx/5xx; `status`, `code` and `providerMessage` carry its reason (e.g. 401
- *   SIGN_ERROR when our request signature is wrong, 404 ORDER_NOT_EXIST, 400 ORDERPAID).
+ *   SIGN_ERROR when our request signature is wrong, 404 ORDER_NOT_EXIST, 400 ORDERPAID). Error answers are not
+ *   signature-checked (the SDK skips non-2xx answers; WeChat Pay does not sign a 401): never change money on a
+ *   rejection alone — query the order (a verified answer) before crediting or giving up.
  */
 export type WechatPayErrorKind = 'transport' | 'signature' | 'response' | 'rejected';
 

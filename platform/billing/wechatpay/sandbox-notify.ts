@@ -220,10 +220,15 @@ export class NotificationDispatcher {
     },
   ) {}
 
-  /** Starts a round of deliveries of the order's genuine notification, unless one is under way. */
-  dispatch(order: SandboxOrder): void {
+  /**
+   * Starts a round of deliveries of the order's genuine notification, unless one is under way; `firstDelayMs`
+   * replaces the first entry of the retry delays.
+   */
+  dispatch(order: SandboxOrder, firstDelayMs?: number): void {
     if (this.abort.signal.aborted || this.running.has(order.prId)) return;
-    const round = this.round(order).finally(() => this.running.delete(order.prId));
+    const [first = 0, ...rest] = this.opts.retryDelaysMs;
+    const delays = [firstDelayMs ?? first, ...rest];
+    const round = this.round(order, delays).finally(() => this.running.delete(order.prId));
     this.running.set(order.prId, round);
   }
 
@@ -253,9 +258,9 @@ export class NotificationDispatcher {
     await this.idle();
   }
 
-  private async round(order: SandboxOrder): Promise<void> {
+  private async round(order: SandboxOrder, delays: readonly number[]): Promise<void> {
     const { body } = notificationBody(order, this.opts.keys, this.opts.now());
-    for (const delay of this.opts.retryDelaysMs) {
+    for (const delay of delays) {
       if (!(await sleep(delay, this.abort.signal))) return;
       const headers = signNotification(body, this.opts.keys, this.opts.now());
       const status = await postNotification(order.notifyUrl, { headers, body }, this.abort.signal);

@@ -46,6 +46,11 @@ import {
 
 /** Default delays before each notification attempt, ms: three tries (the real provider spreads ~15 over 24 h). */
 export const DEFAULT_NOTIFY_RETRY_DELAYS_MS = [0, 1000, 3000] as const;
+/**
+ * After a restart, resumed deliveries wait this long before their first attempt, ms: in the embedded default the
+ * sandbox starts with the platform, before the gateway that serves the notify URL listens.
+ */
+export const DEFAULT_RESUME_DELAY_MS = 5000;
 /** After a restart, unacknowledged notifications of orders paid within this window are delivered again, ms. */
 const RESUME_WINDOW_MS = (24 * 60 + 4) * 60_000;
 
@@ -88,6 +93,8 @@ const prepaySchema = z.object({
   notify_url: z.url({ protocol: /^https?$/ }).max(256),
   amount: z.object({ total: z.number().int().min(1), currency: z.literal('CNY').default('CNY') }),
 });
+/** What must match for a repeated Native下单 with the same out_trade_no to be "the same order". */
+const SAME_ORDER_FIELDS = ['appid', 'amountFen', 'currency', 'description'] as const;
 const mchidBody = z.object({ mchid: z.string().min(1) });
 
 /**
@@ -173,7 +180,9 @@ export const wechatPaySandboxPlugin: FastifyPluginAsync<WechatPaySandboxPluginOp
       };
       let order = store.get(input.mchid, input.out_trade_no);
       if (order) {
-        const same = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => order![k] === fields[k]);
+        // The same order again (amount, currency, description, AppID) returns its code_url; time_expire, attach and
+        // notify_url of the first call stay.
+        const same = SAME_ORDER_FIELDS.every((k) => order![k] === fields[k]);
         if (order.tradeState === 'SUCCESS') return fail(reply, E.paid);
         if (order.tradeState === 'CLOSED') return fail(reply, E.closed);
         if (order.tradeState === 'PAYERROR') return fail(reply, E.payError);
@@ -257,6 +266,8 @@ export interface StartWechatPaySandboxOptions {
   memoryOnly?: boolean;
   /** Delays before each notification attempt, ms (default {@link DEFAULT_NOTIFY_RETRY_DELAYS_MS}). */
   notifyRetryDelaysMs?: readonly number[];
+  /** Delay before the first attempt of a delivery resumed at start, ms (default {@link DEFAULT_RESUME_DELAY_MS}). */
+  resumeDelayMs?: number;
   /**
    * Register `POST /__test/notify/:outTradeNo` (JSON `{tamper?, amountFen?, tradeState?, url?}` → `{status, id}`):
    * sends one notification of the order now, genuine or broken. Only with TEST_HOOKS: a genuine signature on any
@@ -336,7 +347,9 @@ export async function startWechatPaySandbox(opts: StartWechatPaySandboxOptions):
   url = `http://${host}:${address.port}`;
   for (const o of store.all()) {
     const recent = o.settledAt !== undefined && now() - o.settledAt < RESUME_WINDOW_MS;
-    if (o.tradeState === 'SUCCESS' && !o.notify.acknowledged && recent) dispatcher.dispatch(o);
+    if (o.tradeState === 'SUCCESS' && !o.notify.acknowledged && recent) {
+      dispatcher.dispatch(o, opts.resumeDelayMs ?? DEFAULT_RESUME_DELAY_MS);
+    }
   }
   const order = (outTradeNo: string) => store.get(keys.mchid, outTradeNo);
   return {

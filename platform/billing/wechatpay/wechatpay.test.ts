@@ -83,13 +83,13 @@ beforeEach(() => {
 
 const newOutTradeNo = () => `CZ${randomBytes(12).toString('hex')}`;
 
-async function prepay(outTradeNo = newOutTradeNo(), amountFen = 5000) {
+async function prepay(outTradeNo = newOutTradeNo(), amountFen = 5000, timeExpire = Date.now() + 30 * 60_000) {
   const { codeUrl } = await client.nativePrepay({
     outTradeNo,
     description: '存证云-积分充值 50 积分',
     amountFen,
     notifyUrl: notifyServer.url,
-    timeExpire: new Date(Date.now() + 30 * 60_000),
+    timeExpire: new Date(timeExpire),
   });
   return { outTradeNo, codeUrl };
 }
@@ -209,7 +209,8 @@ describe('Native payment through the SDK and the sandbox', () => {
 
   it('prepay is idempotent for the same content and refuses the order number for another', async () => {
     const { outTradeNo, codeUrl } = await prepay();
-    expect((await prepay(outTradeNo)).codeUrl).toBe(codeUrl);
+    // A later time_expire (a retry of the same recharge) is still the same order.
+    expect((await prepay(outTradeNo, 5000, Date.now() + 40 * 60_000)).codeUrl).toBe(codeUrl);
     expect(await rejection(prepay(outTradeNo, 4900))).toMatchObject({
       kind: 'rejected',
       status: 403,
@@ -226,6 +227,16 @@ describe('Native payment through the SDK and the sandbox', () => {
     const post = await fetch(codeUrl, { method: 'POST', body: new URLSearchParams({ decision: 'success' }) });
     expect(post.status).toBe(409);
     expect(await rejection(prepay(outTradeNo))).toMatchObject({ kind: 'rejected', code: 'ORDER_CLOSED' });
+  });
+
+  it('the cashier refuses to pay after time_expire; the order stays NOTPAY until closed', async () => {
+    const { outTradeNo, codeUrl } = await prepay(newOutTradeNo(), 5000, Date.now() - 1000);
+    const page = await (await fetch(codeUrl)).text();
+    expect(page).toContain('已超过支付截止时间');
+    expect(page).not.toContain('<form');
+    const post = await fetch(codeUrl, { method: 'POST', body: new URLSearchParams({ decision: 'success' }) });
+    expect(post.status).toBe(409);
+    expect((await client.queryByOutTradeNo(outTradeNo)).tradeState).toBe('NOTPAY');
   });
 
   it('unknown orders answer 404 ORDER_NOT_EXIST; bad input is refused before any request', async () => {
@@ -592,7 +603,7 @@ describe('notifications (verified by notify.ts)', () => {
     await press(second.codeUrl, '支付成功');
     await sandbox.deliveriesIdle();
     notifyServer.received.length = 0;
-    const restarted = await startWechatPaySandbox({ dataDir, memoryOnly: false, notifyRetryDelaysMs: [0] });
+    const restarted = await startWechatPaySandbox({ dataDir, notifyRetryDelaysMs: [0], resumeDelayMs: 0 });
     try {
       await restarted.deliveriesIdle();
       const outTradeNos = notifyServer.received.map((r) => {
