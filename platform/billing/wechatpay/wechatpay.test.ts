@@ -497,7 +497,7 @@ describe('notifications (verified by notify.ts)', () => {
     return sandbox.order(outTradeNo)!;
   }
   const build = (order: Awaited<ReturnType<typeof paidOrder>>, opts?: NotificationOptions) =>
-    buildNotification(order, sandbox.keys, Date.now(), opts);
+    sandbox.buildNotification(order.outTradeNo, opts);
 
   it('a genuine notification verifies and decrypts', async () => {
     const order = await paidOrder();
