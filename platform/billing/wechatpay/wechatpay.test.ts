@@ -4,7 +4,7 @@
  * delivered to a local notify server and verified by ./notify.ts — and every rejection: wrong merchant key, stale or
  * altered request, tampered or unsigned answer, and broken notifications.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
@@ -57,6 +57,8 @@ class NotifyServer {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
+
+const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
 
 let dataDir: string;
 let sandbox: WechatPaySandbox;
@@ -437,7 +439,8 @@ describe('response signatures (verified by the SDK)', () => {
     ).toMatchObject({ kind: 'signature' });
   });
 
-  it('a platform certificate (X.509 PEM) works as well as the public key', async () => {
+  // openssl signs the certificate (no X.509 library in the project); skipped where it is missing.
+  it.skipIf(!hasOpenssl)('a platform certificate (X.509 PEM) works as well as the public key', async () => {
     const keyFile = path.join(dataDir, 'platform-key.pem');
     await fsp.writeFile(keyFile, sandbox.keys.platformPrivateKey, { mode: 0o600 });
     const certPem = execFileSync('openssl', [
