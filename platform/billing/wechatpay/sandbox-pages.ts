@@ -1,0 +1,120 @@
+/**
+ * The WeChat Pay sandbox's cashier: the page a code_url opens (`/pay/<pr id>`; in production the payer scans
+ * `weixin://wxpay/bizpayurl?pr=…` with WeChat instead). It shows the order and two plain forms, 支付成功 and
+ * 支付失败: no JavaScript (a CSP forbids it), POST then 303 back to the page, which then shows the outcome.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { SandboxOrder, SandboxOrderStore } from './sandbox-store.ts';
+import { formatRfc3339Beijing } from './v3.ts';
+
+const PR_ID_RE = /^[0-9a-f]{32}$/;
+
+/** Integer fen as yuan with two decimals, e.g. 5000 → '¥50.00'. */
+export function formatFen(fen: number): string {
+  return `¥${Math.trunc(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** No script, no third party, nothing cached or leaked through Referer: the page's id is its only secret. */
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+};
+
+function page(reply: FastifyReply, status: number, title: string, main: string) {
+  return reply
+    .code(status)
+    .headers(PAGE_HEADERS)
+    .send(
+      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">` +
+        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
+        `<style>body{font-family:sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#222}` +
+        `h1{color:#07c160}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}.amount{font-size:2rem}` +
+        `form{display:inline-block;margin-right:1rem}button{font-size:1.1rem;padding:.5rem 1.5rem}</style></head>` +
+        `<body><h1>${esc(title)}</h1>${main}</body></html>`,
+    );
+}
+
+const STATE_TEXT: Record<SandboxOrder['tradeState'], string> = {
+  NOTPAY: '待支付',
+  SUCCESS: '支付成功',
+  PAYERROR: '支付失败',
+  CLOSED: '订单已关闭',
+};
+
+function orderSummary(o: SandboxOrder): string {
+  return (
+    `<p class="amount">${formatFen(o.amountFen)}</p><dl>` +
+    `<dt>商品</dt><dd>${esc(o.description)}</dd>` +
+    `<dt>商户订单号</dt><dd>${esc(o.outTradeNo)}</dd>` +
+    (o.timeExpire ? `<dt>支付截止</dt><dd>${esc(formatRfc3339Beijing(o.timeExpire))}</dd>` : '') +
+    `<dt>状态</dt><dd class="state" data-state="${o.tradeState}">${STATE_TEXT[o.tradeState]}</dd></dl>`
+  );
+}
+
+const missing = (reply: FastifyReply) => page(reply, 404, '订单不存在', '<p>二维码无效或订单已过期。</p>');
+
+/** Options of {@link cashierRoutes}. */
+export interface CashierOptions {
+  store: SandboxOrderStore;
+  /** The clock, ms. */
+  now: () => number;
+  /** Called once when the cashier marks an order paid (starts the notification's delivery). */
+  onPaid: (order: SandboxOrder) => void;
+}
+
+/**
+ * Registers `GET /pay/:prId` (the page) and `POST /pay/:prId` (form field `decision`: `success` → SUCCESS with a
+ * transaction id, then the notification; `fail` → PAYERROR, no notification, as WeChat Pay notifies successes only).
+ * A decision is final: the same one again is a no-op, the other one, a closed order or a time_expire passed answer
+ * 409 with a page saying so. Needs a form-body parser on `app`.
+ */
+export function cashierRoutes(app: FastifyInstance, opts: CashierOptions): void {
+  const { store, now } = opts;
+  const find = (prId: string) => (PR_ID_RE.test(prId) ? store.byPrId(prId) : undefined);
+
+  app.get<{ Params: { prId: string } }>('/pay/:prId', async (request, reply) => {
+    const o = find(request.params.prId);
+    if (!o) return missing(reply);
+    const expired = o.timeExpire !== undefined && now() > o.timeExpire;
+    let actions = '';
+    if (o.tradeState === 'NOTPAY' && expired) {
+      actions = '<p>订单已超过支付截止时间，无法支付。</p>';
+    } else if (o.tradeState === 'NOTPAY') {
+      const form = (decision: string, label: string) =>
+        `<form method="post" action="${o.prId}"><input type="hidden" name="decision" value="${decision}">` +
+        `<button type="submit">${label}</button></form>`;
+      actions =
+        '<p>这是微信支付沙箱，不会扣款。请选择本次支付的结果：</p>' +
+        `<div class="actions">${form('success', '支付成功')}${form('fail', '支付失败')}</div>`;
+    }
+    return page(reply, 200, '微信支付（沙箱）', orderSummary(o) + actions);
+  });
+
+  app.post<{ Params: { prId: string } }>('/pay/:prId', async (request, reply) => {
+    const decision = ((request.body ?? {}) as Record<string, unknown>).decision;
+    if (decision !== 'success' && decision !== 'fail') {
+      return page(reply, 400, '请求无效', '<p>请选择“支付成功”或“支付失败”。</p>');
+    }
+    const o = find(request.params.prId);
+    if (!o) return missing(reply);
+    const target = decision === 'success' ? 'SUCCESS' : 'PAYERROR';
+    const outcome = await store.update(o, (order) => {
+      if (order.tradeState === target) return 'same';
+      if (order.tradeState !== 'NOTPAY') return 'final';
+      if (order.timeExpire !== undefined && now() > order.timeExpire) return 'expired';
+      order.tradeState = target;
+      order.settledAt = now();
+      return 'settled';
+    });
+    if (outcome === 'final') return page(reply, 409, '订单已结束', orderSummary(o));
+    if (outcome === 'expired') return page(reply, 409, '订单已过期', orderSummary(o));
+    if (outcome === 'settled' && target === 'SUCCESS') opts.onPaid(o);
+    return reply.code(303).header('location', o.prId).send();
+  });
+}
