@@ -8,7 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, EvidenceRow } from '../db/schema.ts';
-import type { EvidenceStorage } from './storage.ts';
+import type { FileBucket } from '../files/storage.ts';
 
 /** Rows the sweep handles per query. */
 const SWEEP_PAGE = 500;
@@ -35,11 +35,11 @@ export async function setLabel(
 /** Removes the bytes of a row marked deleted and records that they are gone. Storage errors propagate. */
 async function purge(
   db: Kysely<Database>,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: Pick<EvidenceRow, 'id' | 'storage_key'>,
   now: number,
 ): Promise<void> {
-  if (ev.storage_key !== '') await storage.remove(ev.storage_key);
+  if (ev.storage_key !== '') await storage.delete(ev.storage_key);
   await db
     .updateTable('evidences')
     .set({ purged_at: now })
@@ -56,7 +56,7 @@ async function purge(
  */
 export async function deleteEvidenceData(
   db: Kysely<Database>,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   id: number,
   userId: number,
   now: number,
@@ -87,7 +87,7 @@ export async function deleteEvidenceData(
  */
 export async function sweepDeletedData(
   db: Kysely<Database>,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   now: number,
   onError: (err: unknown, id: number) => void = () => undefined,
 ): Promise<number> {

@@ -3,10 +3,9 @@
  * entry in one transaction, listing a user's evidence per kind with the filters of spec 01 §2.4, labels, and the
  * certificate view of spec 01 §2.3, §3.
  */
-import fsp from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import {
-  AccountAreaMsg,
+  EvidenceMsg,
   type EvidenceListData,
   type EvidenceListQuery,
   type EvidenceView,
@@ -22,8 +21,8 @@ import { newBaoquan, storageKeyFor } from './baoquan.ts';
 import { formatBeijingDate, renderCertificateHtml } from './certificate.ts';
 import { parseDataFields } from './property.ts';
 import type { DetectedType } from './filetype.ts';
-import type { EvidenceStorage } from './storage.ts';
-import type { ReceivedFile } from './upload.ts';
+import type { FileBucket } from '../files/storage.ts';
+import type { ReceivedFile } from '../files/temp.ts';
 
 /** Columns only some kinds fill: device fields of app capture, the user-data summary (issue 3). */
 export type EvidenceExtras = Partial<
@@ -65,7 +64,7 @@ export interface NewEvidence {
  */
 export async function saveEvidence(
   pdb: PlatformDb,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: NewEvidence,
 ): Promise<SaveEvidenceData> {
   const now = nowSeconds();
@@ -113,7 +112,7 @@ export async function saveEvidence(
         },
         now,
       );
-      await notify(trx, ev.userId, AccountAreaMsg.evidenceSavedNews(ev.title, baoquan), now);
+      await notify(trx, ev.userId, EvidenceMsg.savedNews(ev.title, baoquan), now);
       if (tempPath !== null) {
         await storage.putFile(tempPath, storageKey);
         moved = true;
@@ -121,7 +120,7 @@ export async function saveEvidence(
       return { id, baoquan, filehash: ev.file.sha256, chainhash: entry.leafHash };
     });
   } catch (err) {
-    if (moved) await storage.remove(storageKey).catch(() => undefined);
+    if (moved) await storage.delete(storageKey).catch(() => undefined);
     throw err;
   }
 }
@@ -272,7 +271,7 @@ export type FoundEvidence = NonNullable<Awaited<ReturnType<typeof findByBaoquan>
  * owner, and storage holds exactly `file_size` bytes.
  */
 export async function hasStoredBytes(
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: Pick<EvidenceRow, 'kind' | 'deleted_at' | 'storage_key' | 'file_size'>,
 ): Promise<boolean> {
   if (ev.kind === 'hash' || ev.deleted_at !== null || ev.storage_key === '') return false;
@@ -286,7 +285,7 @@ export async function hasStoredBytes(
  * when absent), userData `{line, fields}` for user data (else null), and the certificate HTML of the kind.
  */
 export async function buildView(
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: FoundEvidence,
   viewerId: number | null,
 ): Promise<EvidenceView> {
@@ -338,9 +337,4 @@ export async function buildView(
     deletedAt,
     leafIndex: Number(ev.leaf_index),
   };
-}
-
-/** Removes a temp file if it is still there (after a failed save). */
-export async function discardTemp(file: ReceivedFile | null): Promise<void> {
-  if (file) await fsp.rm(file.path, { force: true }).catch(() => undefined);
 }

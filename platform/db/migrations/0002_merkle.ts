@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** Rows per INSERT while copying (5 parameters a leaf: well under SQLite's variable limit). */
 const COPY_PAGE = 500;

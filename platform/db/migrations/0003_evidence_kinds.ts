@@ -12,7 +12,7 @@
  * SQLite accepts one ADD COLUMN per ALTER TABLE, so every column is its own statement (same on PostgreSQL).
  */
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 
 const TEXT_COLUMNS = [
   ['app_type', 'varchar(100)'],
