@@ -76,7 +76,8 @@ export default tseslint.config(
             { group: ['**/app/**', '**/server/**'], message: 'platform/ never imports app/ or server/' },
             {
               group: ['../*/routes.ts', '../*/*-routes.ts'],
-              message: "an area never imports another area's routes: move what it needs into that area's service",
+              message:
+                "an area never imports another area's routes: move what it needs into that area's service",
             },
           ],
         },

@@ -181,7 +181,11 @@ export async function changePassword(
   await replacePassword(db, user.id, passwordHash, AccountMsg.passwordChangedNews);
 }
 
-/** Replaces the extraction code of `userId`: checkNo compares against the stored value, so the old one stops at once. */
-export async function setExtractCode(db: Kysely<Database>, userId: number, extractCode: string): Promise<void> {
+/** Replaces the extraction code of `userId`: checkNo compares with the stored value, so the old one stops at once. */
+export async function setExtractCode(
+  db: Kysely<Database>,
+  userId: number,
+  extractCode: string,
+): Promise<void> {
   await db.updateTable('users').set({ extract_code: extractCode }).where('id', '=', userId).execute();
 }

@@ -46,7 +46,10 @@ export async function downloadData(deps: DownloadDeps, ev: EvidenceRow, now: num
   return { downUrl: deps.signer.url(ev.baoquan, now, deps.ttlSeconds), packageUrl };
 }
 
-/** The owner's download of evidence `dataId`. @throws ApiError 404 when it is not `userId`'s; see {@link downloadData} */
+/**
+ * The owner's download of evidence `dataId`.
+ * @throws ApiError 404 `evidenceNotFound` when it is not `userId`'s; see {@link downloadData}
+ */
 export async function ownerDownload(
   deps: DownloadDeps,
   dataId: number,
@@ -99,7 +102,8 @@ export function batchIds(dataIdStr: string): number[] {
     .filter((t) => t !== '');
   if (tokens.length === 0) throw new ApiError(ApiCode.BAD_REQUEST, Msg.selectEvidenceToDownload);
   const ids = [...new Set(tokens.filter((t) => /^\d{1,15}$/.test(t)).map(Number))].filter((n) => n > 0);
-  if (ids.length > BATCH_MAX_ITEMS) throw new ApiError(ApiCode.BAD_REQUEST, Msg.batchTooMany(BATCH_MAX_ITEMS));
+  if (ids.length > BATCH_MAX_ITEMS)
+    throw new ApiError(ApiCode.BAD_REQUEST, Msg.batchTooMany(BATCH_MAX_ITEMS));
   return ids;
 }
 

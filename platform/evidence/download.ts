@@ -6,7 +6,7 @@
  * - package: `/attestation/<baoquan>/package.zip?exp=&sig=` over `package:<baoquan>:<exp>`, served by the gateway,
  *   which checks it with `GET /api/file/<baoquan>/authorize` (or {@link verifyPackageSignature} in process); batch
  *   items `<baoquan>.<exp>.<sig>` carry the same package signature (spec 01 §2.4);
- * - view token of the public verification (spec 01 §2.8): `<exp>.<hex>` over `view:<no>:<exp>`.
+ * - view token of the public verification (spec 01 §2.1 /queryAuthentication): `<exp>.<hex>` over `view:<no>:<exp>`.
  */
 import { loadSigningKey, sigEqual, UrlSigner, wellFormed } from '../files/signer.ts';
 

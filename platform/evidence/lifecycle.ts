@@ -1,6 +1,7 @@
 /**
- * What happens to an evidence after it is saved (issue 3): its label changes, its stored data is deleted by the owner
- * (the row and the ledger entry stay), and the start-up sweep finishes deletions a crash interrupted.
+ * What happens to an evidence after it is saved (spec 01 §2.4; docs/decisions/006-evidence-kinds.md): its label
+ * changes, its stored data is deleted by the owner (the row and the ledger entry stay), and the start-up sweep
+ * finishes deletions a crash interrupted.
  *
  * Deletion order (never a row claiming bytes that are gone): 1. `deleted_at` is set (committed), so from then on
  * nothing serves the bytes; 2. the bytes are removed from storage; 3. `purged_at` is set. A crash between 1 and 3

@@ -78,7 +78,11 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   // Hash evidence: the file never reaches us; we record the submitted SHA-256 only.
   app.post(EvidencePaths.saveHash, verified, async (request) => {
     const body = parseInput(SaveHashBody, request.body);
-    return answer(request, await saveHashEvidence(deps, currentUser(request).id, body), 'hash evidence saved');
+    return answer(
+      request,
+      await saveHashEvidence(deps, currentUser(request).id, body),
+      'hash evidence saved',
+    );
   });
 
   // User-data evidence: a CSV/XLSX upload, or fields and rows typed on the page.

@@ -1,7 +1,7 @@
 /**
- * Saving evidence of each kind from what a request carried (spec 01 §2.1–2.3; contract `EvidencePaths`): an uploaded
- * file (type from its bytes), a submitted SHA-256 (hash evidence: the file never reaches us), or user data (a CSV/XLSX
- * upload or typed fields and rows, normalised to CSV by property.ts). Each checks what the route could not, then
+ * Saving evidence of each kind from what a request carried (spec 01 §2.1–2.3; contract `EvidencePaths`): an
+ * uploaded file (type from its bytes), a submitted SHA-256 (hash evidence: the file never reaches us), or user data
+ * (a CSV/XLSX upload or typed fields and rows, normalised to CSV by property.ts). Each checks what the route could not, then
  * stores through {@link saveEvidence}. Temp files stay the caller's to discard.
  */
 import {
@@ -144,7 +144,11 @@ export async function savePropertyEvidence(
     else if (fields.fields !== undefined) throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyNoRows);
     else throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyDataRequired);
     // the name of any file part, even the empty one left out above (cleanFileName gives it 'file')
-    const fromName = part ? cleanFileName(part.fileName).replace(/\.[0-9A-Za-z]{1,8}$/, '').slice(0, 100) : '';
+    const fromName = part
+      ? cleanFileName(part.fileName)
+          .replace(/\.[0-9A-Za-z]{1,8}$/, '')
+          .slice(0, 100)
+      : '';
     const data = await saveEvidence(deps.pdb, deps.storage, {
       userId,
       title: text.title ?? (fromName || EvidenceMsg.propertyDefaultTitle),

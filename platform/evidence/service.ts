@@ -1,7 +1,7 @@
 /**
- * Evidence persistence (issue 2, issue 3): saving an evidence of any kind (file, hash, property, app) with its ledger
- * entry in one transaction, listing a user's evidence per kind with the filters of spec 01 §2.4, labels, and the
- * certificate view of spec 01 §2.3, §3.
+ * Evidence persistence (spec 01 §2.1–2.4, §3; docs/decisions/006-evidence-kinds.md): saving an evidence of any
+ * kind (file, hash, property, app) with its ledger entry in one transaction, listing a user's evidence per kind with
+ * the filters of spec 01 §2.4, labels, and the certificate view of spec 01 §2.3, §3.
  */
 import { sql, type Kysely } from 'kysely';
 import {
@@ -24,7 +24,7 @@ import type { DetectedType } from './filetype.ts';
 import type { FileBucket } from '../files/storage.ts';
 import type { ReceivedFile } from '../files/temp.ts';
 
-/** Columns only some kinds fill: device fields of app capture, the user-data summary (issue 3). */
+/** Columns only some kinds fill: device fields of app capture, the user-data summary (spec 01 §3). */
 export type EvidenceExtras = Partial<
   Pick<
     EvidencesTable,
@@ -57,9 +57,9 @@ export interface NewEvidence {
 }
 
 /**
- * Stores `ev`: inserts the evidence row, appends its ledger entry, notifies the owner (issue 4) and moves the temp file into storage, all before
- * the one commit. If anything fails the transaction rolls back and the stored file is deleted; the temp file is
- * the caller's to delete.
+ * Stores `ev`: inserts the evidence row, appends its ledger entry, notifies the owner (spec 01 §3 News) and moves the
+ * temp file into storage, all before the one commit. If anything fails the transaction rolls back and the stored
+ * file is deleted; the temp file is the caller's to delete.
  * @returns `{id, baoquan, filehash, chainhash}` of the contract
  */
 export async function saveEvidence(
@@ -106,8 +106,8 @@ export async function saveEvidence(
           fileType: ev.type.fileType,
           ownerRef: ownerRef(ev.userId),
           savedAt: now,
-          // the ledger record carries the evidence kind (issue 3; contract LedgerRecord.kind); absent means file,
-          // as in the records of issue 2
+          // the ledger record carries the evidence kind (contract LedgerRecord.kind); absent means file, as in the
+          // records written before evidence kinds (docs/decisions/006-evidence-kinds.md)
           ...(kind === 'file' ? {} : { kind }),
         },
         now,
@@ -209,7 +209,7 @@ export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
     .selectAll('evidences')
     .select([
       'users.mobile as owner_mobile',
-      // the chain transaction hash is the Merkle leaf hash (issue 3; docs/decisions/005-ledger.md)
+      // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
       'ledger_leaves.leaf_hash as chainhash',
       'ledger_leaves.leaf_index',
     ])
@@ -219,7 +219,7 @@ export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
 
 /**
  * Evidences whose SHA-256 is `sha256` (lower-case hex), newest first, at most `limit`, with their chain hash — the
- * public lookup by hash (issue 3 item 7).
+ * public lookup by hash (spec 01 §2.1 /queryAuthentication).
  */
 export async function findBySha256(db: Kysely<Database>, sha256: string, limit: number) {
   return db

@@ -60,7 +60,7 @@ export function registerSignedFileRoute(app: FastifyInstance, opts: SignedFileRo
   );
 }
 
-/** The relative signed URL `<prefix><id>?exp=&sig=` for file `id`, expiring `ttlSeconds` after `now` (unix seconds). */
+/** The relative signed URL `<prefix><id>?exp=&sig=` of file `id`, expiring `ttlSeconds` after `now` (unix s). */
 export function signedFileUrl(
   signer: UrlSigner,
   prefix: string,

@@ -1,9 +1,9 @@
 /**
  * Where the platform keeps file bytes (ARCHITECTURE "File storage sits behind an interface"; decision 016): one
- * {@link FileStorage} of named buckets — evidence originals, KYC images, seal images, and whatever a new area adds to
- * {@link BUCKETS} — each a {@link FileBucket} of objects under opaque keys (`xx/NAME`). The local implementation keeps
- * `${dataDir}/<bucket>/<xx>/<NAME>`, the layout the platform has always used; an S3-compatible store implements the
- * same two interfaces and is passed once to `buildPlatform({ storage })`.
+ * {@link FileStorage} of named buckets — evidence originals, KYC images, seal images, and whatever a new area adds
+ * to {@link BUCKETS} — each a {@link FileBucket} of objects under opaque keys (`xx/NAME`). The local implementation
+ * keeps `${dataDir}/<bucket>/<xx>/<NAME>`, the layout the platform has always used; an S3-compatible store
+ * implements the same two interfaces and is passed once to `buildPlatform({ storage })`.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -36,7 +36,7 @@ export interface FileBucket {
    * @throws the stream's error; on an invalid key
    */
   put(key: string, source: Readable): Promise<StoredObject>;
-  /** Moves the finished temp file at `tempPath` (files/intake.ts) into the object `key`; the temp file is gone after. */
+  /** Moves the finished temp file at `tempPath` (files/temp.ts) into the object `key`; the temp file is gone after. */
   putFile(tempPath: string, key: string): Promise<void>;
   /** A stream of the bytes of `key`. @throws (on the stream) when the object is missing */
   get(key: string): Readable;

@@ -40,7 +40,7 @@ export const KYC_IMAGE_PREFIX = '/api/kyc/image/';
 /** Signature purpose of KYC image URLs. */
 export const KYC_IMAGE_PURPOSE = 'kyc-image';
 
-/** The private image bucket of `app.files` (`${dataDir}/kyc` locally; never public, served only by the signed route). */
+/** The private image bucket of `app.files` (`${dataDir}/kyc` locally; never public: served by the signed route). */
 export function kycStorage(app: FastifyInstance): FileBucket {
   return app.files.bucket('kyc');
 }

@@ -1,5 +1,5 @@
 /**
- * Public verification calls of `/queryAuthentication` (contract `VerifyPaths`; spec 01 §2.1, §2.8, §7):
+ * Public verification calls of `/queryAuthentication` (contract `VerifyPaths`; spec 01 §2.1, §7):
  * - `POST /api/check/bqno {no}` → `{viewToken}`: a token for that one evidence number, valid 10 minutes
  *   (`<exp>.<hex HMAC over "view:<no>:<exp>">`, the signing key with its own purpose string); an unknown number
  *   answers code 404 `Msg.evidenceNumberNotFound`;

@@ -1,5 +1,5 @@
 /**
- * Public verification lookups of `/queryAuthentication` (spec 01 §2.1, §2.8, §7): an evidence number → a short-lived
+ * Public verification lookups of `/queryAuthentication` (spec 01 §2.1, §7): an evidence number → a short-lived
  * view token → the public face of that evidence, and the lookup by SHA-256. No owner data is answered (no mobile, no
  * id); deleted evidence is found too, with its `deletedAt`. Every call counts against one budget per client IP held
  * in the database (core/attempts.ts), so every platform instance shares it (docs/decisions/006-evidence-kinds.md).

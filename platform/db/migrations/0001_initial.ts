@@ -1,7 +1,7 @@
 /**
  * First schema: users, tokens, captchas, SMS codes, failed-attempt counters, evidences and the hash-chained ledger
- * (issue 2).
- * Times are unix seconds in BIGINT columns; sizes are bytes in BIGINT.
+ * (docs/decisions/002-platform.md). Column helpers from ../columns.ts: times are unix seconds in BIGINT columns;
+ * sizes are bytes in BIGINT.
  */
 import type { Kysely, Migration } from 'kysely';
 import { createdAt, idColumn, notNull, ownedByUser } from '../columns.ts';

@@ -1,7 +1,7 @@
 /**
- * Account area (issue 4; spec 01 §2.5–2.7, §3; spec 02 §3 Address): `notifications`, `signatures` (seal images,
- * the bytes in `${dataDir}/signatures`) and `addresses` (delivery addresses). Every row belongs to one user and is
- * deleted with them. Times are unix seconds (BIGINT); booleans 0/1 integers; sizes bytes.
+ * Account area (spec 01 §2.5–2.7, §3; spec 02 §3 Address; docs/decisions/009-account-area.md): `notifications`,
+ * `signatures` (seal images, the bytes in `${dataDir}/signatures`) and `addresses` (delivery addresses). Every row
+ * belongs to one user and is deleted with them. Times are unix seconds (BIGINT); booleans 0/1 integers; sizes bytes.
  */
 import type { Kysely, Migration } from 'kysely';
 import { createdAt, idColumn, notNull, ownedByUser, timestamps } from '../columns.ts';

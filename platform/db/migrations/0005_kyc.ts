@@ -1,5 +1,5 @@
 /**
- * Real-name verification (issue 5; spec 02 §3 KycInfo, §4; docs/decisions/011-kyc-review.md):
+ * Real-name verification (spec 02 §3 KycInfo, §4; docs/decisions/011-kyc-review.md):
  * - `kyc_profiles`: one row per user who ever submitted: kind personal|enterprise, auth_type (1 photo, 3 face, 0
  *   enterprise), the submitted text fields as JSON, submission/review times, the enterprise API credentials;
  * - `kyc_images`: the private images (storage under `${dataDir}/kyc`), one current row per (user, field);
