@@ -70,6 +70,16 @@ export class HashingCounter extends Transform {
   }
 }
 
+/** Streams `source` through `tap` into the new file `dest` (mode 0600); a failed stream deletes the partial file. */
+export async function streamToNewFile(source: Readable, tap: Transform, dest: string): Promise<void> {
+  try {
+    await pipeline(source, tap, fs.createWriteStream(dest, { flags: 'wx', mode: 0o600 }));
+  } catch (err) {
+    await fsp.rm(dest, { force: true });
+    throw err;
+  }
+}
+
 /** A bucket kept as a local directory `root` (`${dataDir}/<bucket>`). */
 export class LocalDirectoryBucket implements FileBucket {
   constructor(readonly root: string) {}
@@ -84,12 +94,7 @@ export class LocalDirectoryBucket implements FileBucket {
     const dest = this.pathOf(key);
     await fsp.mkdir(path.dirname(dest), { recursive: true });
     const counter = new HashingCounter();
-    try {
-      await pipeline(source, counter, fs.createWriteStream(dest, { flags: 'wx', mode: 0o600 }));
-    } catch (err) {
-      await fsp.rm(dest, { force: true });
-      throw err;
-    }
+    await streamToNewFile(source, counter, dest);
     return counter.result();
   }
 

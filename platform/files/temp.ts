@@ -5,13 +5,11 @@
  * (file-type's magic numbers), never its name. Leftovers of a crash are swept at start.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile, type FileTypeResult } from 'file-type';
-import { HashingCounter, type StoredObject } from './storage.ts';
+import { HashingCounter, streamToNewFile, type StoredObject } from './storage.ts';
 
 /** A file received into the temp area. `size` in bytes, `sha256` lower-case hex. */
 export interface ReceivedFile extends StoredObject {
@@ -68,12 +66,7 @@ export async function receiveToTemp(source: Readable, tmpDir: string): Promise<R
   await fsp.mkdir(tmpDir, { recursive: true });
   const file = tempPath(tmpDir, 'upload');
   const tap = new TextSniffingCounter();
-  try {
-    await pipeline(source, tap, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
-  } catch (err) {
-    await fsp.rm(file, { force: true });
-    throw err;
-  }
+  await streamToNewFile(source, tap, file);
   const { size, sha256 } = tap.result();
   return { path: file, size, sha256, isText: tap.isText && size > 0 };
 }
