@@ -63,4 +63,25 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Areas of the platform share services, never route modules: only platform/app.ts composes the routes
+    // (docs/decisions/016-files-and-services.md). Repeats the rule above because a later block replaces its options.
+    files: ['platform/*/**/*.ts'],
+    ignores: ['platform/app.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/app/**', '**/server/**'], message: 'platform/ never imports app/ or server/' },
+            {
+              group: ['../*/routes.ts', '../*/*-routes.ts'],
+              message:
+                "an area never imports another area's routes: move what it needs into that area's service",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -38,6 +38,7 @@ export const AddressMsg = {
   tooMany: '最多保存5个地址',
   /** Spec 02 §9 "No shipping to Hong Kong, Macau or Taiwan" (our wording). */
   noShipping: '暂不支持寄送至港澳台地区',
+  deleted: '删除成功',
 } as const;
 /**
  * GB/T 2260 codes of the province-level divisions a delivery address may not be in (spec 02 §9: no shipping to Hong

@@ -199,6 +199,17 @@ export interface BatchDownloadData {
   batchUrl: string;
 }
 
+/**
+ * Messages of the evidence area beyond the shared `Msg` (which still holds the evidence messages written before the
+ * contract was split by area). Our wording: the spec shows none.
+ */
+export const EvidenceMsg = {
+  /** Title of user data saved without a title and without an uploaded file's name. */
+  propertyDefaultTitle: '用户数据',
+  /** Notification written when an evidence is saved (spec 01 §3 News). */
+  savedNews: (title: string, baoquan: string) => `您的证据「${title}」已保全成功，保全号：${baoquan}`,
+} as const;
+
 /** Text fields of `POST /api/data/saveProperty` (title defaults to the uploaded file's name, else "用户数据"). */
 export const SavePropertyFields = z.object({
   title: freeText('证据名称', 100),
@@ -215,6 +226,23 @@ export const DelDataBody = z.object({
 });
 /** Most ids one downloadBatch call accepts. */
 export const BATCH_MAX_ITEMS = 100;
+/** `POST /api/data/downloadBatch {dataIdStr}`: a comma list of ids (an array is joined); at most 100 ids' worth. */
+export const BatchDownloadBody = z.object({
+  dataIdStr: z.preprocess(
+    (v) => (Array.isArray(v) ? v.join(',') : v == null ? '' : String(v)),
+    z.string().max(BATCH_MAX_ITEMS * 24, Msg.batchTooMany(BATCH_MAX_ITEMS)),
+  ),
+});
+/** `GET /api/share/getView?baoquan=`. */
+export const EvidenceViewQuery = z.object({ baoquan: z.string().trim().min(1).max(64) });
+/** `GET /api/data/getLabelList?v=`: `property` or `file` narrows the kinds, anything else lists all but hash. */
+export const EvidenceLabelsQuery = z.object({ v: z.string().optional() });
+/** The `:baoquan` of `GET /api/file/:baoquan` and its `/authorize`. */
+export const EvidenceFileParams = z.object({ baoquan: z.string().min(1).max(64) });
+/** `?exp=&sig=` of a signed download URL (checked by the platform, so only their presence is parsed here). */
+export const SignedUrlQuery = z.object({ exp: z.string().optional(), sig: z.string().optional() });
+/** `GET /api/file/:baoquan/authorize?exp=&sig=&purpose=package` (the gateway, before it streams a package). */
+export const PackageAuthorizeQuery = SignedUrlQuery.extend({ purpose: z.string().optional() });
 /** labelSave → the evidence's id and its new label. */
 export interface LabelSaveData {
   id: number;

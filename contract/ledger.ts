@@ -4,6 +4,8 @@
  * SHA-256(0x00 ‖ leaf input), node hash = SHA-256(0x01 ‖ left ‖ right), where the leaf input is the UTF-8 canonical
  * JSON of the evidence record. Signed tree heads are Ed25519 signatures. Hashes are lower-case hex.
  */
+import { z } from 'zod';
+import { Msg } from './messages.ts';
 
 export const LedgerPaths = {
   /** `GET` → SignedTreeHead (the newest). */
@@ -17,6 +19,25 @@ export const LedgerPaths = {
   /** `GET ?first=&second=` (tree sizes) → ConsistencyProofData. */
   consistency: '/api/ledger/consistency',
 } as const;
+
+/** Messages of the ledger calls (ours: the spec has no ledger). */
+export const LedgerMsg = {
+  entryNotFound: '账本记录不存在',
+  badTreeSize: '树大小无效',
+} as const;
+
+/** `GET /api/ledger/entry?hash=`: any string (a malformed hash simply finds nothing). */
+export const LedgerEntryQuery = z.object({ hash: z.string().max(128).default('') });
+/** `GET /api/ledger/proof?baoquan=`. */
+export const LedgerProofQuery = z.object({
+  baoquan: z.string().min(1, Msg.badRequest).max(64, Msg.badRequest),
+});
+const treeSize = z.coerce
+  .number({ message: LedgerMsg.badTreeSize })
+  .int(LedgerMsg.badTreeSize)
+  .min(0, LedgerMsg.badTreeSize);
+/** `GET /api/ledger/consistency?first=&second=`: tree sizes (the platform checks first ≤ second ≤ its size). */
+export const ConsistencyQuery = z.object({ first: treeSize, second: treeSize });
 
 /** A signed tree head. `timestamp` in milliseconds since the epoch; `signature` base64 Ed25519 over
  * the UTF-8 bytes of `sthSigningInput(sth)`. */

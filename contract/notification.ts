@@ -17,7 +17,18 @@ export const NotificationPaths = {
 export const NotificationMsg = {
   newsNotFound: '消息不存在',
   newsRequired: '请选择消息',
+  allRead: '已全部标记为已读',
+  read: '已标记为已读',
+  deleted: '删除成功',
 } as const;
+
+/** `GET /api/News/listing?page=`: 1-based, default 1. */
+export const NewsPageQuery = z.object({
+  page: z.preprocess(
+    (v) => (v === undefined || v === '' ? 1 : v),
+    z.coerce.number().int().min(1).max(100000),
+  ),
+});
 
 /** `{newsId}`: a comma list of up to 100 ids, or `all` (read only). */
 export const NewsIdsBody = z.object({

@@ -39,4 +39,9 @@ export const SignatureMsg = {
   tooLarge: '上传签章图片大小不能超过 10MB!',
   imageRequired: '请上传签章图片',
   sealNotFound: '签章不存在',
+  tooMany: (max: number) => `最多保存${max}个签章`,
+  defaultSet: '设置成功',
+  deleted: '删除成功',
 } as const;
+/** Most seals one user keeps (our limit against abuse; the spec shows none). */
+export const MAX_SEALS = 20;

@@ -23,9 +23,10 @@ import type { SmsProvider } from './account/sms.ts';
 import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
 import { envelopePlugin } from './core/envelope.ts';
+import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
-import type { EvidenceStorage } from './evidence/storage.ts';
+import type { FileStorage } from './files/storage.ts';
 import { servicesPlugin } from './services.ts';
 import { testHookRoutes } from './test-hooks.ts';
 import { verifyRoutes } from './verify/routes.ts';
@@ -44,8 +45,11 @@ export interface BuildPlatformOptions {
   loggerInstance?: FastifyBaseLogger;
   /** A real SMS provider; default: the sandbox outbox of `${dataDir}/outbox/sms.log`. */
   sms?: SmsProvider;
-  /** Another evidence storage; default: `${dataDir}/evidence`. */
-  storage?: EvidenceStorage;
+  /**
+   * Another file store (e.g. S3-compatible) for every bucket: evidence, KYC images, seals; default: directories under
+   * `${dataDir}` (files/storage.ts).
+   */
+  storage?: FileStorage;
   /** Another face certifier; default: Alipay when configured, else the loopback sandbox (platform/kyc/face.ts). */
   face?: FaceCertifier;
 }
@@ -94,6 +98,7 @@ export async function buildPlatform(
     await app.register(kycRoutes);
     await app.register(opsRoutes);
     await app.register(evidenceRoutes);
+    await app.register(evidenceDownloadRoutes);
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);
     if (config.testHooks) {

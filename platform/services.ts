@@ -1,6 +1,6 @@
 /**
- * The services plugin: opens and migrates the database, prepares the data directories, the evidence storage, the
- * SMS provider and the download signer, and decorates the Fastify instance with them (`app.config`, `app.pdb`,
+ * The services plugin: opens and migrates the database, prepares the data directories, the file storage, the SMS
+ * provider and the URL signer, and decorates the Fastify instance with them (`app.config`, `app.pdb`, `app.files`,
  * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`). Closing the app closes the database.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,15 +13,20 @@ import type { PlatformConfig } from './config.ts';
 import { readOrCreateKeyFile } from './core/key-file.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
-import { LocalDirectoryStorage, type EvidenceStorage } from './evidence/storage.ts';
-import { sweepStaleTemp } from './evidence/upload.ts';
+import { FileService } from './files/service.ts';
+import { LocalFileStorage, type FileBucket, type FileStorage } from './files/storage.ts';
+import { sweepStaleTemp } from './files/temp.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: PlatformConfig;
     pdb: PlatformDb;
-    storage: EvidenceStorage;
+    /** The file storage of every bucket, the temp area and the multipart intake (files/service.ts). */
+    files: FileService;
+    /** The evidence bucket, `app.files.bucket('evidence')`. */
+    storage: FileBucket;
     sms: SmsProvider;
+    /** The URL signer: signed file URLs (files/signer.ts) and the evidence downloads (evidence/download.ts). */
     downloads: DownloadSigner;
     /** Directory of in-flight uploads, `${dataDir}/tmp`. */
     tmpDir: string;
@@ -45,7 +50,8 @@ async function internalKeyFile(dataDir: string): Promise<string> {
 export interface ServicesOptions {
   config: PlatformConfig;
   sms?: SmsProvider;
-  storage?: EvidenceStorage;
+  /** The store of every bucket; default: directories under DATA_DIR (files/storage.ts). */
+  storage?: FileStorage;
 }
 
 /**
@@ -69,7 +75,9 @@ export const servicesPlugin = fp(
     app.decorate('config', config);
     app.decorate('pdb', pdb);
     app.decorate('tmpDir', tmpDir);
-    app.decorate('storage', opts.storage ?? new LocalDirectoryStorage(path.join(config.dataDir, 'evidence')));
+    const files = new FileService(opts.storage ?? new LocalFileStorage(config.dataDir), tmpDir);
+    app.decorate('files', files);
+    app.decorate('storage', files.bucket('evidence'));
     app.decorate('sms', opts.sms ?? new OutboxSmsProvider(config.dataDir, app.log));
     app.decorate('downloads', await DownloadSigner.open(config.dataDir));
     app.decorate('internalKey', config.internalApiKey ?? (await internalKeyFile(config.dataDir)));

@@ -1,6 +1,6 @@
 /**
  * Opens the platform database: SQLite through better-sqlite3 (WAL, foreign keys, busy timeout) or PostgreSQL
- * through a pg Pool, behind one Kysely instance, and runs the migrations (issue 2 "Platform").
+ * through a pg Pool, behind one Kysely instance, and runs the migrations (docs/decisions/002-platform.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,10 +8,9 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
-import type { Database } from './schema.ts';
+import type { Dialect } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
-
-export type Dialect = DatabaseTarget['dialect'];
+import type { Database } from './schema.ts';
 
 /** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
 export interface PlatformDb {

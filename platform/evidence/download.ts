@@ -1,17 +1,14 @@
 /**
- * Signed URLs and tokens, all HMAC-SHA256 with one key and a distinct purpose string per use:
- * - download (issue 2): `/api/file/<baoquan>?exp=<unix seconds>&sig=<hex>` over `download|<baoquan>|<exp>`, same-origin
- *   and relative so the gateway proxies them;
- * - package (issue 3): `/attestation/<baoquan>/package.zip?exp=&sig=` over `package:<baoquan>:<exp>`, served by the
- *   gateway, which checks it with `GET /api/file/<baoquan>/authorize` (or {@link verifyPackageSignature} in process);
- *   batch items `<baoquan>.<exp>.<sig>` carry the same package signature;
- * - view token (issue 3, public verification): `<exp>.<hex>` over `view:<no>:<exp>`.
- * The key is 32 random bytes generated on first start and kept at `${dataDir}/keys/download.key` (mode 0600).
- * Several platform instances must share that file.
+ * Evidence download URLs and tokens, HMAC-SHA256 with the platform's signing key (files/signer.ts), a distinct input
+ * shape per use:
+ * - download: `/api/file/<baoquan>?exp=<unix seconds>&sig=<hex>` over `download|<baoquan>|<exp>`, same-origin and
+ *   relative so the gateway proxies them (spec 01 §4);
+ * - package: `/attestation/<baoquan>/package.zip?exp=&sig=` over `package:<baoquan>:<exp>`, served by the gateway,
+ *   which checks it with `GET /api/file/<baoquan>/authorize` (or {@link verifyPackageSignature} in process); batch
+ *   items `<baoquan>.<exp>.<sig>` carry the same package signature (spec 01 §2.4);
+ * - view token of the public verification (spec 01 §2.1 /queryAuthentication): `<exp>.<hex>` over `view:<no>:<exp>`.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readOrCreateKeyFile } from '../core/key-file.ts';
-import path from 'node:path';
+import { loadSigningKey, sigEqual, UrlSigner, wellFormed } from '../files/signer.ts';
 
 /** Path prefix of the download route. */
 export const FILE_ROUTE_PREFIX = '/api/file/';
@@ -23,32 +20,22 @@ export function packagePath(baoquan: string): string {
   return `/attestation/${encodeURIComponent(baoquan)}/package.zip`;
 }
 
-const EXP_RE = /^\d{1,12}$/;
-const SIG_RE = /^[0-9a-f]{64}$/;
-
-/** Constant-time comparison of two 64-hex signatures. */
-function sigEqual(expectedHex: string, givenHex: string): boolean {
-  return timingSafeEqual(Buffer.from(expectedHex, 'hex'), Buffer.from(givenHex, 'hex'));
-}
-
-/** Signs and verifies download URLs with the platform's HMAC key; create it with {@link DownloadSigner.open}. */
-export class DownloadSigner {
-  private constructor(private readonly key: Buffer) {}
-
+/**
+ * The platform's URL signer (`app.downloads`) with the evidence URLs on top of the signed file URLs of
+ * {@link UrlSigner}; create it with {@link DownloadSigner.open}.
+ */
+export class DownloadSigner extends UrlSigner {
   /**
-   * Loads the key from `${dataDir}/keys/download.key`, creating it (0600, 64 hex) when absent.
+   * Loads the key from `${dataDir}/keys/download.key`, creating it when absent.
    * @throws when the key file exists but is not 64 hex characters
    */
   static async open(dataDir: string): Promise<DownloadSigner> {
-    const file = path.join(dataDir, 'keys', 'download.key');
-    const hex = (await readOrCreateKeyFile(file, () => randomBytes(32).toString('hex'))).trim();
-    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} must hold 64 hex characters`);
-    return new DownloadSigner(Buffer.from(hex, 'hex'));
+    return new DownloadSigner(await loadSigningKey(dataDir));
   }
 
   /** Hex HMAC-SHA256 over "download|<baoquan>|<exp>". */
   signature(baoquan: string, exp: number): string {
-    return createHmac('sha256', this.key).update(`download|${baoquan}|${exp}`).digest('hex');
+    return this.hmac(`download|${baoquan}|${exp}`);
   }
 
   /** A relative URL for `baoquan` that expires `ttlSeconds` after `now` (unix seconds). */
@@ -59,13 +46,13 @@ export class DownloadSigner {
 
   /** True when `sig` is the signature of (baoquan, exp) and `exp` is not before `now`. Constant-time compare. */
   verify(baoquan: string, exp: string | undefined, sig: string | undefined, now: number): boolean {
-    if (!exp || !EXP_RE.test(exp) || !sig || !SIG_RE.test(sig)) return false;
-    return sigEqual(this.signature(baoquan, Number(exp)), sig) && Number(exp) >= now;
+    if (!wellFormed(exp, sig)) return false;
+    return sigEqual(this.signature(baoquan, Number(exp)), sig!) && Number(exp) >= now;
   }
 
-  /** Hex HMAC-SHA256 over "package:<baoquan>:<exp>" (the evidence package ZIP, issue 3). */
+  /** Hex HMAC-SHA256 over "package:<baoquan>:<exp>" (the evidence package ZIP). */
   packageSignature(baoquan: string, exp: number): string {
-    return createHmac('sha256', this.key).update(`package:${baoquan}:${exp}`).digest('hex');
+    return this.hmac(`package:${baoquan}:${exp}`);
   }
 
   /** `/attestation/<baoquan>/package.zip?exp=&sig=`, expiring `ttlSeconds` after `now` (unix seconds). */
@@ -81,35 +68,14 @@ export class DownloadSigner {
 
   /** True when `sig` is the package signature of (baoquan, exp) and `exp` is not before `now`. Constant time. */
   verifyPackage(baoquan: string, exp: string | undefined, sig: string | undefined, now: number): boolean {
-    if (!exp || !EXP_RE.test(exp) || !sig || !SIG_RE.test(sig)) return false;
-    return sigEqual(this.packageSignature(baoquan, Number(exp)), sig) && Number(exp) >= now;
-  }
-
-  /**
-   * Hex HMAC-SHA256 over "x:<purpose>|<subject>|<exp>" for other signed URLs (issue 4 seal images; later KYC
-   * images). The `x:` prefix keeps these apart from the download, package and view signatures.
-   */
-  signFor(purpose: string, subject: string, exp: number): string {
-    return createHmac('sha256', this.key).update(`x:${purpose}|${subject}|${exp}`).digest('hex');
-  }
-
-  /** `exp=<unix seconds>&sig=<hex>` for (purpose, subject), expiring `ttlSeconds` after `now`. */
-  signedQuery(purpose: string, subject: string, now: number, ttlSeconds: number): string {
-    const exp = now + ttlSeconds;
-    return `exp=${exp}&sig=${this.signFor(purpose, subject, exp)}`;
-  }
-
-  /** True when `sig` signs (purpose, subject, exp) and `exp` is not before `now`. Constant time. */
-  verifyFor(purpose: string, subject: string, exp: unknown, sig: unknown, now: number): boolean {
-    if (typeof exp !== 'string' || !EXP_RE.test(exp) || typeof sig !== 'string' || !SIG_RE.test(sig))
-      return false;
-    return sigEqual(this.signFor(purpose, subject, Number(exp)), sig) && Number(exp) >= now;
+    if (!wellFormed(exp, sig)) return false;
+    return sigEqual(this.packageSignature(baoquan, Number(exp)), sig!) && Number(exp) >= now;
   }
 
   /** A view token `<exp>.<hex HMAC over "view:<no>:<exp>">` for the public lookup of evidence number `no`. */
   viewToken(no: string, now: number, ttlSeconds: number): string {
     const exp = now + ttlSeconds;
-    return `${exp}.${createHmac('sha256', this.key).update(`view:${no}:${exp}`).digest('hex')}`;
+    return `${exp}.${this.hmac(`view:${no}:${exp}`)}`;
   }
 
   /** True when `token` is a live view token of `no` at `now` (unix seconds). Constant time. */
@@ -117,8 +83,7 @@ export class DownloadSigner {
     const m = /^(\d{1,12})\.([0-9a-f]{64})$/.exec(token);
     if (!m) return false;
     const exp = Number(m[1]);
-    const expected = createHmac('sha256', this.key).update(`view:${no}:${exp}`).digest('hex');
-    return sigEqual(expected, m[2]!) && exp >= now;
+    return sigEqual(this.hmac(`view:${no}:${exp}`), m[2]!) && exp >= now;
   }
 }
 

@@ -1,9 +1,9 @@
 /**
- * Evidence type detection from the bytes, not the name (issue 2; codes of spec 01 §9): image/* → 2, audio/* → 3,
+ * Evidence type detection from the bytes, not the name (codes of spec 01 §9): image/* → 2, audio/* → 3,
  * video/* → 4, PDF/Office/OpenDocument/RTF/EPUB or valid UTF-8 text without NULs → 1 (document), anything else → 5.
  */
-import { fileTypeFromFile } from 'file-type';
 import type { FileTypeCode } from '../../contract/index.ts';
+import { sniffType } from '../files/temp.ts';
 
 const DOCUMENT_MIMES = new Set([
   'application/pdf',
@@ -39,11 +39,10 @@ export function classify(mime: string | undefined, isText: boolean): DetectedTyp
 
 /**
  * Detects the type of the file at `filePath` from its leading bytes (file-type) and the streaming text check.
- * @param isText from {@link ../evidence/upload.ts ReceivedFile.isText}
+ * @param isText from files/temp.ts `ReceivedFile.isText`
  */
 export async function detectFileType(filePath: string, isText: boolean): Promise<DetectedType> {
-  const detected = await fileTypeFromFile(filePath).catch(() => undefined);
-  return classify(detected?.mime, isText);
+  return classify((await sniffType(filePath))?.mime, isText);
 }
 
 const EXTENSION_TYPES: Record<string, FileTypeCode> = {};
@@ -57,8 +56,8 @@ for (const [code, exts] of [
 }
 
 /**
- * The type code a user-given file name suggests (hash evidence, issue 3: the platform never sees the bytes, so the
- * name is all there is — not proof, and the certificate says so). Unknown or missing extension → 5 (other).
+ * The type code a user-given file name suggests (hash evidence, spec 01 §2.3: the platform never sees the bytes, so
+ * the name is all there is — not proof, and the certificate says so). Unknown or missing extension → 5 (other).
  */
 export function typeFromName(fileName: string | undefined): FileTypeCode {
   const m = /\.([0-9A-Za-z]{1,8})$/.exec(fileName ?? '');

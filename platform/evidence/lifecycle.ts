@@ -1,6 +1,7 @@
 /**
- * What happens to an evidence after it is saved (issue 3): its label changes, its stored data is deleted by the owner
- * (the row and the ledger entry stay), and the start-up sweep finishes deletions a crash interrupted.
+ * What happens to an evidence after it is saved (spec 01 §2.4; docs/decisions/006-evidence-kinds.md): its label
+ * changes, its stored data is deleted by the owner (the row and the ledger entry stay), and the start-up sweep
+ * finishes deletions a crash interrupted.
  *
  * Deletion order (never a row claiming bytes that are gone): 1. `deleted_at` is set (committed), so from then on
  * nothing serves the bytes; 2. the bytes are removed from storage; 3. `purged_at` is set. A crash between 1 and 3
@@ -8,7 +9,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, EvidenceRow } from '../db/schema.ts';
-import type { EvidenceStorage } from './storage.ts';
+import type { FileBucket } from '../files/storage.ts';
 
 /** Rows the sweep handles per query. */
 const SWEEP_PAGE = 500;
@@ -35,11 +36,11 @@ export async function setLabel(
 /** Removes the bytes of a row marked deleted and records that they are gone. Storage errors propagate. */
 async function purge(
   db: Kysely<Database>,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: Pick<EvidenceRow, 'id' | 'storage_key'>,
   now: number,
 ): Promise<void> {
-  if (ev.storage_key !== '') await storage.remove(ev.storage_key);
+  if (ev.storage_key !== '') await storage.delete(ev.storage_key);
   await db
     .updateTable('evidences')
     .set({ purged_at: now })
@@ -56,7 +57,7 @@ async function purge(
  */
 export async function deleteEvidenceData(
   db: Kysely<Database>,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   id: number,
   userId: number,
   now: number,
@@ -87,7 +88,7 @@ export async function deleteEvidenceData(
  */
 export async function sweepDeletedData(
   db: Kysely<Database>,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   now: number,
   onError: (err: unknown, id: number) => void = () => undefined,
 ): Promise<number> {

@@ -1,5 +1,5 @@
 /**
- * User-data evidence (issue 3 item 1; spec 01 §2.3, §3 `userData`): rows with named fields, from an uploaded CSV or
+ * User-data evidence (spec 01 §2.3, §3 `userData`): rows with named fields, from an uploaded CSV or
  * XLSX file or from fields/rows typed on the page, normalised to the bytes that are stored and hashed:
  * UTF-8 CSV per RFC 4180 (header row first, CRLF line ends, a field quoted only when it holds `"`, `,`, CR or LF,
  * quotes doubled, no BOM), written streaming to a temp file while its SHA-256 is computed.
@@ -9,20 +9,17 @@
  * as "YYYY-MM-DD[ HH:mm:ss]", formulas as their cached result, rich text as plain text). The format is decided from
  * the bytes (magic numbers, UTF-8 validity), never the name. Wholly empty rows are skipped. Limits:
  * `PropertyRowsLimits` (fields, rows, characters per cell); every violation is an ApiError 400 with a Chinese message
- * from contract `Msg` naming the row (row 1 = the header, as in a spreadsheet) and column.
+ * from contract `Msg` naming the row (row 1 = the header, as in a spreadsheet) and column. The readers of the two
+ * input formats are in property-readers.ts; this module writes, checks and hashes the normalised CSV.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
-import { fileTypeFromFile } from 'file-type';
 import { ApiCode, Msg, PropertyRowsLimits } from '../../contract/index.ts';
 import { ApiError } from '../core/errors.ts';
-import type { ReceivedFile } from './upload.ts';
+import { readHead, sniffType, tempPath, type ReceivedFile } from '../files/temp.ts';
+import { readCsv, readXlsx, type RowSink } from './property-readers.ts';
 
 /** One field of the user-data summary: its name and the first row's value cut to 10 characters. */
 export interface DataField {
@@ -77,7 +74,7 @@ export function parseDataFields(json: string | null): DataField[] {
  * Receives a header then rows, checks the limits, and writes the normalised CSV to a temp file with its SHA-256.
  * Call {@link finish} at the end or {@link abort} on failure (deletes the temp file).
  */
-export class NormalisedCsvWriter {
+export class NormalisedCsvWriter implements RowSink {
   private readonly file: string;
   private readonly out: fs.WriteStream;
   private readonly hash = createHash('sha256');
@@ -89,7 +86,7 @@ export class NormalisedCsvWriter {
   private rows = 0;
 
   constructor(tmpDir: string) {
-    this.file = path.join(tmpDir, `property-${randomBytes(12).toString('hex')}`);
+    this.file = tempPath(tmpDir, 'property');
     this.out = fs.createWriteStream(this.file, { flags: 'wx', mode: 0o600 });
     this.out.on('error', () => undefined); // surfaced by the awaited writes
   }
@@ -215,143 +212,10 @@ async function withWriter(
   }
 }
 
-/** Decodes GB18030 bytes to UTF-8 bytes, streaming. @throws (on the stream) ApiError on undecodable bytes */
-function gb18030ToUtf8(): Transform {
-  const decoder = new TextDecoder('gb18030', { fatal: true });
-  const fail = () => bad(Msg.propertyBadEncoding);
-  return new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      try {
-        cb(null, Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8'));
-      } catch {
-        cb(fail());
-      }
-    },
-    flush(cb) {
-      try {
-        cb(null, Buffer.from(decoder.decode(), 'utf8'));
-      } catch {
-        cb(fail());
-      }
-    },
-  });
-}
-
-/** Streams the CSV records of `file` (UTF-8, or GB18030 when `gb18030`) into the writer. */
-async function readCsv(file: string, gb18030: boolean, w: NormalisedCsvWriter): Promise<void> {
-  const input = fs.createReadStream(file);
-  const source: Readable = gb18030 ? input.pipe(gb18030ToUtf8()) : input;
-  const parser = source.pipe(
-    parse({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // one record can hold at most maxFields × maxCell characters; beyond that it is not our data
-      max_record_size: PropertyRowsLimits.maxFields * PropertyRowsLimits.maxCell * 2,
-    }),
-  );
-  input.on('error', (err) => parser.destroy(err));
-  if (source !== input) source.on('error', (err) => parser.destroy(err));
-  let rowNo = 0;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      rowNo++;
-      if (!w.hasHeader) await w.writeHeader(record);
-      else await w.writeRow(record, rowNo);
-    }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    if (err instanceof CsvError) {
-      const lines = typeof err.lines === 'number' ? err.lines : rowNo + 1;
-      throw bad(Msg.propertyBadCsv(lines));
-    }
-    throw err;
-  } finally {
-    input.destroy();
-    source.destroy();
-  }
-}
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
-/** Text of one exceljs cell value (see the module comment). */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) {
-    // exceljs gives spreadsheet wall-clock times as UTC instants
-    const d = `${value.getUTCFullYear()}-${pad2(value.getUTCMonth() + 1)}-${pad2(value.getUTCDate())}`;
-    const h = value.getUTCHours();
-    const m = value.getUTCMinutes();
-    const s = value.getUTCSeconds();
-    return h || m || s ? `${d} ${pad2(h)}:${pad2(m)}:${pad2(s)}` : d;
-  }
-  if (typeof value === 'object') {
-    const v = value as Record<string, unknown>;
-    if (Array.isArray(v.richText))
-      return v.richText.map((r: { text?: unknown }) => String(r.text ?? '')).join('');
-    if ('formula' in v || 'sharedFormula' in v) return cellText(v.result);
-    if ('text' in v) return cellText(v.text);
-    if ('error' in v) return String(v.error);
-  }
-  return String(value);
-}
-
-/** Streams the first worksheet of the XLSX at `file` into the writer. */
-async function readXlsx(file: string, w: NormalisedCsvWriter): Promise<void> {
-  const input = fs.createReadStream(file);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  let sawSheet = false;
-  try {
-    for await (const sheet of reader) {
-      sawSheet = true;
-      for await (const row of sheet) {
-        // row.values is 1-based and sparse: index 0 is unused
-        const raw = row.values as unknown[];
-        const cells: string[] = [];
-        for (let i = 1; i < raw.length; i++) cells.push(cellText(raw[i]));
-        if (!w.hasHeader) {
-          if (cells.every((c) => c.trim() === '')) continue;
-          await w.writeHeader(cells);
-        } else {
-          await w.writeRow(cells, row.number, true);
-        }
-      }
-      break; // the first sheet only
-    }
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw bad(Msg.propertyBadXlsx);
-  } finally {
-    input.destroy();
-  }
-  if (!sawSheet) throw bad(Msg.propertyBadXlsx);
-}
-
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Reads the first `n` bytes of `file`. */
-async function head(file: string, n: number): Promise<Buffer> {
-  const fh = await fsp.open(file, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
- * Normalises an uploaded user-data file (already in the temp area, see upload.ts) by its content: XLSX (a ZIP that
+ * Normalises an uploaded user-data file (already in the temp area, files/temp.ts) by its content: XLSX (a ZIP that
  * is a spreadsheet), CSV in UTF-8, or CSV in GB18030.
  * @param received the upload; `isText` means valid UTF-8 without NUL bytes
  * @returns the normalised CSV (a new temp file; the upload is left for the caller to delete)
@@ -359,9 +223,9 @@ async function head(file: string, n: number): Promise<Buffer> {
  */
 export async function normaliseUpload(received: ReceivedFile, tmpDir: string): Promise<NormalisedData> {
   if (received.size === 0) throw bad(Msg.fileEmpty);
-  const magic = await head(received.path, 8192);
+  const magic = await readHead(received.path, 8192);
   if (magic.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
-    const detected = await fileTypeFromFile(received.path).catch(() => undefined);
+    const detected = await sniffType(received.path);
     if (detected && detected.mime !== XLSX_MIME && detected.mime !== 'application/zip') {
       throw bad(Msg.propertyBadFileType);
     }
@@ -372,8 +236,7 @@ export async function normaliseUpload(received: ReceivedFile, tmpDir: string): P
   }
   if (received.isText) return withWriter(tmpDir, (w) => readCsv(received.path, false, w));
   if (magic.includes(0)) throw bad(Msg.propertyBadFileType);
-  const detected = await fileTypeFromFile(received.path).catch(() => undefined);
-  if (detected) throw bad(Msg.propertyBadFileType);
+  if (await sniffType(received.path)) throw bad(Msg.propertyBadFileType);
   return withWriter(tmpDir, (w) => readCsv(received.path, true, w));
 }
 

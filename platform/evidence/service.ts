@@ -1,12 +1,11 @@
 /**
- * Evidence persistence (issue 2, issue 3): saving an evidence of any kind (file, hash, property, app) with its ledger
- * entry in one transaction, listing a user's evidence per kind with the filters of spec 01 §2.4, labels, and the
- * certificate view of spec 01 §2.3, §3.
+ * Evidence persistence (spec 01 §2.1–2.4, §3; docs/decisions/006-evidence-kinds.md): saving an evidence of any
+ * kind (file, hash, property, app) with its ledger entry in one transaction, listing a user's evidence per kind with
+ * the filters of spec 01 §2.4, labels, and the certificate view of spec 01 §2.3, §3.
  */
-import fsp from 'node:fs/promises';
 import { sql, type Kysely } from 'kysely';
 import {
-  AccountAreaMsg,
+  EvidenceMsg,
   type EvidenceListData,
   type EvidenceListQuery,
   type EvidenceView,
@@ -22,10 +21,10 @@ import { newBaoquan, storageKeyFor } from './baoquan.ts';
 import { formatBeijingDate, renderCertificateHtml } from './certificate.ts';
 import { parseDataFields } from './property.ts';
 import type { DetectedType } from './filetype.ts';
-import type { EvidenceStorage } from './storage.ts';
-import type { ReceivedFile } from './upload.ts';
+import type { FileBucket } from '../files/storage.ts';
+import type { ReceivedFile } from '../files/temp.ts';
 
-/** Columns only some kinds fill: device fields of app capture, the user-data summary (issue 3). */
+/** Columns only some kinds fill: device fields of app capture, the user-data summary (spec 01 §3). */
 export type EvidenceExtras = Partial<
   Pick<
     EvidencesTable,
@@ -58,14 +57,14 @@ export interface NewEvidence {
 }
 
 /**
- * Stores `ev`: inserts the evidence row, appends its ledger entry, notifies the owner (issue 4) and moves the temp file into storage, all before
- * the one commit. If anything fails the transaction rolls back and the stored file is deleted; the temp file is
- * the caller's to delete.
+ * Stores `ev`: inserts the evidence row, appends its ledger entry, notifies the owner (spec 01 §3 News) and moves the
+ * temp file into storage, all before the one commit. If anything fails the transaction rolls back and the stored
+ * file is deleted; the temp file is the caller's to delete.
  * @returns `{id, baoquan, filehash, chainhash}` of the contract
  */
 export async function saveEvidence(
   pdb: PlatformDb,
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: NewEvidence,
 ): Promise<SaveEvidenceData> {
   const now = nowSeconds();
@@ -107,13 +106,13 @@ export async function saveEvidence(
           fileType: ev.type.fileType,
           ownerRef: ownerRef(ev.userId),
           savedAt: now,
-          // the ledger record carries the evidence kind (issue 3; contract LedgerRecord.kind); absent means file,
-          // as in the records of issue 2
+          // the ledger record carries the evidence kind (contract LedgerRecord.kind); absent means file, as in the
+          // records written before evidence kinds (docs/decisions/006-evidence-kinds.md)
           ...(kind === 'file' ? {} : { kind }),
         },
         now,
       );
-      await notify(trx, ev.userId, AccountAreaMsg.evidenceSavedNews(ev.title, baoquan), now);
+      await notify(trx, ev.userId, EvidenceMsg.savedNews(ev.title, baoquan), now);
       if (tempPath !== null) {
         await storage.putFile(tempPath, storageKey);
         moved = true;
@@ -121,7 +120,7 @@ export async function saveEvidence(
       return { id, baoquan, filehash: ev.file.sha256, chainhash: entry.leafHash };
     });
   } catch (err) {
-    if (moved) await storage.remove(storageKey).catch(() => undefined);
+    if (moved) await storage.delete(storageKey).catch(() => undefined);
     throw err;
   }
 }
@@ -210,7 +209,7 @@ export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
     .selectAll('evidences')
     .select([
       'users.mobile as owner_mobile',
-      // the chain transaction hash is the Merkle leaf hash (issue 3; docs/decisions/005-ledger.md)
+      // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
       'ledger_leaves.leaf_hash as chainhash',
       'ledger_leaves.leaf_index',
     ])
@@ -220,7 +219,7 @@ export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
 
 /**
  * Evidences whose SHA-256 is `sha256` (lower-case hex), newest first, at most `limit`, with their chain hash — the
- * public lookup by hash (issue 3 item 7).
+ * public lookup by hash (spec 01 §2.1 /queryAuthentication).
  */
 export async function findBySha256(db: Kysely<Database>, sha256: string, limit: number) {
   return db
@@ -272,7 +271,7 @@ export type FoundEvidence = NonNullable<Awaited<ReturnType<typeof findByBaoquan>
  * owner, and storage holds exactly `file_size` bytes.
  */
 export async function hasStoredBytes(
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: Pick<EvidenceRow, 'kind' | 'deleted_at' | 'storage_key' | 'file_size'>,
 ): Promise<boolean> {
   if (ev.kind === 'hash' || ev.deleted_at !== null || ev.storage_key === '') return false;
@@ -286,7 +285,7 @@ export async function hasStoredBytes(
  * when absent), userData `{line, fields}` for user data (else null), and the certificate HTML of the kind.
  */
 export async function buildView(
-  storage: EvidenceStorage,
+  storage: FileBucket,
   ev: FoundEvidence,
   viewerId: number | null,
 ): Promise<EvidenceView> {
@@ -338,9 +337,4 @@ export async function buildView(
     deletedAt,
     leafIndex: Number(ev.leaf_index),
   };
-}
-
-/** Removes a temp file if it is still there (after a failed save). */
-export async function discardTemp(file: ReceivedFile | null): Promise<void> {
-  if (file) await fsp.rm(file.path, { force: true }).catch(() => undefined);
 }

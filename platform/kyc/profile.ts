@@ -3,12 +3,12 @@
  * the private image store, signed image URLs, and the mapping of a user's stored submission to the `KycDetails` of
  * `getAuthInfo` with ID and bank numbers masked (contract/kyc.ts) unless the owner edits their own form.
  */
-import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { KycMsg, Msg, maskBankNumber, maskIdNumber, type KycDetails } from '../../contract/index.ts';
 import type { Database, KycImageRow, KycProfileRow, UserRow } from '../db/schema.ts';
-import type { DownloadSigner } from '../evidence/download.ts';
-import { LocalDirectoryStorage } from '../evidence/storage.ts';
+import type { UrlSigner } from '../files/signer.ts';
+import type { FileBucket } from '../files/storage.ts';
 
 /** Which kind a submission is: the personal (photo or face) or the enterprise form. */
 export type KycKind = 'personal' | 'enterprise';
@@ -40,13 +40,13 @@ export const KYC_IMAGE_PREFIX = '/api/kyc/image/';
 /** Signature purpose of KYC image URLs. */
 export const KYC_IMAGE_PURPOSE = 'kyc-image';
 
-/** The private image store, `${dataDir}/kyc` (never under a public path; served only by the signed route). */
-export function kycStorage(dataDir: string): LocalDirectoryStorage {
-  return new LocalDirectoryStorage(path.join(dataDir, 'kyc'));
+/** The private image bucket of `app.files` (`${dataDir}/kyc` locally; never public: served by the signed route). */
+export function kycStorage(app: FastifyInstance): FileBucket {
+  return app.files.bucket('kyc');
 }
 
 /** A signed, expiring relative URL of KYC image `id` (unix seconds `now`). */
-export function kycImageUrl(signer: DownloadSigner, id: number, now: number): string {
+export function kycImageUrl(signer: UrlSigner, id: number, now: number): string {
   return `${KYC_IMAGE_PREFIX}${id}?${signer.signedQuery(KYC_IMAGE_PURPOSE, String(id), now, KYC_IMAGE_URL_TTL)}`;
 }
 
@@ -86,7 +86,7 @@ export function maskSecret(v: string): string {
 export function toKycDetails(
   user: UserRow,
   kyc: { profile: KycProfileRow | undefined; images: KycImageRow[] },
-  signer: DownloadSigner,
+  signer: UrlSigner,
   now: number,
   opts: { unmasked: boolean; fullSecurityKey?: string },
 ): KycDetails {

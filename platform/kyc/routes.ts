@@ -36,7 +36,7 @@ import {
 import { currentUser } from '../account/auth.ts';
 import { toUserInfo } from '../account/users.ts';
 import { safeEqual } from '../core/crypto.ts';
-import { registerSignedFileRoute } from '../core/signed-files.ts';
+import { registerSignedFileRoute } from '../files/signed-files.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
@@ -69,7 +69,7 @@ const AuthInfoBody = z.object({ edit: z.string().optional() }).optional();
 /** Registers the KYC routes (needs services, auth and the face service). */
 export async function kycRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
-  const storage = kycStorage(app.config.dataDir);
+  const storage = kycStorage(app);
 
   app.route({
     // The legacy client's method is not shown (spec 01 §7): accept GET and POST.

@@ -1,12 +1,11 @@
 /**
- * Receiving a KYC submission (issue 5; spec 02 §3 submit payloads, §5): the multipart body of
- * `companyAuthorize` / `perAuthorize` is read part by part; each image part streams to a temp file under the kind's
- * byte limit (3 MB personal, 20 MB enterprise: the spec's message when over), text parts are collected. The
+ * Receiving a KYC submission (spec 02 §3 submit payloads, §5): the multipart body of `companyAuthorize` /
+ * `perAuthorize` is read by the platform's intake (files/intake.ts); each image part streams to a temp file under the
+ * kind's byte limit (3 MB personal, 20 MB enterprise: the spec's message when over), text parts are collected. The
  * payload is then checked with the contract schema (contract/kyc.ts), images by their first bytes, and an
  * "unchanged" image (a value starting with http) must name an image the user really has. Stored in one per-user
  * transaction: profile, image rows and files, and the user's new state; replaced files are removed after the commit.
  */
-import fsp from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -22,9 +21,9 @@ import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { discardTemp } from '../evidence/service.ts';
-import type { LocalDirectoryStorage } from '../evidence/storage.ts';
-import { receiveToTemp, type ReceivedFile } from '../evidence/upload.ts';
+import { receiveMultipart } from '../files/intake.ts';
+import type { FileBucket } from '../files/storage.ts';
+import { discardTemp, readHead, type ReceivedFile } from '../files/temp.ts';
 import { KYC_IMAGE_FIELDS, type KycKind } from './profile.ts';
 
 /** Text fields and received image files of one submission. */
@@ -40,9 +39,11 @@ export async function discardSubmission(s: ReceivedSubmission | null): Promise<v
 }
 
 /**
- * Reads the multipart body: image parts of `kind` to temp files (at most the kind's limit each), other file parts
- * drained and ignored, text parts collected (at most 40, 4 KiB each).
- * @throws ApiError 413 with the kind's "too large" message; the multipart errors of @fastify/multipart
+ * Reads the multipart body with the platform's intake: image parts of `kind` to temp files (at most the kind's limit
+ * each; the first part of a field wins), other and nameless file parts drained and ignored, text parts collected (at
+ * most 40, 4 KiB each).
+ * @throws ApiError 413 with the kind's "too large" message, ApiError 400 on a cut-off body; the multipart errors of
+ *   @fastify/multipart
  */
 export async function receiveSubmission(
   request: FastifyRequest,
@@ -51,42 +52,15 @@ export async function receiveSubmission(
 ): Promise<ReceivedSubmission> {
   const rule = KYC_IMAGE_RULES[kind];
   const imageFields = new Set(KYC_IMAGE_FIELDS[kind].map((f) => f.field));
-  const received: ReceivedSubmission = { fields: {}, files: new Map() };
-  try {
-    const parts = request.parts({
-      limits: { fileSize: rule.maxBytes, files: 6, fields: 40, fieldSize: 4096, parts: 50 },
-    });
-    for await (const part of parts) {
-      if (part.type === 'file') {
-        if (!part.filename || !imageFields.has(part.fieldname) || received.files.has(part.fieldname)) {
-          part.file.resume();
-          continue;
-        }
-        const file = await receiveToTemp(part.file, tmpDir);
-        received.files.set(part.fieldname, { file, fileName: part.filename });
-      } else if (typeof part.value === 'string') {
-        received.fields[part.fieldname] = part.value;
-      }
-    }
-    return received;
-  } catch (err) {
-    await discardSubmission(received);
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new ApiError(ApiCode.PAYLOAD_TOO_LARGE, rule.tooLarge);
-    throw err;
-  }
-}
-
-/** The first bytes of a received file, for type detection. */
-async function headOf(file: ReceivedFile): Promise<Uint8Array> {
-  const fh = await fsp.open(file.path, 'r');
-  try {
-    const buf = Buffer.alloc(Math.min(KYC_IMAGE_SNIFF_BYTES, file.size));
-    await fh.read(buf, 0, buf.length, 0);
-    return buf;
-  } finally {
-    await fh.close();
-  }
+  const intake = await receiveMultipart(request, tmpDir, {
+    limits: { fileSize: rule.maxBytes, files: 6, fields: 40, fieldSize: 4096, parts: 50 },
+    tooLarge: rule.tooLarge,
+    accept: (field, fileName) => fileName !== '' && imageFields.has(field),
+  });
+  return {
+    fields: intake.fields,
+    files: new Map(intake.files.map((f) => [f.field, { file: f, fileName: f.fileName }])),
+  };
 }
 
 /**
@@ -106,7 +80,7 @@ export async function validateSubmission<S extends z.ZodType>(
     const got = s.files.get(field);
     if (got) {
       const upload: KycImageUpload = {
-        head: await headOf(got.file),
+        head: await readHead(got.file.path, KYC_IMAGE_SNIFF_BYTES),
         size: got.file.size,
         fileName: got.fileName,
       };
@@ -140,7 +114,7 @@ export type UserKycUpdate = Partial<Pick<UsersTable, 'account_type' | 'auth_type
  */
 export async function storeSubmission(
   app: FastifyInstance,
-  storage: LocalDirectoryStorage,
+  storage: FileBucket,
   userId: number,
   kind: KycKind,
   authType: number,
@@ -209,12 +183,12 @@ export async function storeSubmission(
         .execute();
     });
   } catch (err) {
-    await Promise.all(stored.map((k) => storage.remove(k).catch(() => undefined)));
+    await Promise.all(stored.map((k) => storage.delete(k).catch(() => undefined)));
     throw err;
   }
   await Promise.all(
     replaced.map((k) =>
-      storage.remove(k).catch((err: unknown) => app.log.warn({ err }, 'replaced KYC image left behind')),
+      storage.delete(k).catch((err: unknown) => app.log.warn({ err }, 'replaced KYC image left behind')),
     ),
   );
 }

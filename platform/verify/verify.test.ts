@@ -13,7 +13,7 @@ import {
 } from '../../contract/index.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { call, forEachDialect, login, upload } from '../../tests/support/platform.ts';
-import { PUBLIC_LOOKUP_POLICY, VIEW_TOKEN_TTL_SECONDS } from './routes.ts';
+import { PUBLIC_LOOKUP_POLICY, VIEW_TOKEN_TTL_SECONDS } from './service.ts';
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 

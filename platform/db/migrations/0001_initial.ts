@@ -1,21 +1,15 @@
 /**
  * First schema: users, tokens, captchas, SMS codes, failed-attempt counters, evidences and the hash-chained ledger
- * (issue 2).
- * Times are unix seconds in BIGINT columns; sizes are bytes in BIGINT.
+ * (docs/decisions/002-platform.md). Column helpers from ../columns.ts: times are unix seconds in BIGINT columns;
+ * sizes are bytes in BIGINT.
  */
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Table = CreateTableBuilder<any, any>;
+import type { Kysely, Migration } from 'kysely';
+import { createdAt, idColumn, notNull, ownedByUser } from '../columns.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** The migration for `dialect`. */
 export function initial(dialect: Dialect): Migration {
-  const idCol = (t: Table): Table =>
-    dialect === 'sqlite'
-      ? t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      : t.addColumn('id', 'bigserial', (c) => c.primaryKey());
-  const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
+  const idCol = idColumn(dialect);
   return {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async up(db: Kysely<any>) {
@@ -29,13 +23,13 @@ export function initial(dialect: Dialect): Migration {
         .addColumn('points', 'bigint', (c) => c.notNull().defaultTo(0))
         .addColumn('extract_code', 'varchar(30)', notNull)
         .addColumn('check_remark', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
 
       await idCol(db.schema.createTable('tokens'))
         .addColumn('token_hash', 'char(64)', (c) => c.notNull().unique())
-        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
-        .addColumn('created_at', 'bigint', notNull)
+        .addColumn('user_id', 'bigint', ownedByUser)
+        .$call(createdAt)
         .addColumn('expires_at', 'bigint', notNull)
         .addColumn('revoked_at', 'bigint')
         .execute();
@@ -47,7 +41,7 @@ export function initial(dialect: Dialect): Migration {
         .addColumn('answer', 'varchar(16)', notNull)
         .addColumn('expires_at', 'bigint', notNull)
         .addColumn('consumed', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
 
       await idCol(db.schema.createTable('sms_codes'))
@@ -77,7 +71,7 @@ export function initial(dialect: Dialect): Migration {
         .addColumn('sha256', 'char(64)', notNull)
         .addColumn('storage_key', 'varchar(255)', notNull)
         .addColumn('status', 'integer', (c) => c.notNull().defaultTo(1))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
       await db.schema
         .createIndex('evidences_user_created')
@@ -100,7 +94,7 @@ export function initial(dialect: Dialect): Migration {
         .addColumn('record_hash', 'char(64)', notNull)
         .addColumn('entry_hash', 'char(64)', (c) => c.notNull().unique())
         .addColumn('record_json', 'text', notNull)
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
     },
     // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,21 +1,21 @@
 /**
- * The Merkle ledger (issue 3; RFC 9162 §2.1; docs/decisions/005-ledger.md). Replaces the hash chain of issue 2:
+ * The Merkle ledger (RFC 9162 §2.1; docs/decisions/005-ledger.md). Replaces the hash chain of 0001_initial:
  * - `ledger_leaves` (leaf_index PK 0-based, leaf_hash unique, evidence_id unique → evidences, record_json, created_at):
  *   one leaf per evidence, leaf_hash = SHA-256(0x00 ‖ UTF-8 record_json), the evidence's chainhash;
  * - `ledger_nodes` ((level, idx) PK, hash): the hash of every complete subtree of two or more leaves, the node at
  *   (L, i) covering leaves [i·2^L, (i+1)·2^L); written once by the append that completes it, never changed;
- * - the issue-2 rows of `ledger_entries` become leaves in seq order (leaf_index = seq − 1), their leaf input being the
+ * - the chain's rows of `ledger_entries` become leaves in seq order (leaf_index = seq − 1), their leaf input being the
  *   stored record_json as it is, so every existing evidence keeps its record but gets a NEW chainhash (its leaf hash);
- * - `ledger_leaves.legacy_entry_hash` keeps the issue-2 entry_hash of those rows (unique, null for new leaves), so a
+ * - `ledger_leaves.legacy_entry_hash` keeps the chain's entry_hash of those rows (unique, null for new leaves), so a
  *   chain hash printed on an old certificate still finds its entry in the explorer;
  * - `ledger_entries` becomes a read-only view over `ledger_leaves` (seq = leaf_index + 1, entry_hash = leaf_hash) for
- *   readers of issue 2; new code reads `ledger_leaves`.
+ *   readers of the chain; new code reads `ledger_leaves`.
  * Hashes are 64 lower-case hex; times unix seconds. Self-contained on purpose (a migration must not change when the
  * ledger code does): the hashing is inlined.
  */
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** Rows per INSERT while copying (5 parameters a leaf: well under SQLite's variable limit). */
 const COPY_PAGE = 500;
@@ -120,7 +120,7 @@ export function merkleLedger(dialect: Dialect): Migration {
         .addColumn('record_json', 'text', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
-      // the issue-2 chain: entry_hash = SHA-256(prev_hash ‖ SHA-256(record_json)), genesis 64 zeros
+      // the chain of 0001_initial: entry_hash = SHA-256(prev_hash ‖ SHA-256(record_json)), genesis 64 zeros
       let prev = Buffer.alloc(32);
       let from = 0;
       for (;;) {

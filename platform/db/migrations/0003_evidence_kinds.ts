@@ -1,6 +1,6 @@
 /**
- * Evidence kinds (issue 3; spec 01 §2.3, §3; docs/decisions/006-evidence-kinds.md). Adds to `evidences`:
- * - `kind` file | hash | property | app (not null, default 'file', so issue-2 rows are file evidence);
+ * Evidence kinds (spec 01 §2.3, §3; docs/decisions/006-evidence-kinds.md). Adds to `evidences`:
+ * - `kind` file | hash | property | app (not null, default 'file', so earlier rows are file evidence);
  * - `deleted_at` unix seconds when the owner deleted the stored data (null while kept), and `purged_at` unix seconds
  *   when the bytes were actually removed from storage (null until then; the start-up sweep finishes the gap);
  * - the app-capture device columns `app_type, config_name, config_model_name, config_version, config_processor,
@@ -12,7 +12,7 @@
  * SQLite accepts one ADD COLUMN per ALTER TABLE, so every column is its own statement (same on PostgreSQL).
  */
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 
 const TEXT_COLUMNS = [
   ['app_type', 'varchar(100)'],

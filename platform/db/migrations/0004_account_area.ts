@@ -1,30 +1,23 @@
 /**
- * Account area (issue 4; spec 01 §2.5–2.7, §3; spec 02 §3 Address): `notifications`, `signatures` (seal images,
- * the bytes in `${dataDir}/signatures`) and `addresses` (delivery addresses). Every row belongs to one user and is
- * deleted with them. Times are unix seconds (BIGINT); booleans 0/1 integers; sizes bytes.
+ * Account area (spec 01 §2.5–2.7, §3; spec 02 §3 Address; docs/decisions/009-account-area.md): `notifications`,
+ * `signatures` (seal images, the bytes in `${dataDir}/signatures`) and `addresses` (delivery addresses). Every row
+ * belongs to one user and is deleted with them. Times are unix seconds (BIGINT); booleans 0/1 integers; sizes bytes.
  */
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Table = CreateTableBuilder<any, any>;
+import type { Kysely, Migration } from 'kysely';
+import { createdAt, idColumn, notNull, ownedByUser, timestamps } from '../columns.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** The migration for `dialect` (auto-increment keys differ; the rest is the same). */
 export function accountArea(dialect: Dialect): Migration {
-  const idCol = (t: Table): Table =>
-    dialect === 'sqlite'
-      ? t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      : t.addColumn('id', 'bigserial', (c) => c.primaryKey());
-  const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
-  const owner = (c: ColumnDefinitionBuilder) => c.notNull().references('users.id').onDelete('cascade');
+  const idCol = idColumn(dialect);
   return {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async up(db: Kysely<any>) {
       await idCol(db.schema.createTable('notifications'))
-        .addColumn('user_id', 'bigint', owner)
+        .addColumn('user_id', 'bigint', ownedByUser)
         .addColumn('content', 'varchar(500)', notNull)
         .addColumn('is_read', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
       await db.schema
         .createIndex('notifications_user_created')
@@ -33,17 +26,17 @@ export function accountArea(dialect: Dialect): Migration {
         .execute();
 
       await idCol(db.schema.createTable('signatures'))
-        .addColumn('user_id', 'bigint', owner)
+        .addColumn('user_id', 'bigint', ownedByUser)
         .addColumn('name', 'varchar(60)', notNull)
         .addColumn('storage_key', 'varchar(100)', notNull)
         .addColumn('file_size', 'bigint', notNull)
         .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
       await db.schema.createIndex('signatures_user').on('signatures').column('user_id').execute();
 
       await idCol(db.schema.createTable('addresses'))
-        .addColumn('user_id', 'bigint', owner)
+        .addColumn('user_id', 'bigint', ownedByUser)
         .addColumn('name', 'varchar(60)', notNull)
         .addColumn('province', 'varchar(60)', notNull)
         .addColumn('city', 'varchar(60)', notNull)
@@ -52,8 +45,7 @@ export function accountArea(dialect: Dialect): Migration {
         .addColumn('phone_number', 'varchar(20)', notNull)
         .addColumn('email', 'varchar(120)', notNull)
         .addColumn('status', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'bigint', notNull)
-        .addColumn('updated_at', 'bigint', notNull)
+        .$call(timestamps)
         .execute();
       await db.schema.createIndex('addresses_user').on('addresses').column('user_id').execute();
     },

@@ -1,5 +1,5 @@
 /**
- * Real-name verification (issue 5; spec 02 §3 KycInfo, §4; docs/decisions/011-kyc-review.md):
+ * Real-name verification (spec 02 §3 KycInfo, §4; docs/decisions/011-kyc-review.md):
  * - `kyc_profiles`: one row per user who ever submitted: kind personal|enterprise, auth_type (1 photo, 3 face, 0
  *   enterprise), the submitted text fields as JSON, submission/review times, the enterprise API credentials;
  * - `kyc_images`: the private images (storage under `${dataDir}/kyc`), one current row per (user, field);
@@ -7,20 +7,13 @@
  * - `kyc_audit`: every operator decision;
  * - `face_certifications`: Alipay face certifications and their state (open → passed | failed | expired).
  */
-import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely, Migration } from 'kysely';
-import type { Dialect } from '../database.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Table = CreateTableBuilder<any, any>;
+import type { Kysely, Migration } from 'kysely';
+import { createdAt, idColumn, notNull, ownedByUser } from '../columns.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** The migration for `dialect`. */
 export function kyc(dialect: Dialect): Migration {
-  const idCol = (t: Table): Table =>
-    dialect === 'sqlite'
-      ? t.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      : t.addColumn('id', 'bigserial', (c) => c.primaryKey());
-  const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
-  const user = (c: ColumnDefinitionBuilder) => c.notNull().references('users.id').onDelete('cascade');
+  const idCol = idColumn(dialect);
   return {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async up(db: Kysely<any>) {
@@ -49,12 +42,12 @@ export function kyc(dialect: Dialect): Migration {
         .execute();
 
       await idCol(db.schema.createTable('kyc_images'))
-        .addColumn('user_id', 'bigint', user)
+        .addColumn('user_id', 'bigint', ownedByUser)
         .addColumn('field', 'varchar(20)', notNull)
         .addColumn('storage_key', 'varchar(100)', notNull)
         .addColumn('mime', 'varchar(40)', notNull)
         .addColumn('file_size', 'bigint', notNull)
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .addUniqueConstraint('kyc_images_user_field', ['user_id', 'field'])
         .execute();
 
@@ -62,32 +55,32 @@ export function kyc(dialect: Dialect): Migration {
         .addColumn('username', 'varchar(60)', (c) => c.notNull().unique())
         .addColumn('password_hash', 'varchar(255)', notNull)
         .addColumn('disabled', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
       await idCol(db.schema.createTable('operator_tokens'))
         .addColumn('token_hash', 'char(64)', (c) => c.notNull().unique())
         .addColumn('operator_id', 'bigint', (c) => c.notNull().references('operators.id').onDelete('cascade'))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .addColumn('expires_at', 'bigint', notNull)
         .addColumn('revoked_at', 'bigint')
         .execute();
 
       await idCol(db.schema.createTable('kyc_audit'))
         .addColumn('operator_id', 'bigint', (c) => c.notNull().references('operators.id'))
-        .addColumn('user_id', 'bigint', user)
+        .addColumn('user_id', 'bigint', ownedByUser)
         .addColumn('action', 'varchar(16)', notNull)
         .addColumn('remark', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .execute();
       await db.schema.createIndex('kyc_audit_created').on('kyc_audit').column('created_at').execute();
 
       await idCol(db.schema.createTable('face_certifications'))
-        .addColumn('user_id', 'bigint', user)
+        .addColumn('user_id', 'bigint', ownedByUser)
         .addColumn('certify_id', 'varchar(64)', (c) => c.notNull().unique())
         .addColumn('outer_order_no', 'varchar(32)', (c) => c.notNull().unique())
         .addColumn('state', 'varchar(16)', (c) => c.notNull().defaultTo('open'))
         .addColumn('fail_reason', 'varchar(255)', (c) => c.notNull().defaultTo(''))
-        .addColumn('created_at', 'bigint', notNull)
+        .$call(createdAt)
         .addColumn('expires_at', 'bigint', notNull)
         .addColumn('finished_at', 'bigint')
         .execute();

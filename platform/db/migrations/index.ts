@@ -3,7 +3,7 @@
  * factory of the dialect because auto-increment keys are spelled differently on SQLite and PostgreSQL.
  */
 import type { Migration, MigrationProvider } from 'kysely';
-import type { Dialect } from '../database.ts';
+import type { Dialect } from '../dialect.ts';
 import { initial } from './0001_initial.ts';
 import { merkleLedger } from './0002_merkle.ts';
 import { evidenceKinds } from './0003_evidence_kinds.ts';

@@ -1,15 +1,16 @@
 /**
- * Private files served by signed, expiring URLs (issue 4 seal images, issue 5 KYC images): `GET <prefix>:id?exp=&sig=`
- * streams the stored bytes when `sig` is the HMAC of (purpose, id, exp) under the platform's download key and `exp`
- * (unix seconds) has not passed. Raw answers: 403 for a missing, forged or expired signature, 404 when the row is gone
- * (both with an envelope body). Whoever holds the URL may read the file: it is handed only to the owner (and, for
- * KYC, operators), and lives minutes.
+ * Private files served by signed, expiring URLs (seal images, spec 01 §2.7; KYC images, spec 02 §3): `GET
+ * <prefix>:id?exp=&sig=` streams the stored bytes when `sig` is the HMAC of (purpose, id, exp) under the platform's
+ * signing key (files/signer.ts) and `exp` (unix seconds) has not passed. Raw answers: 403 for a missing, forged or
+ * expired signature, 404 when the row is gone (both with an envelope body). Whoever holds the URL may read the file:
+ * it is handed only to the owner (and, for KYC, operators), and lives minutes.
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiCode, Msg } from '../../contract/index.ts';
-import type { EvidenceStorage } from '../evidence/storage.ts';
-import { ApiError } from './errors.ts';
-import { nowSeconds } from './time.ts';
+import { ApiError } from '../core/errors.ts';
+import { nowSeconds } from '../core/time.ts';
+import type { UrlSigner } from './signer.ts';
+import type { FileBucket } from './storage.ts';
 
 /** What the route needs of a stored file's row. */
 export interface StoredFileRow {
@@ -24,9 +25,10 @@ export interface StoredFileRow {
 export interface SignedFileRouteOptions {
   /** Path prefix ending in `/`, e.g. `/api/kyc/image/`. */
   prefix: string;
-  /** The signature purpose (DownloadSigner.signFor). */
+  /** The signature purpose (UrlSigner.signFor). */
   purpose: string;
-  storage: EvidenceStorage;
+  /** The bucket holding the files (`app.files.bucket(…)`). */
+  storage: FileBucket;
   /** The row of file `id`, or undefined. */
   lookup(id: number): Promise<StoredFileRow | undefined>;
   /** Message of the 404 answer. */
@@ -53,19 +55,19 @@ export function registerSignedFileRoute(app: FastifyInstance, opts: SignedFileRo
         .header('cache-control', opts.cacheControl ?? 'private, no-store')
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', 'inline');
-      return reply.send(opts.storage.openRead(row.storage_key));
+      return reply.send(opts.storage.get(row.storage_key));
     },
   );
 }
 
-/** The relative signed URL `<prefix><id>?exp=&sig=` for file `id`, expiring `ttlSeconds` after `now`. */
+/** The relative signed URL `<prefix><id>?exp=&sig=` of file `id`, expiring `ttlSeconds` after `now` (unix s). */
 export function signedFileUrl(
-  app: FastifyInstance,
+  signer: UrlSigner,
   prefix: string,
   purpose: string,
   id: number,
   now: number,
   ttlSeconds: number,
 ): string {
-  return `${prefix}${id}?${app.downloads.signedQuery(purpose, String(id), now, ttlSeconds)}`;
+  return `${prefix}${id}?${signer.signedQuery(purpose, String(id), now, ttlSeconds)}`;
 }

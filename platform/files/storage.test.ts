@@ -1,0 +1,76 @@
+/** The local file storage (decision 016): the DATA_DIR layout per bucket, hashing puts, key checks, clean failures. */
+import { createHash } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalFileStorage } from './storage.ts';
+import { receiveToTemp } from './temp.ts';
+
+describe('LocalFileStorage', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-files-'));
+  });
+  afterEach(async () => {
+    await fsp.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps each bucket in its old directory under DATA_DIR', async () => {
+    const store = new LocalFileStorage(dataDir);
+    for (const [bucket, dir] of [
+      ['evidence', 'evidence'],
+      ['kyc', 'kyc'],
+      ['signatures', 'signatures'],
+    ] as const) {
+      await store.bucket(bucket).put('ab/KEY12345', Readable.from([Buffer.from(bucket)]));
+      expect(await fsp.readFile(path.join(dataDir, dir, 'ab', 'KEY12345'), 'utf8')).toBe(bucket);
+    }
+  });
+
+  it('put hashes while streaming; get, size and delete follow', async () => {
+    const bucket = new LocalFileStorage(dataDir).bucket('evidence');
+    const chunks = [Buffer.from('hello '), Buffer.from('world')];
+    const stored = await bucket.put('xy/ABCDEFGH', Readable.from(chunks));
+    const all = Buffer.concat(chunks);
+    expect(stored).toEqual({ size: all.length, sha256: createHash('sha256').update(all).digest('hex') });
+    expect(await bucket.size('xy/ABCDEFGH')).toBe(all.length);
+    const read: Buffer[] = [];
+    for await (const c of bucket.get('xy/ABCDEFGH')) read.push(c as Buffer);
+    expect(Buffer.concat(read).equals(all)).toBe(true);
+    await bucket.delete('xy/ABCDEFGH');
+    await bucket.delete('xy/ABCDEFGH');
+    expect(await bucket.size('xy/ABCDEFGH')).toBeNull();
+  });
+
+  it('a failed stream leaves no object', async () => {
+    const bucket = new LocalFileStorage(dataDir).bucket('kyc');
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.from('part'));
+        this.destroy(new Error('cut off'));
+      },
+    });
+    await expect(bucket.put('ab/BROKEN12', failing)).rejects.toThrow('cut off');
+    expect(await bucket.size('ab/BROKEN12')).toBeNull();
+  });
+
+  it('refuses keys outside the xx/NAME shape', async () => {
+    const bucket = new LocalFileStorage(dataDir).bucket('signatures');
+    for (const key of ['../etc/passwd', 'ab/../../x12345678', 'abc/DEFGHIJK', 'ab/short']) {
+      expect(() => bucket.get(key)).toThrow('invalid storage key');
+      await expect(bucket.delete(key)).rejects.toThrow('invalid storage key');
+    }
+  });
+
+  it('putFile moves a received temp file into the bucket', async () => {
+    const tmp = path.join(dataDir, 'tmp');
+    const received = await receiveToTemp(Readable.from([Buffer.from('seal')]), tmp);
+    expect(received).toMatchObject({ size: 4, isText: true });
+    const bucket = new LocalFileStorage(dataDir).bucket('signatures');
+    await bucket.putFile(received.path, 'cd/MOVED123');
+    expect(await bucket.size('cd/MOVED123')).toBe(4);
+    expect(await fsp.readdir(tmp)).toEqual([]);
+  });
+});

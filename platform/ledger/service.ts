@@ -1,0 +1,108 @@
+/**
+ * The ledger's public answers (contract `LedgerPaths`; docs/decisions/005-ledger.md): the explorer entry of a leaf
+ * hash, the proof bundle of an evidence (`proof.json` of its package) and consistency proofs, each against the
+ * signed tree head answered alongside so a client can verify it at once. The log itself is ledger.ts.
+ */
+import type { Kysely } from 'kysely';
+import {
+  ApiCode,
+  LedgerMsg,
+  Msg,
+  type ConsistencyProofData,
+  type LedgerEntryView,
+  type LedgerRecord,
+  type ProofBundle,
+} from '../../contract/index.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Database, EvidenceRow } from '../db/schema.ts';
+import { consistencyProof, findLeafByHash, inclusionProof, treeSize } from './ledger.ts';
+import type { TreeHeads } from './signer.ts';
+
+/**
+ * The file name of the original inside the evidence package (`evidence/<name>`): the stored name for file and app
+ * evidence, `data.csv` for user data, null when no bytes are held (hash evidence, or data the owner deleted).
+ */
+export function packageFileName(ev: Pick<EvidenceRow, 'kind' | 'file_name' | 'deleted_at'>): string | null {
+  if (ev.kind === 'hash' || ev.deleted_at !== null) return null;
+  if (ev.kind === 'property') return 'data.csv';
+  return ev.file_name;
+}
+
+/**
+ * The explorer entry of leaf hash `hash` (any case, trimmed) with its inclusion proof against the current STH.
+ * @throws ApiError 404 `LedgerMsg.entryNotFound` for an unknown or malformed hash
+ */
+export async function ledgerEntry(
+  db: Kysely<Database>,
+  heads: TreeHeads,
+  hash: string,
+): Promise<LedgerEntryView> {
+  const h = hash.trim().toLowerCase();
+  const leaf = /^[0-9a-f]{64}$/.test(h) ? await findLeafByHash(db, h) : undefined;
+  if (!leaf) throw new ApiError(ApiCode.NOT_FOUND, LedgerMsg.entryNotFound);
+  const sth = await heads.current();
+  const leafIndex = Number(leaf.leaf_index);
+  return {
+    leafIndex,
+    leafHash: leaf.leaf_hash,
+    record: JSON.parse(leaf.record_json) as LedgerRecord,
+    recordCanonical: leaf.record_json,
+    inclusionProof: await inclusionProof(db, leafIndex, sth.treeSize),
+    sth,
+  };
+}
+
+/**
+ * The proof bundle of evidence `baoquan` against the current STH.
+ * @throws ApiError 404 `Msg.evidenceNotFound` when no such evidence (with a leaf) exists
+ */
+export async function buildProofBundle(
+  db: Kysely<Database>,
+  heads: TreeHeads,
+  baoquan: string,
+): Promise<ProofBundle> {
+  const row = await db
+    .selectFrom('evidences')
+    .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
+    .select([
+      'evidences.baoquan',
+      'evidences.file_name',
+      'evidences.kind',
+      'evidences.deleted_at',
+      'ledger_leaves.leaf_index',
+      'ledger_leaves.leaf_hash',
+      'ledger_leaves.record_json',
+    ])
+    .where('evidences.baoquan', '=', baoquan)
+    .executeTakeFirst();
+  if (!row) throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNotFound);
+  const sth = await heads.current();
+  const leafIndex = Number(row.leaf_index);
+  return {
+    version: 1,
+    baoquan: row.baoquan,
+    fileName: packageFileName(row),
+    leafIndex,
+    leafHash: row.leaf_hash,
+    record: JSON.parse(row.record_json) as LedgerRecord,
+    recordCanonical: row.record_json,
+    inclusionProof: await inclusionProof(db, leafIndex, sth.treeSize),
+    sth,
+    publicKey: heads.signer.publicKey,
+  };
+}
+
+/**
+ * The consistency proof between tree sizes `first` and `second` (RFC 9162 §2.1.4).
+ * @throws ApiError 400 `LedgerMsg.badTreeSize` unless 0 ≤ first ≤ second ≤ the current size
+ */
+export async function consistency(
+  db: Kysely<Database>,
+  first: number,
+  second: number,
+): Promise<ConsistencyProofData> {
+  if (first > second || second > (await treeSize(db))) {
+    throw new ApiError(ApiCode.BAD_REQUEST, LedgerMsg.badTreeSize);
+  }
+  return { first, second, proof: await consistencyProof(db, first, second) };
+}
