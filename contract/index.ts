@@ -9,4 +9,6 @@ export * from './api/ledger.ts';
 export * from './api/evidence-kinds.ts';
 export * from './api/account-area.ts';
 export * from './kyc.ts';
-export * from './api/kyc-api.ts';
+export * from './kyc-images.ts';
+export * from './kyc-review.ts';
+export * from './ops.ts';

@@ -5,7 +5,7 @@
  * /person-info with the face banner; an unverified user's upload is refused with the gate message and link.
  */
 import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { KycGateMsg } from '../../contract/api/kyc-api.ts';
+import { KycGateMsg } from '../../contract/kyc.ts';
 import { createOperator, freshUser, makeFile, preserveFile, TINY_PNG } from './support.ts';
 
 const ID_AGENT = '11010519491231002X'; // birth date 1949-12-31
