@@ -16,21 +16,19 @@ import {
   type LoginData,
 } from '../../contract/index.ts';
 import { unreadCount } from '../notification/notifications.ts';
-import { LOGIN_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
+import { issueToken, revokeAllTokens, revokeToken, tokenTtl } from '../core/tokens.ts';
 import { consumeCaptcha, createCaptcha } from './captcha.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword } from './passwords.ts';
+import { passwordLogin } from './password-login.ts';
 import { sendSmsCode, verifySmsCode, type SmsPurpose } from './sms.ts';
-import { issueToken, revokeAllTokens, revokeToken } from './tokens.ts';
 import { createUser, findUserByMobile, toUserInfo } from './users.ts';
 
 /** Registers the account routes on `app` (needs the services and auth plugins). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const cost = app.config.scryptCost;
-  // Verified against when the mobile is unknown, so response time does not reveal which mobiles have accounts.
-  let dummyHash: Promise<string> | undefined;
-  const getDummyHash = () => (dummyHash ??= hashPassword('not-a-real-password-0', cost));
+  const login = passwordLogin(db, cost);
 
   app.post(AccountPaths.imgCode, async () => ok(await createCaptcha(db)));
 
@@ -79,7 +77,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const passwordHash = await hashPassword(body.password, cost);
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
-      await revokeAllTokens(trx, user.id);
+      await revokeAllTokens(trx, 'user', user.id);
     });
     request.log.info({ userId: user.id }, 'password reset; tokens revoked');
     return ok(null, Msg.passwordReset);
@@ -87,21 +85,16 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(AccountPaths.login, async (request) => {
     const body = parseInput(LoginBody, request.body);
-    const subject = `${request.ip}|${body.mobile}`;
-    if (await isThrottled(db, LOGIN_POLICY, subject)) {
-      throw new ApiError(ApiCode.TOO_MANY_REQUESTS, Msg.tooManyRequests);
-    }
-    const user = await findUserByMobile(db, body.mobile);
-    const valid = await verifyPassword(body.password, user?.password_hash ?? (await getDummyHash()));
-    if (!user || !valid) {
-      await recordFailure(db, LOGIN_POLICY, subject);
-      throw new ApiError(ApiCode.BAD_REQUEST, Msg.loginFailed);
-    }
-    await clearFailures(db, LOGIN_POLICY, subject);
-    const { token } = await issueToken(db, user.id, app.config.tokenTtlSeconds);
+    const user = await login({
+      subject: `${request.ip}|${body.mobile}`,
+      find: () => findUserByMobile(db, body.mobile),
+      password: body.password,
+      failMsg: Msg.loginFailed,
+    });
+    const { token } = await issueToken(db, 'user', user.id, tokenTtl('user', app.config));
     const data: LoginData = {
       token,
-      expiresIn: app.config.tokenTtlSeconds,
+      expiresIn: tokenTtl('user', app.config),
       userInfo: toUserInfo(user, await unreadCount(db, user.id)),
     };
     return ok(data, Msg.loggedIn);
@@ -114,7 +107,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     url: AccountPaths.logout,
     preHandler: app.requireUser,
     handler: async (request) => {
-      if (request.tokenHash) await revokeToken(db, request.tokenHash);
+      if (request.tokenHash) await revokeToken(db, 'user', request.tokenHash);
       return ok(null, Msg.loggedOut);
     },
   });

@@ -22,7 +22,7 @@ import { ApiError, parseInput } from '../core/errors.ts';
 import { notify } from '../notification/notifications.ts';
 import { currentUser } from './auth.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { revokeAllTokens } from './tokens.ts';
+import { revokeAllTokens } from '../core/tokens.ts';
 
 /** Registers the settings routes (needs the services and auth plugins). */
 export async function settingsRoutes(app: FastifyInstance): Promise<void> {
@@ -42,7 +42,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     const passwordHash = await hashPassword(body.password, app.config.scryptCost);
     await db.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
-      await revokeAllTokens(trx, user.id);
+      await revokeAllTokens(trx, 'user', user.id);
       await notify(trx, user.id, AccountAreaMsg.passwordChangedNews);
     });
     request.log.info({ userId: user.id }, 'password changed; all tokens revoked');

@@ -9,6 +9,7 @@
  * open certifications are rows, polled again by whoever asks next.
  */
 import type { FastifyInstance } from 'fastify';
+import { KycMsg } from '../../contract/index.ts';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../core/time.ts';
@@ -28,7 +29,7 @@ declare module 'fastify' {
 /** Seconds a certification stays open (the certify URL's timestamp is accepted 15 minutes). */
 export const FACE_TTL_SECONDS = 15 * 60;
 /** Notification on success (spec 02 §4 banner text for the face method). */
-export const FACE_PASSED_NEWS = '支付宝人脸认证已通过，您的账号已完成实名认证。';
+export const FACE_PASSED_NEWS = KycMsg.facePassedNews;
 
 /**
  * Registers `app.face`: `opts.face` when given (tests), the real Alipay when `config.alipay` is set, else the
