@@ -63,7 +63,7 @@ export async function runOpsCommand(
       return done(r === 'created' ? 0 : 1, `operator ${username} ${r}`);
     }
     if (cmd === 'roles' && username && extra.length === 0 && values.roles === undefined) {
-      if (third) {
+      if (third !== undefined) {
         const r = await setOperatorRoles(db, username, parseRoles(third));
         return r === 'updated'
           ? done(0, `operator ${username} roles ${parseRoles(third).join(',')}`)
