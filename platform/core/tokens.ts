@@ -23,7 +23,12 @@ const STORES: Readonly<
   Record<TokenKind, { table: string; owner: string; owners: string; disabledColumn: string | null }>
 > = {
   user: { table: 'tokens', owner: 'user_id', owners: 'users', disabledColumn: null },
-  operator: { table: 'operator_tokens', owner: 'operator_id', owners: 'operators', disabledColumn: 'disabled' },
+  operator: {
+    table: 'operator_tokens',
+    owner: 'operator_id',
+    owners: 'operators',
+    disabledColumn: 'disabled',
+  },
 };
 
 /** Operator token lifetime, seconds (8 hours: a working day). */
