@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ApiEnvelope } from '../contract/envelope.ts';
-import { AccountPaths, type LoginData } from '../contract/api/account.ts';
-import { EvidencePaths, type SaveEvidenceData } from '../contract/api/evidence.ts';
+import { AccountPaths, type LoginData } from '../contract/account.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../contract/evidence.ts';
 import { startServer } from '../server/start.ts';
 
 const MiB = 1024 * 1024;

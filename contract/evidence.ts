@@ -1,6 +1,12 @@
 /**
- * Evidence kinds and type codes (spec 01 §2.4, §9): 0 all, 1 document, 2 image, 3 audio, 4 video, 5 other.
+ * The evidence area's contract (spec 01 §2.1–2.4, §3, §4, §7, §9): saving files, hashes and user data, the lists and
+ * their labels, deletion, the certificate view, the owner's and the extraction-code downloads, batch download.
+ * Type codes: 0 all, 1 document, 2 image, 3 audio, 4 video, 5 other (spec 01 §2.4, §9).
  */
+import { z } from 'zod';
+import { freeText } from './validators.ts';
+import { Msg } from './messages.ts';
+
 export const FILE_TYPES = [
   { code: 0, label: '全部' },
   { code: 1, label: '文档' },
@@ -22,3 +28,215 @@ export const EVIDENCE_PAGE_SIZE = 20;
 export const END_OF_DAY_SECONDS = 86400 - 1;
 /** Default upload limit in bytes (2 GiB); MAX_UPLOAD_BYTES overrides it. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+
+export const EvidencePaths = {
+  save: '/api/data/save',
+  list: '/api/data/getList',
+  labels: '/api/data/getLabelList',
+  view: '/api/share/getView',
+  ownerDownload: '/api/data/downBaoquan',
+  codeDownload: '/api/check/checkNo',
+  /** `POST {hash, title, label?, fileName?, fileSize?}` → SaveEvidenceData (the file never leaves the user). */
+  saveHash: '/api/data/saveHash',
+  /** `POST` multipart `{title, label?, file (CSV or XLSX)}` or form `{title, label?, fields, rows}` → SaveEvidenceData. */
+  saveProperty: '/api/data/saveProperty',
+  /** `GET` same query as getList → EvidenceListData of hash evidence. (getList `v=property` lists user data.) */
+  hashList: '/api/data/getHashSaveList',
+  /** `GET` → LabelItem[] of hash evidence. */
+  hashLabels: '/api/data/getHashLabelList',
+  /** `POST {dataId, label}` → sets (or clears, with '') the label of one's own evidence. */
+  labelSave: '/api/Evidences/labelSave',
+  /** `GET|POST {dataId}` → deletes the stored data of one's own evidence; the ledger entry stays. */
+  delData: '/api/data/delData',
+  /** `POST {dataIdStr}` (comma list of ids) → BatchDownloadData. */
+  downloadBatch: '/api/data/downloadBatch',
+} as const;
+
+/** Text fields of the multipart `POST /api/data/save` (the `file` part carries the bytes). */
+export const SaveEvidenceFields = z.object({
+  title: freeText('证据名称', 100),
+  label: freeText('标签', 30),
+});
+export type SaveEvidenceFields = z.infer<typeof SaveEvidenceFields>;
+
+/** `POST /api/data/save` → result. `filehash` is the SHA-256 of the bytes, `chainhash` the ledger entry hash. */
+export interface SaveEvidenceData {
+  id: number;
+  baoquan: string;
+  filehash: string;
+  chainhash: string;
+}
+
+const optionalInt = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v),
+    z.coerce.number().int().min(min).max(max).optional(),
+  );
+
+/**
+ * `GET /api/data/getList` query (spec 01 §7): startTime/endTime are unix seconds (endTime already at the end of the
+ * chosen day), type 0–5, page from 1, limit 20.
+ */
+export const EvidenceListQuery = z.object({
+  page: optionalInt(1, 1_000_000).transform((v) => v ?? 1),
+  limit: optionalInt(1, 100).transform((v) => v ?? EVIDENCE_PAGE_SIZE),
+  type: optionalInt(0, 5).transform((v) => v ?? 0),
+  label: z.string().trim().max(30).optional(),
+  keyword: z.string().trim().max(100).optional(),
+  startTime: optionalInt(0, 4_102_444_800),
+  endTime: optionalInt(0, 4_102_444_800),
+  v: z.string().optional(),
+});
+export type EvidenceListQuery = z.infer<typeof EvidenceListQuery>;
+
+/** One row of the evidence list (spec 01 §3). saveTime is "YYYY-MM-DD HH:mm:ss" in Beijing time. */
+export interface EvidenceListItem {
+  id: number;
+  baoquan: string;
+  title: string;
+  fileType: number;
+  label: string;
+  saveTime: string;
+  /** file | hash | property | app (issue 3; added by the platform, optional for older fixtures). */
+  kind?: 'file' | 'hash' | 'property' | 'app';
+  /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data, else null (issue 3). */
+  deletedAt?: string | null;
+}
+export interface EvidenceListData {
+  list: EvidenceListItem[];
+  count: number;
+}
+export interface LabelItem {
+  label: string;
+}
+
+/**
+ * `GET /api/share/getView?baoquan=` → the evidence view (spec 01 §3). `isSelf` 1 when the caller owns it;
+ * `isDownload` 1 when the stored bytes are there. `html` is the certificate body rendered by the platform.
+ */
+export interface EvidenceView {
+  baoquan: string;
+  title: string;
+  fileName: string;
+  fileSize: number;
+  fileType: number;
+  saveTime: string;
+  html: string;
+  chainhash: string;
+  filehash: string;
+  isSelf: 0 | 1;
+  isDownload: 0 | 1;
+  isApp: 0 | 1;
+  appType: string;
+  configName: string;
+  configModelName: string;
+  configVersion: string;
+  configProcessor: string;
+  configCore: string;
+  userData: { line: number; fields: { fieldName: string; exampleValue: string }[] } | null;
+  /** Evidence id, present only for the owner (isSelf 1), for `downBaoquan`. */
+  id: number | null;
+  /** file | hash | property | app (issue 3). */
+  kind: 'file' | 'hash' | 'property' | 'app';
+  /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data; the ledger entry stays (issue 3). */
+  deletedAt: string | null;
+  /** Position of the evidence in the ledger (issue 3). */
+  leafIndex: number;
+}
+
+/** `POST /api/data/downBaoquan {dataId}` (owner). */
+export const OwnerDownloadBody = z.object({ dataId: z.coerce.number().int().positive() });
+/** `POST /api/check/checkNo {code, baoquan}` (anyone with the owner's extraction code). */
+export const CodeDownloadBody = z.object({
+  code: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string({ error: Msg.extractCodeRequired }).trim().max(30, Msg.tooLong('提取码', 30)),
+  ),
+  baoquan: z.string().trim().min(1).max(64),
+});
+/**
+ * Both download calls → `{ downUrl, packageUrl }`: signed, expiring same-origin URLs. `downUrl` streams the original
+ * bytes; `packageUrl` (`/attestation/<baoquan>/package.zip?exp=&sig=`, served by the gateway) the evidence package:
+ * original (or data.csv), certificate.pdf and proof.json (issue 3).
+ */
+export interface DownloadData {
+  downUrl: string;
+  packageUrl: string;
+}
+
+/** 64 hexadecimal characters, any case (normalised to lower case). */
+export const Sha256Hex = z
+  .string({ error: Msg.required('哈希值') })
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$/, '请输入64位十六进制SHA-256哈希值')
+  .transform((s) => s.toLowerCase());
+
+export const SaveHashBody = z.object({
+  hash: Sha256Hex,
+  title: freeText('证据名称', 100, true),
+  label: freeText('标签', 30),
+  fileName: freeText('文件名称', 200),
+  fileSize: z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v),
+    z.coerce.number().int().min(0).optional(),
+  ),
+});
+export type SaveHashBody = z.infer<typeof SaveHashBody>;
+
+/** User data entered in the form: `fields` names and `rows` of values (JSON text of string[] and string[][]). */
+export const PropertyRowsLimits = { maxFields: 50, maxRows: 100_000, maxCell: 1000 } as const;
+
+/** One entry of a batch download. `packageUrl` is a signed, expiring URL of the evidence package (ZIP). */
+export interface BatchItem {
+  id: number;
+  baoquan: string;
+  title: string;
+  packageUrl: string;
+}
+/** `batchUrl` is one signed URL of a ZIP holding every selected package. */
+export interface BatchDownloadData {
+  list: BatchItem[];
+  batchUrl: string;
+}
+
+/** Text fields of `POST /api/data/saveProperty` (title defaults to the uploaded file's name, else "用户数据"). */
+export const SavePropertyFields = z.object({
+  title: freeText('证据名称', 100),
+  label: freeText('标签', 30),
+});
+/** `POST /api/Evidences/labelSave {dataId, label}` ('' clears the label). */
+export const LabelSaveBody = z.object({
+  dataId: z.coerce.number({ error: Msg.evidenceNotFound }).int().positive(Msg.evidenceNotFound),
+  label: freeText('标签', 30),
+});
+/** `GET|POST /api/data/delData {dataId}`. */
+export const DelDataBody = z.object({
+  dataId: z.coerce.number({ error: Msg.evidenceNotFound }).int().positive(Msg.evidenceNotFound),
+});
+/** Most ids one downloadBatch call accepts. */
+export const BATCH_MAX_ITEMS = 100;
+/** labelSave → the evidence's id and its new label. */
+export interface LabelSaveData {
+  id: number;
+  label: string;
+}
+/** delData → the evidence's id and the deletion date "YYYY-MM-DD" (Beijing). */
+export interface DelDataData {
+  id: number;
+  deletedAt: string;
+}
+
+/**
+ * `GET /api/file/<baoquan>/authorize?exp=&sig=&purpose=package` → this, when the package signature is valid and the
+ * data is not deleted (else HTTP 403 with an envelope; HTTP 404 when a file's bytes are missing). Lets the gateway
+ * check a package URL (or each item of a batch URL) without holding the key. `fileName` is the original's name
+ * inside the package (`data.csv` for user data), null for hash evidence (no bytes held). `downUrl` is a fresh signed
+ * URL of the original's bytes (null for hash evidence).
+ */
+export interface PackageAuthorization {
+  baoquan: string;
+  fileName: string | null;
+  kind: 'file' | 'hash' | 'property' | 'app';
+  title: string;
+  downUrl: string | null;
+}

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { KycDetails } from './kyc.ts';
 import { KycMsg } from './kyc.ts';
+import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
 
 /** The role that opens the KYC queue. */
@@ -30,7 +31,7 @@ export const KycDetailQuery = z.object({ userId: z.coerce.number().int().positiv
 
 /** `POST approve` body. */
 export const KycDecisionBody = z.object({
-  userId: z.coerce.number({ error: KycMsg.invalidUserId }).int().positive(KycMsg.invalidUserId),
+  userId: z.coerce.number({ error: Msg.invalidId }).int().positive(Msg.invalidId),
 });
 /** `POST reject` body: a remark of 1–200 characters, shown to the user. */
 export const KycRejectBody = KycDecisionBody.extend({

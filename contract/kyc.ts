@@ -6,7 +6,7 @@
  * contract/kyc-review.ts. No I/O.
  */
 import { z } from 'zod';
-import type { UserInfo } from './api/account.ts';
+import type { UserInfo } from './account.ts';
 import { ApiCode } from './envelope.ts';
 import { KycImageMsg, kycImageField } from './kyc-images.ts';
 import { Msg } from './messages.ts';
@@ -80,7 +80,6 @@ export const KycMsg = {
   reviewRejected: '已驳回该实名认证',
   reviewNotPending: '该认证不在待审核状态',
   reviewUserNotFound: '用户不存在',
-  invalidUserId: '参数错误',
   remarkRequired: '请填写驳回原因',
   remarkTooLong: '驳回原因不能超过200个字符',
   /** Notifications the user receives after a decision. */

@@ -12,6 +12,8 @@ export const Msg = {
   serverError: '服务器开小差了，请稍后重试',
   tooManyRequests: '操作过于频繁，请稍后再试',
   badRequest: '请求参数错误',
+  /** A malformed or missing row id in a call (our wording). */
+  invalidId: '参数错误',
   // spec 01 §8 fixed messages
   evidenceUploading: '证据上传中请稍后下载',
   evidenceMissing: '证据缺失不可下载',

@@ -59,6 +59,19 @@ export function freeText(field: string, max: number, required = false) {
   return required ? z.preprocess(blankToUndefined, base) : z.preprocess(blankToUndefined, base.optional());
 }
 
+/** `{id}` of an owned row (a seal, an address …): a positive integer, as a number or digits; else 参数错误. */
+export const IdBody = z.object({
+  id: z
+    .preprocess(
+      (v) => (typeof v === 'number' ? String(v) : v),
+      z
+        .string({ error: Msg.invalidId })
+        .trim()
+        .regex(/^[1-9]\d{0,14}$/, Msg.invalidId),
+    )
+    .transform(Number),
+});
+
 export const mobile = z.preprocess(
   blankToUndefined,
   z

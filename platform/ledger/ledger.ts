@@ -12,7 +12,7 @@
  * (level, idx) are primary keys, so the tree cannot fork.
  */
 import { sql, type Kysely } from 'kysely';
-import type { LedgerRecord } from '../../contract/api/ledger.ts';
+import type { LedgerRecord } from '../../contract/ledger.ts';
 import { sha256Hex } from '../core/crypto.ts';
 import { sqliteImmediate } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
@@ -30,7 +30,7 @@ import {
 import { EMPTY_ROOT, leafHash, nodeHash } from './verify.ts';
 
 export { canonicalJson } from './canonical.ts';
-export type { LedgerRecord } from '../../contract/api/ledger.ts';
+export type { LedgerRecord } from '../../contract/ledger.ts';
 
 /** Key of the PostgreSQL advisory lock that serializes appends ("CZLEDGER" as an int64-ish constant). */
 const PG_LEDGER_LOCK_KEY = 7_190_733_110_001;

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { ProofBundle } from '../../contract/api/ledger.ts';
+import type { ProofBundle } from '../../contract/ledger.ts';
 import { canonicalJson } from './canonical.ts';
 import { checkSth, isHash, leafHash, publicKeyId, verifyInclusion } from './verify.ts';
 

@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
-import type { BatchDownloadData } from '../../contract/api/evidence-kinds.ts';
-import type { ProofBundle } from '../../contract/api/ledger.ts';
+import type { BatchDownloadData } from '../../contract/evidence.ts';
+import type { ProofBundle } from '../../contract/ledger.ts';
 import {
   hasBuild,
   hasChromium,

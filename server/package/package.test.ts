@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProofBundle } from '../../contract/api/ledger.ts';
+import type { ProofBundle } from '../../contract/ledger.ts';
 import { BATCH_MAX_ITEMS, beijingStamp, packagePlugin, parseBatchItems } from './plugin.ts';
 import { readZip, saveBody } from './test-zip.ts';
 import { safeEntryName } from './zip.ts';

@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
-import { LedgerPaths, type ProofBundle } from '../../contract/api/ledger.ts';
+import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
 import { UpstreamError } from '../pdf/renderer.ts';
 
 /**

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SaveEvidenceData } from '../../contract/api/evidence.ts';
+import type { SaveEvidenceData } from '../../contract/evidence.ts';
 import {
   hasBuild,
   hasChromium,

@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Page } from 'puppeteer-core';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
-import { EvidencePaths, type EvidenceView } from '../../contract/api/evidence.ts';
-import { LedgerPaths } from '../../contract/api/ledger.ts';
+import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
+import { LedgerPaths } from '../../contract/ledger.ts';
 import type { BrowserPool } from './browser-pool.ts';
 
 /**

@@ -15,6 +15,7 @@ import {
   KycMsg,
   KycRejectBody,
   KycReviewPaths,
+  Msg,
   type KycReviewDetail,
 } from '../../../contract/index.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
@@ -55,7 +56,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (submission.status !== 'success') {
       const remark = String(formData.get('remark') ?? '');
       return data(
-        { error: null, remarkError: submission.error?.remark?.[0] ?? KycMsg.invalidUserId, remark },
+        { error: null, remarkError: submission.error?.remark?.[0] ?? Msg.invalidId, remark },
         { status: 400 },
       );
     }
@@ -68,7 +69,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const submission = parseWithZod(formData, { schema: KycDecisionBody });
   if (submission.status !== 'success')
-    return data({ error: KycMsg.invalidUserId, remarkError: null, remark: '' }, { status: 400 });
+    return data({ error: Msg.invalidId, remarkError: null, remark: '' }, { status: 400 });
   const res = await opsCall(request, context, KycReviewPaths.approve, { body: { userId } });
   if (!isSuccess(res.code)) return data({ error: res.msg, remarkError: null, remark: '' }, { status: 400 });
   return redirect('/ops?done=approved');

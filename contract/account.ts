@@ -1,10 +1,11 @@
 /**
- * Account calls of the walking skeleton: captcha, SMS, register, login, reset password, user info, logout.
- * Paths and field names as in spec 01 §7 and spec 02 §7. Bodies are form-encoded or JSON; both parse the same.
+ * The account area's contract: captcha, SMS, register, login, reset password, user info, logout, and the settings
+ * page's password and extraction-code changes (spec 01 §2.5, §5, §7; spec 02 "Session", §5, §7). Paths and field
+ * names as the spec gives them. Bodies are form-encoded or JSON; both parse the same.
  */
 import { z } from 'zod';
-import { imgCode, loginPassword, mobile, password, requiredText, smsCode } from '../validators.ts';
-import { Msg } from '../messages.ts';
+import { freeText, imgCode, loginPassword, mobile, password, requiredText, smsCode } from './validators.ts';
+import { Msg } from './messages.ts';
 
 export const AccountPaths = {
   imgCode: '/api/Register/getImgCode',
@@ -15,6 +16,17 @@ export const AccountPaths = {
   login: '/api/login',
   authInfo: '/api/user/getAuthInfo',
   logout: '/api/user/logout',
+  /** `POST {oldPassword, password, confirmPassword}` → null, msg 修改密码成功; revokes every token of the user. */
+  editPassword: '/api/user/editPassword',
+  /** `POST {extractCode}` → `{extractCode}`, msg 修改成功; the old code stops working at once. */
+  editExtractCode: '/api/user/editExtractCode',
+} as const;
+
+/** Messages of the account area beyond the shared `Msg` (our wording where the spec shows none). */
+export const AccountMsg = {
+  oldPasswordWrong: '原密码错误',
+  /** Notification written when the password changes (spec 01 §3 News; our wording). */
+  passwordChangedNews: '您的登录密码已修改，所有设备需重新登录。如非本人操作，请立即找回密码。',
 } as const;
 
 /** `POST /api/Register/getImgCode` → `{ key, img }`: `img` is an SVG data URI; `key` identifies the answer. */
@@ -75,4 +87,18 @@ export interface LoginData {
   userInfo: UserInfo;
 }
 
-export const passwordRuleMessage = Msg.passwordRule;
+/** Extraction code: required, at most 30 characters, no forbidden special characters (spec 01 §5). */
+export const ExtractCodeBody = z.object({ extractCode: freeText('提取码', 30, true) });
+
+/** Change password (spec 01 §5): all required; new = repeated; new ≠ old; new follows the password rule. */
+export const EditPasswordBody = z
+  .object({
+    oldPassword: requiredText('原密码'),
+    password,
+    confirmPassword: requiredText('确认新密码'),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: Msg.passwordsDiffer,
+    path: ['confirmPassword'],
+  })
+  .refine((v) => v.password !== v.oldPassword, { message: Msg.newPasswordSameAsOld, path: ['password'] });

@@ -1,0 +1,49 @@
+/**
+ * The public verification area's contract (spec 01 §2.8 /queryAuthentication, §7): the evidence-number lookup (bqno →
+ * viewToken → bqview) and the lookup by SHA-256. Public calls, rate-limited per client by the platform.
+ */
+import { z } from 'zod';
+import { Sha256Hex } from './evidence.ts';
+import { Msg } from './messages.ts';
+
+export const VerifyPaths = {
+  /** `POST {no}` → `{viewToken}`: a short-lived token for one evidence number (public; rate-limited per client). */
+  bqno: '/api/check/bqno',
+  /** `POST {viewToken, no}` → PublicEvidence. */
+  bqview: '/api/check/bqview',
+  /** `POST {hash}` → PublicEvidence[] whose SHA-256 equals `hash` (public; rate-limited per client). */
+  byHash: '/api/check/byHash',
+} as const;
+
+/** What the public verification pages show of an evidence (no owner data). */
+export interface PublicEvidence {
+  baoquan: string;
+  title: string;
+  kind: 'file' | 'hash' | 'property' | 'app';
+  fileType: number;
+  filehash: string;
+  chainhash: string;
+  saveTime: string;
+  /** "YYYY-MM-DD" when the owner deleted the stored data, else null. */
+  deletedAt: string | null;
+}
+
+export const NoBody = z.object({
+  no: z
+    .string({ error: Msg.required('保全编号') })
+    .trim()
+    .min(1, Msg.required('保全编号'))
+    .max(64),
+});
+
+/** `POST {viewToken, no}` of bqview. `viewToken` is what bqno answered. */
+export const ViewTokenBody = z.object({
+  viewToken: z.string({ error: Msg.viewTokenInvalid }).trim().min(1, Msg.viewTokenInvalid).max(200),
+  no: NoBody.shape.no,
+});
+/** bqno → `{viewToken}`: `<exp>.<hex HMAC>`, valid 10 minutes for that one number. */
+export interface ViewTokenData {
+  viewToken: string;
+}
+/** `POST {hash}` of byHash. */
+export const ByHashBody = z.object({ hash: Sha256Hex });
