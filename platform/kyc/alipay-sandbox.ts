@@ -31,23 +31,6 @@ import {
 import { CERTIFY_ID_RE, esc, registerCertifyPages, sendPage } from './alipay-sandbox-pages.ts';
 import { CertificationStore, type SandboxCertification } from './alipay-sandbox-store.ts';
 
-export {
-  SANDBOX_DIR,
-  SANDBOX_KEYS_FILE,
-  loadOrCreateSandboxKeys,
-  requestSignContent,
-  rsa2Sign,
-  rsa2Verify,
-  sandboxClientConfig,
-  signedResponseBody,
-  type AlipaySandboxKeys,
-} from './alipay-sandbox-keys.ts';
-export {
-  CertificationStore,
-  type CertificationState,
-  type SandboxCertification,
-} from './alipay-sandbox-store.ts';
-
 /** Certification state file. */
 export const SANDBOX_STATE_FILE = 'certifications.json';
 /** Path of the OpenAPI 2.0 gateway inside the sandbox (like openapi.alipay.com/gateway.do). */

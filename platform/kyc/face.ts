@@ -1,7 +1,7 @@
 /**
- * Alipay face verification on the platform (issue 5 item 4; spec 02 §4 face flow): the face certifier service
- * (the real Alipay when configured, else the sandbox gateway of alipay-sandbox.ts started on loopback), starting a
- * certification, and {@link pollCertification}, the one place a certification's result is applied.
+ * Alipay face verification on the platform (spec 02 §4 face flow; docs/decisions/011-kyc-review.md): the face
+ * certifier service (the real Alipay when configured, else the sandbox gateway of alipay-sandbox.ts started on
+ * loopback), starting a certification, and {@link pollCertification}, the one place a certification's result is applied.
  *
  * Applying is idempotent across processes: the state moves `open → passed | failed | expired` with a conditional
  * UPDATE (`where state = 'open'`) inside the transaction that also verifies the user, so two pollers (two
