@@ -1,7 +1,8 @@
 /**
  * End-to-end tests: Debian's Chromium (/usr/bin/chromium; nothing downloads a browser), each flow once with
  * JavaScript on and once with it off. The server is the production build started the way `npm start` does, on a
- * fresh DATA_DIR, with test hooks enabled (APP_ENV=test) so a test can read the captcha answer.
+ * fresh DATA_DIR, with test hooks enabled (APP_ENV=test) so a test can read the captcha answer, and a fixed
+ * SESSION_SECRET so that the login fixtures (tests/support/e2e-fixtures.ts) can seal session cookies themselves.
  */
 import { defineConfig, devices } from '@playwright/test';
 import path from 'node:path';
@@ -10,6 +11,10 @@ import os from 'node:os';
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `cunzheng-e2e-${PORT}`);
 process.env.E2E_DATA_DIR = E2E_DATA_DIR;
+/** The e2e server's cookie-session secret (at least 32 characters), shared with the login fixtures. */
+export const E2E_SESSION_SECRET =
+  process.env.E2E_SESSION_SECRET ?? 'cunzheng-e2e-session-secret-not-for-production';
+process.env.E2E_SESSION_SECRET = E2E_SESSION_SECRET;
 
 const launchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -57,6 +62,7 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: '127.0.0.1',
       DATA_DIR: E2E_DATA_DIR,
+      SESSION_SECRET: E2E_SESSION_SECRET,
       LOG_LEVEL: 'warn',
       NOTARY_OFFICE: '测试市公证处',
       SUPPORT_CONTACT: '客服电话 400-800-0000',

@@ -8,7 +8,7 @@
  * Figures, not pass/fail: it exits non-zero only when a PDF request fails.
  */
 import { loadPdfConfig } from '../server/pdf/config.ts';
-import { login, startWhole, uploadEvidence } from '../server/pdf/test-whole.ts';
+import { login, startWhole, uploadEvidence } from '../tests/support/pdf-whole.ts';
 
 const count = Number(process.env.BENCH_PDFS ?? 200);
 if (!Number.isSafeInteger(count) || count <= 0) throw new Error('BENCH_PDFS must be a positive integer');

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
 import { buildServer } from './app.ts';
-import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from './test-support.ts';
+import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 
 /** Streams `total` bytes of a repeating pattern without holding them. */
 function patternStream(total: number, chunkSize = 64 * 1024): { stream: Readable; sha256: () => string } {

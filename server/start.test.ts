@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { installShutdown, startServer, type ShutdownHost } from './start.ts';
-import { startFakeUpstream } from './test-support.ts';
+import { startFakeUpstream } from '../tests/support/server.ts';
 
 describe('startServer with UPSTREAM_URL', () => {
   let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;

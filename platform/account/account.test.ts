@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AccountPaths, Msg, type LoginData, type UserInfo } from '../../contract/index.ts';
-import { forEachDialect, get, lastSmsCode, login, post, registerUser } from '../test-support.ts';
+import { forEachDialect, get, lastSmsCode, login, post, registerUser } from '../../tests/support/platform.ts';
 import { DEMO_MOBILE } from './users.ts';
 
 forEachDialect('account', (h) => {

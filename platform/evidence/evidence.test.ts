@@ -14,7 +14,16 @@ import {
   type UserInfo,
 } from '../../contract/index.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
-import { call, forEachDialect, get, login, multipart, post, registerUser, upload } from '../test-support.ts';
+import {
+  call,
+  forEachDialect,
+  get,
+  login,
+  multipart,
+  post,
+  registerUser,
+  upload,
+} from '../../tests/support/platform.ts';
 import { BAOQUAN_RE, storageKeyFor } from './baoquan.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

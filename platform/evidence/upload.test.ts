@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EvidencePaths, Msg, type SaveEvidenceData } from '../../contract/index.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
-import { forEachDialect, login, upload, type PlatformHarness } from '../test-support.ts';
+import { forEachDialect, login, upload, type PlatformHarness } from '../../tests/support/platform.ts';
 
 const LIMIT = 1024 * 1024; // 1 MiB for these suites
 

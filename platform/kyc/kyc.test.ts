@@ -38,7 +38,7 @@ import {
   registerUser,
   testConfig,
   upload,
-} from '../test-support.ts';
+} from '../../tests/support/platform.ts';
 import { INTERNAL_FACE_POLL_PATH } from './routes.ts';
 import fsp from 'node:fs/promises';
 import os from 'node:os';

@@ -33,7 +33,7 @@ import {
   post,
   upload,
   type TestDialect,
-} from '../test-support.ts';
+} from '../../tests/support/platform.ts';
 import {
   appendLeaf,
   auditLedger,

@@ -22,7 +22,7 @@ import {
 } from '../../contract/index.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
-import { get, login, post, testConfig, upload } from '../test-support.ts';
+import { get, login, post, testConfig, upload } from '../../tests/support/platform.ts';
 import { verifyPackage, type PackageReport } from './package-verify.ts';
 
 const run = promisify(execFile);

@@ -31,7 +31,7 @@ import {
   registerUser,
   testConfig,
   type PlatformHarness,
-} from '../test-support.ts';
+} from '../../tests/support/platform.ts';
 import { runOpsCommand } from './cli-commands.ts';
 
 /** Runs a CLI command against the suite's database. */

@@ -12,7 +12,7 @@ import {
   type ViewTokenData,
 } from '../../contract/index.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
-import { call, forEachDialect, login, upload } from '../test-support.ts';
+import { call, forEachDialect, login, upload } from '../../tests/support/platform.ts';
 import { PUBLIC_LOOKUP_POLICY, VIEW_TOKEN_TTL_SECONDS } from './routes.ts';
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');

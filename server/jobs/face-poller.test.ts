@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { KycPaths, idCardCheckChar, type FaceStartData } from '../../contract/index.ts';
-import { login, post, registerUser } from '../../platform/test-support.ts';
+import { login, post, registerUser } from '../../tests/support/platform.ts';
 import { startServer } from '../start.ts';
 import { startFacePoller } from './face-poller.ts';
 

@@ -17,8 +17,8 @@ import {
   startWhole,
   uploadEvidence,
   type Whole,
-} from '../pdf/test-whole.ts';
-import { readZip, saveBody } from './test-zip.ts';
+} from '../../tests/support/pdf-whole.ts';
+import { readZip, saveBody } from '../../tests/support/zip.ts';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 

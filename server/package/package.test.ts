@@ -13,7 +13,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProofBundle } from '../../contract/ledger.ts';
 import { BATCH_MAX_ITEMS, beijingStamp, packagePlugin, parseBatchItems } from './plugin.ts';
-import { readZip, saveBody } from './test-zip.ts';
+import { readZip, saveBody } from '../../tests/support/zip.ts';
 import { safeEntryName } from './zip.ts';
 
 const MiB = 1024 * 1024;

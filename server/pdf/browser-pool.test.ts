@@ -5,7 +5,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
-import { hasChromium } from './test-whole.ts';
+import { hasChromium } from '../../tests/support/pdf-whole.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -18,7 +18,7 @@ import {
   stdoutOf,
   uploadEvidence,
   type Whole,
-} from './test-whole.ts';
+} from '../../tests/support/pdf-whole.ts';
 
 const poppler = (await hasTool('pdftotext')) && (await hasTool('pdffonts')) && (await hasTool('pdfinfo'));
 const ready = hasBuild() && hasChromium() && poppler;

@@ -3,7 +3,7 @@
  * refresh keeps what was typed; the unsupported-browser notice for IE 6–9.
  */
 import { expect, test } from '@playwright/test';
-import { apiRegister, captchaAnswer, latestSmsCode, loginViaForm, uniqueMobile } from './support.ts';
+import { apiRegister, captchaAnswer, latestSmsCode, loginViaForm, uniqueMobile } from '../support/e2e.ts';
 
 test('a forgotten password is reset with an SMS code, and the new one logs in', async ({ page, request }) => {
   const mobile = uniqueMobile();

@@ -1,9 +1,10 @@
 /**
- * Issue 2 "Done when": the route guard (redirect to login and back; an expired upstream token does the same with
- * the spec's message), the spec 02 §5 messages shown in the page, the 404 page. Both projects (JS on and off).
+ * The route guard (spec 02 "Route guard"; spec 01 §6, §8: redirect to login and back through the login form; an
+ * expired upstream token does the same with the spec's message), the spec 02 §5 messages shown in the page, the 404
+ * page. Both projects (JS on and off).
  */
-import { expect, test } from '@playwright/test';
-import { DEMO, loginViaForm } from './support.ts';
+import { expect, test } from '../support/e2e-fixtures.ts';
+import { DEMO, loginViaForm } from '../support/e2e.ts';
 
 test('a login-required path redirects to /login?redirect=… and returns there after login', async ({
   page,
@@ -29,9 +30,9 @@ test('a link followed in the page (a data request with JavaScript) to a login-re
 test('an expired upstream token sends the user to login with the spec message, then back', async ({
   page,
   request,
+  loginAs,
 }) => {
-  await page.goto('/login?redirect=/newAccessCard');
-  await loginViaForm(page, DEMO.mobile, DEMO.password);
+  await loginAs(DEMO, '/newAccessCard');
   await expect(page).toHaveURL(/:\d+\/newAccessCard$/);
   const res = await request.post('/api/__test/expireTokens', { form: { mobile: DEMO.mobile } });
   expect(((await res.json()) as { code: number }).code).toBe(200);
@@ -72,9 +73,8 @@ test('the login form shows required and wrong-credential messages', async ({ pag
   await expect(page.getByRole('alert').filter({ hasText: '手机号或密码错误' })).toBeVisible();
 });
 
-test('the upload form refuses forbidden special characters in the title', async ({ page }) => {
-  await page.goto('/login?redirect=/newAccessCard');
-  await loginViaForm(page, DEMO.mobile, DEMO.password);
+test('the upload form refuses forbidden special characters in the title', async ({ page, loginAs }) => {
+  await loginAs(DEMO, '/newAccessCard');
   await page.getByLabel('证据名称').fill('合同<script>');
   await page
     .getByLabel('选择文件')

@@ -1,12 +1,14 @@
 /**
- * Issue 5 "Done when", JS on and off: a new user goes 1 → 2 → 3 by the photo method with an operator's approval in
- * /ops and can then save evidence; an enterprise goes 1 → 2 → 4 (rejected with a remark: remark shown, form editable
- * and reset) → resubmits (2); a third user passes the face method through the sandbox page and lands on
- * /person-info with the face banner; an unverified user's upload is refused with the gate message and link.
+ * Real-name verification (spec 02 §2 KYC screens, §4 userStatus and face flow, §6 the gate; decisions 010–012), JS
+ * on and off: a new user goes 1 → 2 → 3 by the photo method with an operator's approval in /ops and can then save
+ * evidence; an enterprise goes 1 → 2 → 4 (rejected with a remark: remark shown, form editable and reset) →
+ * resubmits (2); a third user passes the face method through the sandbox page and lands on /person-info with the
+ * face banner; an unverified user's upload is refused with the gate message and link.
  */
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import type { Browser, Page, TestInfo } from '@playwright/test';
+import { expect, test } from '../support/e2e-fixtures.ts';
 import { KycGateMsg } from '../../contract/kyc.ts';
-import { createOperator, freshUser, makeFile, preserveFile, TINY_PNG } from './support.ts';
+import { createOperator, makeFile, preserveFile, TINY_PNG } from '../support/e2e.ts';
 
 const ID_AGENT = '11010519491231002X'; // birth date 1949-12-31
 const ID_OTHER = '110101199003070011';
@@ -33,15 +35,6 @@ export async function operatorPage(browser: Browser, info: TestInfo): Promise<Pa
   return context.newPage();
 }
 
-/** Logs an operator into /ops. */
-export async function opsLogin(page: Page, op: { username: string; password: string }) {
-  await page.goto('/ops/login');
-  await page.getByLabel('用户名').fill(op.username);
-  await page.getByLabel('密码').fill(op.password);
-  await page.getByRole('button', { name: '登录' }).click();
-  await expect(page).toHaveURL(/:\d+\/ops$/);
-}
-
 /** Opens the waiting submission of `mobile` from the queue. */
 async function openReview(ops: Page, mobile: string) {
   await ops.goto('/ops?status=2');
@@ -53,10 +46,11 @@ async function openReview(ops: Page, mobile: string) {
 
 test('personal photo method: validation, under review, approved by an operator, then evidence can be saved', async ({
   page,
-  request,
   browser,
+  freshUser,
+  opsLoginAs,
 }, info) => {
-  const user = await freshUser(page, request, '/attestation-list/file', { verified: false });
+  const user = await freshUser('/attestation-list/file', { verified: false });
   const tip = page.locator('.verify-tip');
   await expect(tip).toContainText('您的账号尚未实名认证');
   await tip.getByRole('link', { name: '去认证' }).click();
@@ -106,7 +100,7 @@ test('personal photo method: validation, under review, approved by an operator, 
   // the operator approves
   const op = createOperator();
   const ops = await operatorPage(browser, info);
-  await opsLogin(ops, op);
+  await opsLoginAs(op, ops);
   await openReview(ops, user.mobile);
   await expect(ops.getByText('110***********002X')).toBeVisible();
   await expect(ops.locator('.ops-images img')).toHaveCount(3);
@@ -137,10 +131,11 @@ test('personal photo method: validation, under review, approved by an operator, 
 
 test('enterprise: validation, rejected with a remark, remark shown on a reset form, resubmitted', async ({
   page,
-  request,
   browser,
+  freshUser,
+  opsLoginAs,
 }, info) => {
-  const user = await freshUser(page, request, '/no-type', { verified: false });
+  const user = await freshUser('/no-type', { verified: false });
   await page.getByRole('link', { name: '企业认证' }).click();
   await expect(page).toHaveURL(/:\d+\/organization-kyc$/);
   await expect(page.getByRole('link', { name: '返回' })).toHaveAttribute('href', '/attestation-list');
@@ -197,7 +192,7 @@ test('enterprise: validation, rejected with a remark, remark shown on a reset fo
   // the operator rejects: a remark is required
   const op = createOperator();
   const ops = await operatorPage(browser, info);
-  await opsLogin(ops, op);
+  await opsLoginAs(op, ops);
   await openReview(ops, user.mobile);
   await expect(ops.getByText('福州测试科技有限公司').first()).toBeVisible();
   await expect(ops.locator('.ops-images img')).toHaveCount(4);
@@ -225,9 +220,9 @@ test('enterprise: validation, rejected with a remark, remark shown on a reset fo
 
 test('face method: the QR page, the sandbox passes, 我已完成认证 lands on /person-info with the face banner', async ({
   page,
-  request,
+  freshUser,
 }, info) => {
-  await freshUser(page, request, '/personage-kyc', { verified: false });
+  await freshUser('/personage-kyc', { verified: false });
   await chooseMethod(page, info, '支付宝刷脸认证', 'face');
   await page.getByRole('button', { name: '下一步' }).click();
   await expect(page.getByText('请先同意实名认证')).toBeVisible();
@@ -260,9 +255,9 @@ test('face method: the QR page, the sandbox passes, 我已完成认证 lands on 
 
 test('the gate: an unverified user sees why, the upload is refused with the message and the 去认证 link', async ({
   page,
-  request,
+  freshUser,
 }, info) => {
-  await freshUser(page, request, '/newAccessCard', { verified: false });
+  await freshUser('/newAccessCard', { verified: false });
   const gate = page.getByTestId('kyc-gate');
   await expect(gate).toContainText(KycGateMsg.required);
   await page.getByLabel('证据名称').fill(`未认证-${info.project.name}`);

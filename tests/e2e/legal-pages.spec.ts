@@ -3,8 +3,7 @@
  * decision 014), JS on and off: every footer link leads to a real page, each document shows its version and
  * effective date and the configured notary office, the register page and the KYC consent link to them.
  */
-import { expect, test } from '@playwright/test';
-import { freshUser } from './support.ts';
+import { expect, test } from '../support/e2e-fixtures.ts';
 
 const NOT_FOUND = '抱歉，您访问的页面不存在!';
 
@@ -53,7 +52,7 @@ test('the legal documents: version, effective date, the notary office, tabs betw
   expect(await key.text()).toContain('BEGIN PUBLIC KEY');
 });
 
-test('the register page and the personal KYC consent link to the documents', async ({ page, request }) => {
+test('the register page and the personal KYC consent link to the documents', async ({ page, freshUser }) => {
   await page.goto('/register');
   const note = page.getByText('注册即表示您已阅读并同意');
   await expect(note.getByRole('link', { name: '《用户协议》' })).toHaveAttribute('href', '/user-agreement');
@@ -62,7 +61,7 @@ test('the register page and the personal KYC consent link to the documents', asy
   await page.goto('/helpCenter');
   await expect(page.getByTestId('support-contact')).toHaveText('客服：客服电话 400-800-0000');
 
-  await freshUser(page, request, '/personage-kyc?method=photo', { verified: false });
+  await freshUser('/personage-kyc?method=photo', { verified: false });
   await expect(page.locator('main').getByRole('link', { name: '《隐私政策》' }).first()).toHaveAttribute(
     'href',
     '/privacy',

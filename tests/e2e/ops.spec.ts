@@ -1,18 +1,20 @@
 /**
- * Issue 5 item 5, JS on and off: the operator console. Its own login (guarded pages, the messages, a wrong
+ * The operator console (decisions 011, 013), JS on and off. Its own login (guarded pages, the messages, a wrong
  * password), the queue tabs, a submission's detail with masked numbers and the images, a reject that needs a
- * remark, the audit log with the decision, and logout. The KYC screens themselves are in kyc.spec.ts.
+ * remark, the audit log with the decision, and logout; the roles (decision 015): the home lists only the permitted
+ * queues and a queue without its role answers 403. The KYC screens themselves are in kyc.spec.ts.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from '../support/e2e-fixtures.ts';
 import {
   apiLogin,
   apiRegister,
   createOperator,
-  loginAsDemo,
+  DEMO,
   logoutViaMenu,
   TINY_PNG,
   uniqueMobile,
-} from './support.ts';
+} from '../support/e2e.ts';
 
 /** A new user with a personal photo submission waiting for review (made through the API). */
 async function submittedUser(request: APIRequestContext): Promise<string> {
@@ -100,18 +102,19 @@ test('operator console: separate login, queue, detail, reject needs a remark, au
   await expect(page).toHaveURL(/:\d+\/ops\/login\?redirect=%2Fops%2Faudit$/);
 });
 
-test('the operator and the user sessions of one browser end independently', async ({ page }) => {
+test('the operator and the user sessions of one browser end independently', async ({
+  page,
+  loginAs,
+  opsLoginAs,
+}) => {
   const op = createOperator();
-  await page.goto('/ops/login');
-  await page.getByLabel('用户名').fill(op.username);
-  await page.getByLabel('密码').fill(op.password);
-  await page.getByRole('button', { name: '登录' }).click();
+  await opsLoginAs(op, page);
   await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
   const cookieNames = async () => (await page.context().cookies()).map((c) => c.name);
   expect(await cookieNames()).toContain('cz_ops');
 
   // the user logs in and out in the same browser: the console stays open
-  await loginAsDemo(page, '/notifications');
+  await loginAs(DEMO, '/notifications');
   await logoutViaMenu(page);
   expect(await cookieNames()).not.toContain('cz_session');
   await page.goto('/ops');
@@ -119,7 +122,7 @@ test('the operator and the user sessions of one browser end independently', asyn
   await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
 
   // the operator logs out: the user's login stays
-  await loginAsDemo(page, '/notifications');
+  await loginAs(DEMO, '/notifications');
   await page.goto('/ops');
   await page.getByRole('button', { name: '退出' }).click();
   await expect(page).toHaveURL(/:\d+\/ops\/login\?done=logout$/);

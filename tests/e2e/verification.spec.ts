@@ -1,15 +1,17 @@
 /**
- * Issue 3 "Done when", JS on and off: the verification pages find evidence by number and by file, and say clearly
- * when nothing matches; the chain hash opens the ledger explorer; the owner's package verifies offline.
+ * Public verification and the ledger (spec 01 §2.1, §7; decisions 005, 006), JS on and off: the verification pages
+ * find evidence by number and by file, and say clearly when nothing matches; the chain hash opens the ledger
+ * explorer; the owner's package verifies offline.
  */
 import { execFileSync } from 'node:child_process';
-import { expect, test } from '@playwright/test';
-import { loginAsDemo, logoutViaMenu, makeFile, preserveFile } from './support.ts';
+import { expect, test } from '../support/e2e-fixtures.ts';
+import { DEMO, logoutViaMenu, makeFile, preserveFile } from '../support/e2e.ts';
 
 test('verification by number and by file, with clear answers when nothing matches', async ({
   page,
+  loginAs,
 }, info) => {
-  await loginAsDemo(page, '/newAccessCard');
+  await loginAs(DEMO, '/newAccessCard');
   const { file, sha256 } = makeFile(`verify-${info.project.name}.bin`, 120_000);
   const title = `核验样本-${info.project.name}`;
   const baoquan = await preserveFile(page, title, file);
@@ -51,8 +53,9 @@ test('verification by number and by file, with clear answers when nothing matche
 
 test('the chain hash opens the ledger explorer with an inclusion proof and a signed tree head', async ({
   page,
+  loginAs,
 }, info) => {
-  await loginAsDemo(page, '/newAccessCard');
+  await loginAs(DEMO, '/newAccessCard');
   const { file } = makeFile(`tx-${info.project.name}.bin`, 2000);
   await preserveFile(page, `账本-${info.project.name}`, file);
   const chain = (await page.getByTestId('chainhash').textContent())!.trim();
@@ -62,8 +65,11 @@ test('the chain hash opens the ledger explorer with an inclusion proof and a sig
   await expect(page.getByText('签名树头')).toBeVisible();
 });
 
-test('the owner downloads the evidence package and npm run verify accepts it', async ({ page }, info) => {
-  await loginAsDemo(page, '/newAccessCard');
+test('the owner downloads the evidence package and npm run verify accepts it', async ({
+  page,
+  loginAs,
+}, info) => {
+  await loginAs(DEMO, '/newAccessCard');
   const { file } = makeFile(`pkg-${info.project.name}.bin`, 70_000);
   await preserveFile(page, `证据包-${info.project.name}`, file);
   await expect(page.getByTestId('mobile-qr')).toBeVisible();

@@ -1,14 +1,21 @@
 /**
- * Proves (issue 2 "Done when": the captcha answer is read "through a test-only hook that a production start refuses
- * to enable"): `startServer` with APP_ENV=production and TEST_HOOKS on rejects before listening; with the hooks off
- * — in a test start and in a production start — `/api/__test/*` is an HTTP 404 through the gateway; and, as the
- * control, with TEST_HOOKS=1 outside production the hook answers the real captcha code.
+ * Proves (decision 002 "Test hooks": the captcha answer is read through a test-only hook that a production
+ * start refuses to enable): `startServer` with APP_ENV=production and TEST_HOOKS on rejects before listening;
+ * with the hooks off — in a test start and in a production start — `/api/__test/*` is an HTTP 404 through the
+ * gateway; and, as the control, with TEST_HOOKS=1 outside production the hook answers the real captcha code.
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Msg } from '../../contract/index.ts';
 import { startServer } from '../../server/start.ts';
-import { BUILD_DIR, freshDataDir, startWhole, testEnv, type Envelope, type Whole } from './support.ts';
+import {
+  BUILD_DIR,
+  freshDataDir,
+  startWhole,
+  testEnv,
+  type Envelope,
+  type Whole,
+} from '../support/integration.ts';
 
 const started: Whole[] = [];
 afterAll(async () => {

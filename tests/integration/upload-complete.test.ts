@@ -1,9 +1,10 @@
 /**
- * Proves (issue 2 "Done when", the no-JS upload path across all three parts): a complete multipart upload to the
- * upload page's action `POST /newAccessCard` (session from the real login form, CSRF token from the page) answers a
- * redirect to `/attestation/BQ…`; the certificate page shows the file's SHA-256 (Node's own hash of the bytes sent)
- * and a 64-hex chain hash, for the owner and for an anonymous reader; `GET /api/share/getView` agrees; the list
- * holds the new row with its title and label; storage holds exactly the bytes sent and nothing is left in tmp.
+ * Proves (spec 01 §2.2, §2.3; the no-JS upload path across all three parts): a complete multipart upload to
+ * the upload page's action `POST /newAccessCard` (session from the real login form, CSRF token from the page)
+ * answers a redirect to `/attestation/BQ…`; the certificate page shows the file's SHA-256 (Node's own hash of
+ * the bytes sent) and a 64-hex chain hash, for the owner and for an anonymous reader; `GET
+ * /api/share/getView` agrees; the list holds the new row with its title and label; storage holds exactly the
+ * bytes sent and nothing is left in tmp.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import {
   webLogin,
   type Envelope,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const BAOQUAN_PATH = /^\/attestation\/(BQ\d{8}[0-9A-HJKMNP-TV-Z]{20})$/;
 

@@ -1,9 +1,10 @@
 /**
- * Proves (issue 2 "Done when"): an upload cut off mid-stream leaves no evidence row and no stray file — both through
- * the gateway's `/api/data/save` proxy (bearer token) and through the upload page's action (`POST /newAccessCard`,
- * session cookie from the real login form), which forwards the multipart stream to the platform. The whole process
- * runs for real: embedded platform, gateway, production UI build; the socket is destroyed only once the platform
- * is holding a partial temp file, so the test knows the cut happened mid-stream.
+ * Proves (spec 01 §2.2; decision 002): an upload cut off mid-stream leaves no evidence row and no stray file
+ * — both through the gateway's `/api/data/save` proxy (bearer token) and through the upload page's action
+ * (`POST /newAccessCard`, session cookie from the real login form), which forwards the multipart stream to
+ * the platform. The whole process runs for real: embedded platform, gateway, production UI build; the socket
+ * is destroyed only once the platform is holding a partial temp file, so the test knows the cut happened
+ * mid-stream.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -20,7 +21,7 @@ import {
   waitFor,
   webLogin,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const FILE_BYTES = 8 * 1024 * 1024;
 

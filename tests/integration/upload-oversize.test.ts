@@ -1,9 +1,9 @@
 /**
- * Proves (issue 2 "Done when"): an upload larger than MAX_UPLOAD_BYTES is refused with the spec's message and leaves
- * no evidence row and no stray file — through the `/api/data/save` proxy (declared Content-Length and chunked, so
- * the platform's streaming limit itself is exercised) and through the upload page (the gateway's early
- * Content-Length check, and the platform's limit behind a chunked body). A file of exactly the limit is accepted,
- * so the refusals are the limit at work and not a broken upload path.
+ * Proves (spec 01 §2.2, §8): an upload larger than MAX_UPLOAD_BYTES is refused with the spec's message and
+ * leaves no evidence row and no stray file — through the `/api/data/save` proxy (declared Content-Length and
+ * chunked, so the platform's streaming limit itself is exercised) and through the upload page (the gateway's
+ * early Content-Length check, and the platform's limit behind a chunked body). A file of exactly the limit is
+ * accepted, so the refusals are the limit at work and not a broken upload path.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -22,7 +22,7 @@ import {
   type CookieJar,
   type Envelope,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const LIMIT = 1024 * 1024;
 const TOO_LARGE = Msg.fileTooLarge(LIMIT);

@@ -1,9 +1,9 @@
 /**
- * Proves (issue 2 "Done when"; spec 01 §8): a stopped upstream gives the spec's "connection failed" answer with
- * HTTP 502 and never crashes the gateway — for a page whose loader calls the upstream (`/register`), for the
- * `/api/*` proxy (JSON and multipart bodies), and for logged-in pages and the upload action. Two set-ups: a gateway
- * whose UPSTREAM_URL is a closed loopback port, and the embedded default whose platform is closed after login.
- * The process keeps serving `/healthz` (and `/readyz` says 503) afterwards.
+ * Proves (spec 01 §8): a stopped upstream gives the spec's "connection failed" answer with HTTP 502 and never
+ * crashes the gateway — for a page whose loader calls the upstream (`/register`), for the `/api/*` proxy
+ * (JSON and multipart bodies), and for logged-in pages and the upload action. Two set-ups: a gateway whose
+ * UPSTREAM_URL is a closed loopback port, and the embedded default whose platform is closed after login. The
+ * process keeps serving `/healthz` (and `/readyz` says 503) afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -22,7 +22,7 @@ import {
   BUILD_DIR,
   type CookieJar,
   type Whole,
-} from './support.ts';
+} from '../support/integration.ts';
 
 const FAILED = Msg.connectionFailed;
 const FAILED_ENVELOPE = { code: 502, msg: FAILED, data: null };

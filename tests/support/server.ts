@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
-import type { GatewayConfig } from './config.ts';
+import type { GatewayConfig } from '../../server/config.ts';
 
 /** A gateway config for tests: fixed secret, no announcement, silent logs. */
 export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {

@@ -33,7 +33,7 @@ export async function hasTool(tool: string): Promise<boolean> {
 }
 
 /** The whole process for these tests is the integration suites' one (same environment, same clean-up). */
-export { startWhole, type Whole } from '../../tests/integration/support.ts';
+export { startWhole, type Whole } from './integration.ts';
 
 /** `POST /api/login` with the demo account → the bearer token. */
 export async function login(base: string): Promise<string> {

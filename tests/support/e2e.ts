@@ -1,6 +1,8 @@
 /**
  * Helpers for the end-to-end tests: read the captcha answer through the test-only hook, read SMS codes from the
- * sandbox outbox, make unique mobiles, and log in through the API for the facts a test needs (extraction code).
+ * sandbox outbox, make unique mobiles, register and log in through the API, drive the login form where a spec tests
+ * it, preserve files, read ZIPs, set a user's verification state and create operators. The login fixtures are in
+ * ./e2e-fixtures.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -48,13 +50,13 @@ export async function apiLogin(request: APIRequestContext, mobile: string, passw
   const res = await request.post('/api/login', { form: { mobile, password } });
   const body = (await res.json()) as {
     code: number;
-    data: { token: string; userInfo: { extractCode: string } };
+    data: { token: string; expiresIn: number; userInfo: { extractCode: string } };
   };
   expect(body.code).toBe(200);
   return body.data;
 }
 
-/** Fills and submits the login form. */
+/** Fills and submits the login form (for the specs that test it; others log in with ./e2e-fixtures.ts). */
 export async function loginViaForm(page: Page, mobile: string, password: string) {
   await page.getByLabel('手机号').fill(mobile);
   await page.getByLabel('密码', { exact: true }).fill(password);
@@ -100,13 +102,6 @@ export async function apiRegister(
     await request.post('/api/Register', { form: { mobile, password, smsCode: latestSmsCode(mobile) } })
   ).json()) as { code: number; msg: string };
   expect(reg.code, reg.msg).toBe(200);
-}
-
-/** Logs in as the demo account through the form and opens `path`. */
-export async function loginAsDemo(page: Page, path: string): Promise<void> {
-  await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
-  await loginViaForm(page, DEMO.mobile, DEMO.password);
-  await expect(page).toHaveURL(new RegExp(`:\\d+${path.replace(/[?]/g, '\\?')}$`));
 }
 
 /** Uploads a file at /newAccessCard and returns its preservation number (on the certificate page afterwards). */
@@ -158,8 +153,8 @@ export async function zipEntries(
 }
 
 /**
- * Sets a user's verification state through the test hook (setup for flows behind the KYC gate, issue 5).
- * `status` is the account type (1 personal, 2 enterprise), `authType` 1 photo / 3 face.
+ * Sets a user's verification state through the test hook (setup for flows behind the KYC gate, spec 02 §6,
+ * decision 011). `status` is the account type (1 personal, 2 enterprise), `authType` 1 photo / 3 face.
  */
 export async function setUserStatus(
   request: APIRequestContext,
@@ -175,27 +170,6 @@ export async function setUserStatus(
   expect(body.code, body.msg).toBe(200);
 }
 
-/**
- * Registers a fresh account through the API and logs it in through the form; lands on `path`. The account is made
- * verified (userStatus 3, personal, photo) through the test hook, because saving evidence needs it (the KYC gate);
- * `{ verified: false }` leaves it unverified (userStatus 1, no account type), as registration does.
- */
-export async function freshUser(
-  page: Page,
-  request: APIRequestContext,
-  path: string,
-  opts: { verified?: boolean } = {},
-): Promise<{ mobile: string; password: string }> {
-  const mobile = uniqueMobile();
-  const password = 'abc12345';
-  await apiRegister(request, mobile, password);
-  if (opts.verified !== false) await setUserStatus(request, mobile, '3', 1, 1);
-  await page.goto(`/login?redirect=${encodeURIComponent(path)}`);
-  await loginViaForm(page, mobile, password);
-  await expect(page).toHaveURL(new RegExp(`:\\d+${path.replace(/[?]/g, '\\?')}$`));
-  return { mobile, password };
-}
-
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -203,9 +177,9 @@ export const TINY_PNG = Buffer.from(
 );
 
 /**
- * Creates an operator of the console with the project's CLI against the e2e server's data directory (issue 5:
- * operator accounts are made by `platform/ops/cli.ts create`), with `roles` (comma-separated; default: the CLI's,
- * reviewer). Returns the credentials.
+ * Creates an operator of the console with the project's CLI against the e2e server's data directory (decision
+ * 011: operator accounts are made by `platform/ops/cli.ts create`), with `roles` (comma-separated; default: the
+ * CLI's, reviewer). Returns the credentials.
  */
 export function createOperator(roles?: string): { username: string; password: string } {
   const username = `op-${randomBytes(4).toString('hex')}`;

@@ -13,10 +13,10 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { ApiEnvelope, LoginData } from '../contract/index.ts';
-import { AccountPaths, EvidencePaths } from '../contract/index.ts';
-import { buildPlatform } from './app.ts';
-import { loadPlatformConfig, type PlatformConfig } from './config.ts';
+import type { ApiEnvelope, LoginData } from '../../contract/index.ts';
+import { AccountPaths, EvidencePaths } from '../../contract/index.ts';
+import { buildPlatform } from '../../platform/app.ts';
+import { loadPlatformConfig, type PlatformConfig } from '../../platform/config.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -202,7 +202,8 @@ export async function lastSmsCode(dataDir: string, mobile: string): Promise<stri
 /**
  * Registers `mobile` through the real captcha → SMS → register flow (captcha read via the test hook). Unless
  * `verified` is false, the user is then marked verified (userStatus '3', personal, photo) directly in the database,
- * as setup for suites behind the KYC gate (issue 5); KYC suites pass false and verify through the real calls.
+ * as setup for suites behind the KYC gate (spec 02 §6, decision 011); KYC suites pass false and verify through the
+ * real calls.
  */
 export async function registerUser(
   app: FastifyInstance,

@@ -1,10 +1,11 @@
 /**
- * Issue 2 "Done when", the main flow, run by both projects (JavaScript on and off): register a new account, log out,
- * log in as the demo account, preserve a 5 MB file, read its certificate, find it in the list, then as a visitor
- * download it with the extraction code and compare bytes.
+ * Evidence (spec 01 §2.2–§2.4), JS on and off. The main flow: register a new account, log in through the form, log
+ * out; as the demo account preserve a 5 MB file, read its certificate, find it in the list, then as a visitor
+ * download it with the extraction code and compare bytes. And the batch download: 3 selected evidences yield a ZIP
+ * whose files' hashes match.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/e2e-fixtures.ts';
 import {
   DEMO,
   apiLogin,
@@ -13,13 +14,15 @@ import {
   loginViaForm,
   logoutViaMenu,
   makeFile,
+  preserveFile,
   zipEntries,
   uniqueMobile,
-} from './support.ts';
+} from '../support/e2e.ts';
 
 test('register, log out, log in, preserve a 5 MB file, find it, download it with the extraction code', async ({
   page,
   request,
+  loginAs,
 }, testInfo) => {
   // Register a new account.
   const mobile = uniqueMobile();
@@ -44,9 +47,8 @@ test('register, log out, log in, preserve a 5 MB file, find it, download it with
   await expect(page.locator('.account-menu summary')).toContainText(mobile.slice(7));
   await logoutViaMenu(page);
 
-  // Log in as the demo account and preserve a 5 MB file.
-  await page.goto('/login');
-  await loginViaForm(page, DEMO.mobile, DEMO.password);
+  // Log in as the demo account (by its session cookie: the form was driven above) and preserve a 5 MB file.
+  await loginAs(DEMO, '/attestation-list/file');
   await expect(page).toHaveURL(/:\d+\/attestation-list\/file/);
   const title = `合同扫描件-${testInfo.project.name}-${Date.now()}`;
   const { file, sha256 } = makeFile(`evidence-${testInfo.project.name}.bin`, 5 * 1024 * 1024);
@@ -87,7 +89,7 @@ test('register, log out, log in, preserve a 5 MB file, find it, download it with
   const downloadPromise = page.waitForEvent('download');
   await page.getByRole('button', { name: '提取下载' }).click();
   const download = await downloadPromise;
-  // The download is the evidence package (issue 3): the original inside evidence/, plus certificate and proof.
+  // The download is the evidence package (spec 01 §2.3; decision 007): the original inside evidence/, plus certificate and proof.
   const saved = testInfo.outputPath('package.zip');
   await download.saveAs(saved);
   const entries = await zipEntries(saved);
@@ -95,4 +97,41 @@ test('register, log out, log in, preserve a 5 MB file, find it, download it with
   expect(original?.[1].sha256).toBe(sha256);
   expect(original?.[1].size).toBe(readFileSync(file).length);
   expect(entries.has('proof.json')).toBe(true);
+});
+
+test('batch download of 3 selected evidences yields a ZIP whose files match', async ({
+  page,
+  loginAs,
+}, info) => {
+  await loginAs(DEMO, '/newAccessCard');
+  const files = [0, 1, 2].map((i) => makeFile(`batch-${info.project.name}-${i}.bin`, 50_000 + i));
+  const stamp = Date.now();
+  const numbers: string[] = [];
+  for (const [i, f] of files.entries()) numbers.push(await preserveFile(page, `批量-${stamp}-${i}`, f.file));
+
+  await page.goto(`/attestation-list/download?keyword=${encodeURIComponent(`批量-${stamp}`)}`);
+  await page.getByRole('button', { name: '下载所选证据' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: '请选择需要下载的证据' })).toBeVisible();
+  for (const n of numbers) {
+    await page.locator('tbody tr').filter({ hasText: n }).getByRole('checkbox').check();
+  }
+  const download = page.waitForEvent('download', { timeout: 30_000 });
+  await page.getByRole('button', { name: '下载所选证据' }).click();
+  await expect(page.getByTestId('batch-countdown')).toContainText('已打包 3 个证据');
+  const saved = info.outputPath('batch.zip');
+  await (await download).saveAs(saved);
+  const entries = await zipEntries(saved);
+  for (const [i, n] of numbers.entries()) {
+    const original = [...entries].find(([name]) => name.startsWith(`${n}/evidence/`));
+    expect(original, `original of ${n}`).toBeDefined();
+    expect(original![1].sha256).toBe(files[i]!.sha256);
+    expect(entries.has(`${n}/certificate.pdf`)).toBe(true);
+    const proof = JSON.parse(entries.get(`${n}/proof.json`)!.text!) as {
+      baoquan: string;
+      record: { sha256: string };
+    };
+    expect(proof.baoquan).toBe(n);
+    expect(proof.record.sha256).toBe(files[i]!.sha256);
+  }
+  expect(readFileSync(saved).subarray(0, 2).toString()).toBe('PK');
 });

@@ -1,0 +1,38 @@
+/**
+ * User-data evidence (spec 01 §2.3, §3 `userData`; decision 006), JS on and off: rows typed in the form, or a CSV
+ * file; the certificate shows the row count and the field names with examples cut to 10 characters.
+ */
+import { expect, test } from '../support/e2e-fixtures.ts';
+import { DEMO } from '../support/e2e.ts';
+
+test('user-data evidence typed in the form: row count and field names with examples cut to 10 characters', async ({
+  page,
+  loginAs,
+}, info) => {
+  await loginAs(DEMO, '/newProperty');
+  const title = `订单数据-${info.project.name}-${Date.now()}`;
+  await page.getByLabel('证据名称').first().fill(title);
+  await page
+    .getByLabel('数据')
+    .fill('订单号,商品名称,金额\nA1001,"超长的商品名称一二三四五六七八",199.00\nA1002,短名,58.50');
+  await page.getByRole('button', { name: '提交保全' }).click();
+  await expect(page).toHaveURL(/:\d+\/attestation\/BQ[0-9A-Z]+$/);
+  await expect(page.getByText('共 2 条数据')).toBeVisible();
+  const fields = page.getByTestId('user-data-fields');
+  await expect(fields).toContainText('订单号');
+  await expect(fields).toContainText('超长的商品名称一二三');
+  await expect(fields).not.toContainText('四');
+});
+
+test('user-data evidence uploaded as CSV', async ({ page, loginAs }, info) => {
+  await loginAs(DEMO, '/newProperty');
+  const csv = Buffer.from('\ufeff姓名,电话\n张三,13800000000\n李四,13900000000\n王五,13700000000\n', 'utf8');
+  await page
+    .getByLabel('CSV 或 Excel（.xlsx）文件')
+    .setInputFiles({ name: '名单.csv', mimeType: 'text/csv', buffer: csv });
+  await page.locator('#f-title').fill(`名单-${info.project.name}`);
+  await page.getByRole('button', { name: '上传并保全' }).click();
+  await expect(page).toHaveURL(/:\d+\/attestation\/BQ[0-9A-Z]+$/);
+  await expect(page.getByText('共 3 条数据')).toBeVisible();
+  await expect(page.getByTestId('user-data-fields')).toContainText('电话');
+});

@@ -1,0 +1,51 @@
+/**
+ * Helpers of the account-area platform suites (notifications, seals, addresses, settings; spec 01 §2.5–§2.7,
+ * spec 02 "Addresses"): fresh numbered users, PNG bodies of an exact size, and the seal upload call.
+ */
+import { AccountAreaPaths, type Signature } from '../../contract/index.ts';
+import { call, login, multipart, registerUser, type PlatformHarness } from './platform.ts';
+
+/** The 8 bytes every PNG starts with. */
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A PNG-signed buffer of exactly `size` bytes (file-type recognises PNG by its first bytes and the IHDR chunk). */
+export function pngOfSize(size: number): Buffer {
+  const ihdr = Buffer.from('0000000d49484452000000010000000108060000001f15c489', 'hex');
+  const b = Buffer.alloc(size);
+  PNG_SIGNATURE.copy(b, 0);
+  ihdr.copy(b, 8);
+  return b;
+}
+
+/**
+ * `newUser(password = 'pass1234')` for one suite: registers a fresh verified user (mobiles `1370000` + a 4-digit
+ * sequence number, unique within the suite's database) and resolves with its mobile and a login token.
+ */
+export function userFactory(h: PlatformHarness) {
+  let seq = 0;
+  return async function newUser(password = 'pass1234'): Promise<{ mobile: string; token: string }> {
+    const mobile = `1370000${String(seq++).padStart(4, '0')}`;
+    await registerUser(h.app, h.dataDir, mobile, password);
+    return { mobile, token: await login(h.app, mobile, password) };
+  };
+}
+
+/**
+ * `uploadSeal(token, name, data, isDefault = '0', filename = 'seal.png')` for one suite: the multipart seal upload
+ * (`data` null sends no file part) → the envelope with the saved `Signature`.
+ */
+export function sealUploader(h: PlatformHarness) {
+  return function uploadSeal(
+    token: string,
+    name: string,
+    data: Buffer | null,
+    isDefault = '0',
+    filename = 'seal.png',
+  ) {
+    const body = multipart(
+      { name, isDefault },
+      data ? { data, filename, contentType: 'image/png' } : undefined,
+    );
+    return call<Signature>(h.app, { method: 'POST', url: AccountAreaPaths.signatureUpload, token, ...body });
+  };
+}
