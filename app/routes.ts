@@ -62,12 +62,15 @@ export default [
   route('person-info', 'kyc/personal.tsx', { id: 'person-info' }),
   route('personage-face-kyc', 'kyc/face.tsx'),
   route('kyc/authorization-template', 'kyc/authorization-template.tsx'),
-  // operator console (issue 5: review of verifications; separate login, bare pages)
-  route('ops', 'ops/queue.tsx'),
+  // operator console with roles (decision 015; separate login, bare pages): home, each area's queue, audit log
+  route('ops', 'ops/console.tsx', [
+    index('ops/home.tsx'),
+    route('kyc', 'ops/kyc/queue.tsx'),
+    route('kyc/:userId', 'ops/kyc/detail.tsx'),
+    route('audit', 'ops/audit.tsx'),
+  ]),
   route('ops/login', 'ops/login.tsx'),
   route('ops/logout', 'ops/logout.tsx'),
-  route('ops/kyc/:userId', 'ops/detail.tsx'),
-  route('ops/audit', 'ops/audit.tsx'),
   // errors
   route('404', 'shell/not-found.tsx'),
   route('*', 'shell/not-found.tsx', { id: 'catch-all' }),

@@ -11,4 +11,6 @@ export * from './verify.ts';
 export * from './ledger.ts';
 export * from './legacy.ts';
 export * from './kyc.ts';
-export * from './api/kyc-api.ts';
+export * from './kyc-images.ts';
+export * from './kyc-review.ts';
+export * from './ops.ts';

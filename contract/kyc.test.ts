@@ -1,32 +1,32 @@
 import { describe, expect, it } from 'vitest';
+import { checkKycImage, isUnchangedImage, KYC_IMAGE_RULES } from './kyc-images.ts';
 import {
-  bankNo,
-  birthDate,
-  checkKycImage,
-  creditCode,
-  creditCodeCheckChar,
   EnterpriseSubmitBody,
-  idCard,
-  idCardCheckChar,
-  isChineseName,
   isKycEditable,
-  isUnchangedImage,
-  isValidBirthDate,
-  isValidCreditCode,
-  isValidIdCard,
-  KYC_IMAGE_RULES,
   KycMsg,
   maskBankNumber,
   maskIdNumber,
-  parseIdCard,
   PersonalFaceSubmitBody,
   PersonalPhotoSubmitBody,
-  personNameField,
   sexCode,
-  shortChineseNameField,
   USER_STATUS_MEANING,
   userStatusSchema,
 } from './kyc.ts';
+import {
+  bankNo,
+  birthDate,
+  creditCode,
+  creditCodeCheckChar,
+  idCard,
+  idCardCheckChar,
+  isChineseName,
+  isValidBirthDate,
+  isValidCreditCode,
+  isValidIdCard,
+  parseIdCard,
+  personNameField,
+  shortChineseNameField,
+} from './validators.ts';
 import { Msg } from './messages.ts';
 
 /** A fixed "now" (2024-06-01 12:00 China time) so birth-date limits do not move. */

@@ -1,27 +1,42 @@
 /**
- * Real-name verification (KYC) rules shared by app/ and platform/ (issue 5; spec 02 §3, §4, §5, §9): the ID number
- * (GB 11643-1999), unified social credit code (GB 32100-2015), name, bank number and birth-date validators, the
- * image rules (checked by magic bytes), masking of ID and bank numbers, userStatus, and the submit payload schemas.
- * No I/O: `file-type/core` only reads the bytes it is given; it is imported lazily on the first image check, so
- * pages that import the contract without checking images do not download it.
+ * Real-name verification (KYC), the area's contract (spec 02 §3, §4, §5, §7, §9): every KYC message (`KycMsg`), the
+ * KYC-only fields, masking, userStatus and the other codes, the paths, the submit payloads, the response shapes
+ * and the verification gate. The shared validators it uses (ID number, credit code, bank number, names, birth dates)
+ * are in contract/validators.ts, the image rules in contract/kyc-images.ts, the operators' review of submissions in
+ * contract/kyc-review.ts. No I/O.
  */
 import { z } from 'zod';
+import type { UserInfo } from './account.ts';
+import { ApiCode } from './envelope.ts';
+import { KycImageMsg, kycImageField } from './kyc-images.ts';
 import { Msg } from './messages.ts';
-import { freeText, MOBILE_RE, mobile, SPECIAL_CHARS_RE } from './validators.ts';
+import {
+  bankNo,
+  birthDate,
+  blankToUndefined,
+  creditCode,
+  freeText,
+  idCard,
+  idCardField,
+  isValidBirthDate,
+  MOBILE_RE,
+  mobile,
+  parseIdCard,
+  personNameField,
+  SPECIAL_CHARS_RE,
+  ValidatorMsg,
+} from './validators.ts';
 
 /**
  * KYC messages, zh-CN. Texts the spec gives in Chinese are verbatim (the enterprise image messages, including the
- * original's 超多); texts the spec paraphrases in English are ours, listed in docs/decisions/010-kyc-foundations.md.
+ * original's 超多); texts the spec paraphrases in English, and those it does not show, are ours, listed in
+ * docs/decisions/010-kyc-foundations.md and 011-kyc-review.md.
  */
 export const KycMsg = {
-  /** Spec 02 §5 personal: 'enter Chinese characters not exceeding 16'. */
-  nameChinese: '请输入不超过16个字的中文姓名',
-  /** Spec 02 §5 shared validator "Chinese name: 2-6 characters" (ours). */
-  shortNameChinese: '请输入2-6个字的中文姓名',
-  /** Spec 02 §5 personal: 'enter correct format' (ID number; also a wrong check digit or birth date). */
-  idCardInvalid: '请输入正确格式的身份证号码',
-  /** Spec 02 §5 personal: 'please fill in ID number'. */
-  idCardRequired: '请填写身份证号码',
+  nameChinese: ValidatorMsg.nameChinese,
+  shortNameChinese: ValidatorMsg.shortNameChinese,
+  idCardInvalid: ValidatorMsg.idCardInvalid,
+  idCardRequired: ValidatorMsg.idCardRequired,
   /** Spec 02 §5 personal: 'sex cannot be empty'. */
   sexRequired: '性别不能为空',
   /** Spec 02 §5 personal: 'enter ID address'. */
@@ -38,246 +53,43 @@ export const KycMsg = {
   mobileReserveRequired: '预留手机号不能为空',
   /** Spec 02 §5 shared: 'contact cannot be empty'. */
   contactRequired: '联系人不能为空',
-  /** Spec 02 §5 images, personal: 'uploaded image cannot exceed 3M'. */
-  personalImageTooLarge: '上传图片不能超过3M',
-  /** Spec 02 §5 images, personal: 'image can only be png, jpg or JPEG'. */
-  personalImageBadType: '上传图片只能是png,jpg或JPEG格式!',
-  /** Spec 02 §5 images, enterprise (verbatim). */
-  enterpriseImageTooLarge: '上传图片不能超多20M',
-  /** Spec 02 §5 images, enterprise (verbatim). */
-  enterpriseImageBadType: '上传图片只能是png,jpg或JPEG格式!',
+  ...KycImageMsg,
   // not shown in the spec: ours
-  creditCodeInvalid: '请输入正确的统一社会信用代码',
-  bankNoInvalid: '请输入8-25位数字的银行账号',
-  birthDateInvalid: '请输入正确的出生日期（YYYY-MM-DD）',
+  creditCodeInvalid: ValidatorMsg.creditCodeInvalid,
+  bankNoInvalid: ValidatorMsg.bankNoInvalid,
+  birthDateInvalid: ValidatorMsg.birthDateInvalid,
   birthDateMismatch: '出生日期与身份证号码不一致',
+  /** The verification gate (spec 02 §4: storage needs userStatus 3). */
+  kycRequired: '您的账号尚未完成实名认证，请先完成实名认证后再使用数据保全服务',
+  /** A submission while the form is read-only (userStatus 2 or 3, spec 02 §2). */
+  notEditable: '当前认证状态不可修改资料',
+  /** A personal photo submission that is not multipart. */
+  photosRequired: '请上传身份证照片',
+  faceUnavailable: '人脸认证服务暂不可用，请稍后再试',
+  faceFailed: '人脸认证未通过，请重新认证',
+  faceExpired: '人脸认证已超时，请重新认证',
+  facePending: '认证进行中，请在手机上完成刷脸',
+  facePassed: '实名认证成功',
+  faceNotFound: '认证记录不存在',
+  /** The notification of a passed face verification (spec 02 §4 banner text of the face method). */
+  facePassedNews: '支付宝人脸认证已通过，您的账号已完成实名认证。',
+  rotateKeyDenied: '仅已认证的企业用户可以重置密钥',
+  keyRotated: '密钥已重置，请立即保存',
+  // the operators' review (contract/kyc-review.ts)
+  reviewApproved: '已通过该实名认证',
+  reviewRejected: '已驳回该实名认证',
+  reviewNotPending: '该认证不在待审核状态',
+  reviewUserNotFound: '用户不存在',
+  remarkRequired: '请填写驳回原因',
+  remarkTooLong: '驳回原因不能超过200个字符',
+  /** Notifications the user receives after a decision. */
+  approvedNews: '恭喜，您的实名认证已通过审核，现在可以使用数据保全和公证服务。',
+  rejectedNews: (remark: string) => `很抱歉，您的实名认证未通过审核：${remark}。请修改资料后重新提交。`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------
-// ID number (GB 11643-1999 citizen identity number; 15-digit legacy numbers of GB 11643-1989)
+// KYC-only fields
 // ---------------------------------------------------------------------------------------------------------------
-
-/** ISO 7064 MOD 11-2 weights of positions 1–17 (2^(17-i) mod 11), GB 11643-1999 §8.2. */
-const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2] as const;
-/** Check character for (Σ aᵢ·Wᵢ) mod 11 = 0…10, GB 11643-1999 §8.2. */
-const ID_CHECK_CHARS = '10X98765432';
-/**
- * Province-level codes of GB/T 2260 (11–65), 71 Taiwan, 81 Hong Kong, 82 Macao, and 83 (residence permits of
- * Taiwan residents use it). The first two digits of every ID number are one of these.
- */
-const ID_PROVINCES = new Set([
-  11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46, 50, 51, 52, 53, 54, 61,
-  62, 63, 64, 65, 71, 81, 82, 83,
-]);
-
-/**
- * The check character of the first 17 digits of an 18-digit ID number (ISO 7064 MOD 11-2, GB 11643-1999 §8.2):
- * '0'–'9' or 'X'. Throws a TypeError when `first17` is not exactly 17 ASCII digits.
- */
-export function idCardCheckChar(first17: string): string {
-  if (!/^\d{17}$/.test(first17)) throw new TypeError('idCardCheckChar needs 17 digits');
-  let sum = 0;
-  for (let i = 0; i < 17; i++) sum += Number(first17[i]) * ID_WEIGHTS[i]!;
-  return ID_CHECK_CHARS[sum % 11]!;
-}
-
-/** True when y-m-d (month 1–12) is a date of the proleptic Gregorian calendar. */
-function isRealDate(y: number, m: number, d: number): boolean {
-  if (!Number.isInteger(y) || !Number.isInteger(m) || !Number.isInteger(d)) return false;
-  if (m < 1 || m > 12 || d < 1 || d > 31) return false;
-  const t = new Date(Date.UTC(y, m - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
-}
-
-/** Today's date in China (UTC+8, no DST) as YYYY-MM-DD, for "not in the future" checks. */
-function chinaToday(now: number): string {
-  return new Date(now + 8 * 3600_000).toISOString().slice(0, 10);
-}
-
-/** Earliest birth date the validators accept. */
-const MIN_BIRTH_DATE = '1900-01-01';
-
-/** What an ID number says about its holder. `birthDate` is YYYY-MM-DD; `sex` follows spec 02 §9 ('0' male). */
-export interface IdCardInfo {
-  /** The number normalised: 18 digits with an upper-case X, or 15 digits. */
-  normalized: string;
-  birthDate: string;
-  sex: '0' | '1';
-  /** The 6-digit administrative division code (GB/T 2260) of the place of first registration. */
-  region: string;
-}
-
-/**
- * Parses and validates a citizen identity number (spec 02 §5 "15 or 18 digit pattern"; GB 11643-1999):
- * - 18 characters: 6-digit region (province part must be a GB/T 2260 province, or 71/81/82/83), birth date
- *   YYYYMMDD, 3-digit sequence (odd = male), check character by ISO 7064 MOD 11-2 ('X' or 'x' for 10);
- * - 15 digits (legacy GB 11643-1989): region, birth date YYMMDD read as 19YY, 3-digit sequence, no check digit.
- * The birth date must be a real date between 1900-01-01 and today (China time). Surrounding blanks are ignored.
- * Returns null when the number is invalid; never throws.
- * @param now milliseconds since the epoch, for "today" (tests pass a fixed value)
- */
-export function parseIdCard(value: string, now: number = Date.now()): IdCardInfo | null {
-  const s = value.trim().toUpperCase();
-  let birth: string;
-  let seqDigit: number;
-  if (/^\d{17}[\dX]$/.test(s)) {
-    if (idCardCheckChar(s.slice(0, 17)) !== s[17]) return null;
-    birth = `${s.slice(6, 10)}-${s.slice(10, 12)}-${s.slice(12, 14)}`;
-    seqDigit = Number(s[16]);
-  } else if (/^\d{15}$/.test(s)) {
-    birth = `19${s.slice(6, 8)}-${s.slice(8, 10)}-${s.slice(10, 12)}`;
-    seqDigit = Number(s[14]);
-  } else {
-    return null;
-  }
-  if (!ID_PROVINCES.has(Number(s.slice(0, 2)))) return null;
-  const [y, m, d] = birth.split('-').map(Number) as [number, number, number];
-  if (!isRealDate(y, m, d) || birth < MIN_BIRTH_DATE || birth > chinaToday(now)) return null;
-  return { normalized: s, birthDate: birth, sex: seqDigit % 2 === 1 ? '0' : '1', region: s.slice(0, 6) };
-}
-
-/** True when `value` is a valid 15- or 18-digit ID number; see {@link parseIdCard} for the rules. */
-export function isValidIdCard(value: string, now: number = Date.now()): boolean {
-  return parseIdCard(value, now) !== null;
-}
-
-/** Maps blank strings to undefined so the "required" message fires, like contract/validators.ts does. */
-const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-
-/**
- * Builds an ID-number field: required (message `requiredMessage`), valid per {@link parseIdCard} (message
- * {@link KycMsg.idCardInvalid}); outputs the normalised number (upper-case X, no blanks).
- */
-export function idCardField(requiredMessage: string = KycMsg.idCardRequired) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: requiredMessage })
-      .transform((s) => s.trim().toUpperCase())
-      .refine((s) => isValidIdCard(s), KycMsg.idCardInvalid),
-  );
-}
-
-/** ID number of the personal verification (spec 02 §5): required ('please fill in ID number'), 15/18 digits. */
-export const idCard = idCardField();
-
-// ---------------------------------------------------------------------------------------------------------------
-// Unified social credit code (GB 32100-2015)
-// ---------------------------------------------------------------------------------------------------------------
-
-/** The 31 characters of GB 32100-2015 (no I, O, S, V, Z); a character's index is its value. */
-const USCC_CHARS = '0123456789ABCDEFGHJKLMNPQRTUWXY';
-/** Weights 3^(i-1) mod 31 of positions 1–17, GB 32100-2015 §4.5. */
-const USCC_WEIGHTS = [1, 3, 9, 27, 19, 26, 16, 17, 20, 29, 25, 13, 8, 24, 10, 30, 28] as const;
-
-/**
- * The check character of the first 17 characters of a unified social credit code (GB 32100-2015 §4.5, mod 31):
- * C18 = 31 − (Σ Cᵢ·Wᵢ mod 31), with 31 written as '0'. Throws a TypeError when `first17` is not 17 characters of
- * the code's alphabet (0-9, A-H, J-N, P-R, T-U, W-Y; upper case).
- */
-export function creditCodeCheckChar(first17: string): string {
-  if (first17.length !== 17) throw new TypeError('creditCodeCheckChar needs 17 characters');
-  let sum = 0;
-  for (let i = 0; i < 17; i++) {
-    const v = USCC_CHARS.indexOf(first17[i]!);
-    if (v < 0) throw new TypeError(`not a credit-code character: ${first17[i]}`);
-    sum += v * USCC_WEIGHTS[i]!;
-  }
-  return USCC_CHARS[(31 - (sum % 31)) % 31]!;
-}
-
-/**
- * True when `value` is a unified social credit code (GB 32100-2015): 18 characters of the code's alphabet
- * (lower case accepted), positions 3–8 (the registering authority's GB/T 2260 division) digits, and position 18 the
- * mod-31 check character. Never throws.
- */
-export function isValidCreditCode(value: string): boolean {
-  const s = value.trim().toUpperCase();
-  if (!/^[0-9A-HJ-NP-RTUW-Y]{2}\d{6}[0-9A-HJ-NP-RTUW-Y]{10}$/.test(s)) return false;
-  return creditCodeCheckChar(s.slice(0, 17)) === s[17];
-}
-
-/** Credit code field: required ('统一社会信用代码不能为空'), valid per {@link isValidCreditCode}; outputs upper case. */
-export const creditCode = z.preprocess(
-  blankToUndefined,
-  z
-    .string({ error: Msg.required('统一社会信用代码') })
-    .transform((s) => s.trim().toUpperCase())
-    .refine(isValidCreditCode, KycMsg.creditCodeInvalid),
-);
-
-// ---------------------------------------------------------------------------------------------------------------
-// Names, bank number, birth date, sex
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * Chinese personal name: Han characters (any CJK block, so rare characters of Extension B+ count), optionally
- * joined by the middle dot '·' that ID cards use in names of ethnic minorities (never first, last or doubled).
- */
-const CHINESE_NAME_RE = /^\p{Script=Han}+(?:·\p{Script=Han}+)*$/u;
-
-/** True when `value` is a Chinese name of `min`–`max` characters (code points, dots included). */
-export function isChineseName(value: string, min: number, max: number): boolean {
-  const length = [...value].length;
-  return CHINESE_NAME_RE.test(value) && length >= min && length <= max;
-}
-
-/**
- * Personal verification name (spec 02 §5 "Chinese characters only, at most 16"): required, 2–16 characters of
- * {@link isChineseName}. The minimum of 2 is ours (a Chinese name has a surname and a given name).
- */
-export function personNameField(field: string) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: Msg.required(field) })
-      .trim()
-      .refine((s) => isChineseName(s, 2, 16), KycMsg.nameChinese),
-  );
-}
-
-/** The shared "Chinese name: 2-6 characters" validator of spec 02 §5. */
-export function shortChineseNameField(field: string) {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: Msg.required(field) })
-      .trim()
-      .refine((s) => isChineseName(s, 2, 6), KycMsg.shortNameChinese),
-  );
-}
-
-/** Bank account number: 8–25 digits (spec 02 §5). Blanks inside (as printed on cards) are ignored. */
-export const BANK_NO_RE = /^\d{8,25}$/;
-
-/** Bank account field: required ('银行账号不能为空'), 8–25 digits after removing blanks; outputs the digits. */
-export const bankNo = z.preprocess(
-  blankToUndefined,
-  z
-    .string({ error: Msg.required('银行账号') })
-    .transform((s) => s.replace(/\s+/g, ''))
-    .refine((s) => BANK_NO_RE.test(s), KycMsg.bankNoInvalid),
-);
-
-/**
- * True when `value` is YYYY-MM-DD, a real date, not before 1900-01-01 and not after today (China time).
- * @param now milliseconds since the epoch, for "today"
- */
-export function isValidBirthDate(value: string, now: number = Date.now()): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  if (!isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
-  return value >= MIN_BIRTH_DATE && value <= chinaToday(now);
-}
-
-/** Birth date field (spec 02 §3 authorBrith, YYYY-MM-DD): required, valid per {@link isValidBirthDate}. */
-export const birthDate = z.preprocess(
-  blankToUndefined,
-  z
-    .string({ error: Msg.required('出生日期') })
-    .trim()
-    .refine((s) => isValidBirthDate(s), KycMsg.birthDateInvalid),
-);
 
 /** Personal sex code of spec 02 §3/§9: '0' male, '1' female; required ('sex cannot be empty'). */
 export const sexCode = z.preprocess(blankToUndefined, z.enum(['0', '1'], { error: KycMsg.sexRequired }));
@@ -294,171 +106,13 @@ function mobileField(requiredMessage: string) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Images
-// ---------------------------------------------------------------------------------------------------------------
-
-/** Which image rules apply: the personal photo method, or the enterprise form (all its images). */
-export type KycImageKind = 'personal' | 'enterprise';
-
-/** An image rule: byte limit, formats (by magic bytes) and the messages of spec 02 §5. */
-export interface KycImageRule {
-  /** Largest accepted size in bytes. */
-  maxBytes: number;
-  /** File extensions the name may carry (lower case, no dot). */
-  extensions: readonly string[];
-  /** MIME types the bytes may be detected as. */
-  mimes: readonly string[];
-  tooLarge: string;
-  badType: string;
-}
-
-/**
- * The image rules of spec 02 §5 and §9: personal jpg/png/gif/jpeg ≤ 3145728 bytes (3 MB); enterprise png/jpg/jpeg
- * ≤ 20971520 bytes (20 MB). An animated PNG (image/apng) counts as png.
- */
-export const KYC_IMAGE_RULES: Readonly<Record<KycImageKind, KycImageRule>> = {
-  personal: {
-    maxBytes: 3 * 1024 * 1024,
-    extensions: ['jpg', 'jpeg', 'png', 'gif'],
-    mimes: ['image/jpeg', 'image/png', 'image/apng', 'image/gif'],
-    tooLarge: KycMsg.personalImageTooLarge,
-    badType: KycMsg.personalImageBadType,
-  },
-  enterprise: {
-    maxBytes: 20 * 1024 * 1024,
-    extensions: ['jpg', 'jpeg', 'png'],
-    mimes: ['image/jpeg', 'image/png', 'image/apng'],
-    tooLarge: KycMsg.enterpriseImageTooLarge,
-    badType: KycMsg.enterpriseImageBadType,
-  },
-};
-
-/** How many leading bytes {@link checkKycImage} needs to recognise a type (file-type's detection window). */
-export const KYC_IMAGE_SNIFF_BYTES = 4100;
-
-/** Which file extensions each detected MIME type may be named with. */
-const EXTENSIONS_OF_MIME: Readonly<Record<string, readonly string[]>> = {
-  'image/jpeg': ['jpg', 'jpeg'],
-  'image/png': ['png'],
-  'image/apng': ['png'],
-  'image/gif': ['gif'],
-};
-
-/**
- * An uploaded image as the platform sees it while streaming: the first bytes (at least
- * {@link KYC_IMAGE_SNIFF_BYTES}, or the whole file if shorter), the total size in bytes, and the client's file name.
- */
-export interface KycImageUpload {
-  head: Uint8Array;
-  size: number;
-  fileName?: string;
-}
-
-/** Any value an image field may hold: an http(s) URL of the stored image (unchanged), a Blob/File, or an upload. */
-export type KycImageInput = string | Blob | KycImageUpload;
-
-/** The outcome of {@link checkKycImage}. */
-export type KycImageCheck =
-  | { ok: true; unchanged: true }
-  | { ok: true; unchanged: false; mime: string; size: number }
-  | { ok: false; reason: 'missing' | 'too-large' | 'bad-type'; message: string };
-
-/**
- * True when an image field's value means "keep the stored image": a string starting with "http" (spec 02 §3: the
- * client sends the stored image's URL, or empty, for an unchanged image).
- */
-export function isUnchangedImage(value: unknown): value is string {
-  return typeof value === 'string' && value.trim().startsWith('http');
-}
-
-const isUploadObject = (v: unknown): v is KycImageUpload =>
-  typeof v === 'object' &&
-  v !== null &&
-  'head' in v &&
-  v.head instanceof Uint8Array &&
-  'size' in v &&
-  typeof v.size === 'number';
-
-/**
- * Checks one KYC image against the rules of `kind` (spec 02 §5):
- * - a string starting with "http" → `{ok: true, unchanged: true}` (whether the user really has that image stored is
- *   the platform's business); any other string, undefined, null, or an empty file → `reason: 'missing'` (message
- *   empty: the caller supplies the field's "please upload" text);
- * - size above the limit (bytes) → 'too-large' with the spec's message, checked before the type;
- * - type detected from the magic bytes (file-type) not among the kind's formats, or a file name whose extension is
- *   not one the detected type may carry (a JPEG named .png, a PNG named .gif) → 'bad-type' with the spec's message.
- * Never throws for bad input; resolves asynchronously because the detector does.
- */
-export async function checkKycImage(
-  kind: KycImageKind,
-  value: KycImageInput | undefined | null,
-): Promise<KycImageCheck> {
-  const rule = KYC_IMAGE_RULES[kind];
-  if (value === undefined || value === null || typeof value === 'string') {
-    return isUnchangedImage(value)
-      ? { ok: true, unchanged: true }
-      : { ok: false, reason: 'missing', message: '' };
-  }
-  let upload: KycImageUpload;
-  if (typeof Blob !== 'undefined' && value instanceof Blob) {
-    const name = 'name' in value && typeof value.name === 'string' ? value.name : undefined;
-    upload = {
-      head: new Uint8Array(await value.slice(0, KYC_IMAGE_SNIFF_BYTES).arrayBuffer()),
-      size: value.size,
-      ...(name ? { fileName: name } : {}),
-    };
-  } else if (isUploadObject(value)) {
-    upload = value;
-  } else {
-    return { ok: false, reason: 'missing', message: '' };
-  }
-  if (upload.size <= 0 || upload.head.byteLength === 0) return { ok: false, reason: 'missing', message: '' };
-  if (upload.size > rule.maxBytes) return { ok: false, reason: 'too-large', message: rule.tooLarge };
-  const { fileTypeFromBuffer } = await import('file-type/core');
-  const detected = await fileTypeFromBuffer(upload.head).catch(() => undefined);
-  const badType = { ok: false, reason: 'bad-type', message: rule.badType } as const;
-  if (!detected || !rule.mimes.includes(detected.mime)) return badType;
-  if (upload.fileName !== undefined) {
-    const dot = upload.fileName.lastIndexOf('.');
-    const ext = dot >= 0 ? upload.fileName.slice(dot + 1).toLowerCase() : '';
-    if (!rule.extensions.includes(ext) || !(EXTENSIONS_OF_MIME[detected.mime] ?? []).includes(ext))
-      return badType;
-  }
-  return { ok: true, unchanged: false, mime: detected.mime, size: upload.size };
-}
-
-/**
- * An image field of a submit payload: accepts an http(s) URL string (unchanged), a Blob/File (the form's file
- * input) or a {@link KycImageUpload} (the platform's streamed part), and checks it with {@link checkKycImage}.
- * Missing (blank string, empty file, absent) → `missingMessage`. The check is asynchronous: parse with
- * `parseAsync`/`safeParseAsync` (Conform: `parseWithZod(formData, { schema, async: true })`).
- */
-export function kycImageField(kind: KycImageKind, missingMessage: string) {
-  return z
-    .custom<KycImageInput | undefined>(
-      (v) =>
-        v === undefined ||
-        v === null ||
-        typeof v === 'string' ||
-        (typeof Blob !== 'undefined' && v instanceof Blob) ||
-        isUploadObject(v),
-      { error: missingMessage },
-    )
-    .superRefine(async (v, ctx) => {
-      const result = await checkKycImage(kind, v);
-      if (!result.ok) ctx.addIssue({ code: 'custom', message: result.message || missingMessage });
-    })
-    .transform((v) => v as KycImageInput);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Masking
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * Masks an ID number for display and logs (issue 5 privacy): keeps the first 3 and the last 4 characters and
- * replaces every other character with '*', keeping the length ('11010519491231002X' → '110***********002X').
- * Values of 7 characters or fewer are masked entirely; blanks are removed first; '' stays ''.
+ * Masks an ID number for display and logs (docs/decisions/011-kyc-review.md "Privacy"): keeps the first 3 and the
+ * last 4 characters and replaces every other character with '*', keeping the length ('11010519491231002X' →
+ * '110***********002X'). Values of 7 characters or fewer are masked entirely; blanks are removed first; '' stays ''.
  */
 export function maskIdNumber(value: string): string {
   const s = value.replace(/\s+/g, '');
@@ -513,6 +167,10 @@ export const AccountType = { none: '0', personal: '1', enterprise: '2' } as cons
 /** Personal verification method, KycInfo.authType and payload `type` (spec 02 §3, §9): '1' photo, '3' face. */
 export const AuthType = { photo: '1', face: '3' } as const;
 
+// ---------------------------------------------------------------------------------------------------------------
+// Response shapes (spec 02 §3, §4)
+// ---------------------------------------------------------------------------------------------------------------
+
 /**
  * KycInfo: the user and KYC info returned by `/api/user/getAuthInfo` (spec 02 §3), field names as the spec.
  * ID and bank numbers arrive masked ({@link maskIdNumber}, {@link maskBankNumber}) except to the owner's own edit
@@ -551,8 +209,55 @@ export interface KycInfo {
   checkRemark: string;
 }
 
+/**
+ * KYC details added to `getAuthInfo`'s UserInfo (spec 02 §3 KycInfo; field names as the spec). Empty strings when not
+ * submitted. `contactIdcard`, `authorIdcard`, `idCard` and `accountNo` are masked ({@link maskIdNumber},
+ * {@link maskBankNumber}) unless the owner asks for the edit form (`{edit: '1'}`) while the form is editable (userStatus 1
+ * or 4). Image fields are signed same-origin URLs that expire (`/api/kyc/image/<id>?exp=&sig=`), '' when none.
+ * `appId` is set for a verified enterprise; `securityKey` is the full key exactly once after it was issued (to the
+ * first call with `edit: '1'`), masked afterwards (`securityKeyShown` says which); rotation answers the new key.
+ */
+export type KycDetails = Omit<
+  KycInfo,
+  'userStatus' | 'status' | 'authType' | 'userName' | 'points' | 'newsNum' | 'checkRemark'
+> & {
+  /** Personal: the ID number (masked as above) and sex '0' male / '1' female. */
+  idCard: string;
+  sex: string;
+  /** True when `securityKey` is the full key (shown this once). */
+  securityKeyShown: boolean;
+  /** Unix seconds of the last submission, 0 when none. */
+  submittedAt: number;
+};
+
+/** `POST /api/user/getAuthInfo` → user info with the KYC details. */
+export type AuthInfo = UserInfo & KycDetails;
+
+/** What `aliIdentification` answers: the certification to show as a QR code and poll (spec 02 §4 face flow). */
+export interface FaceStartData {
+  certify_id: string;
+  /** The URL the QR code carries (the provider's certification page). */
+  qrContent: string;
+  /** Unix seconds after which the certification is abandoned. */
+  expiresAt: number;
+}
+
+/**
+ * `aliQuery {certify_id}`: envelope code 200 passed (userStatus now '3'), 400 failed or expired (stop polling, msg
+ * says why), {@link FACE_PENDING_CODE} still open (keep polling every 3 s).
+ */
+export const FACE_PENDING_CODE = ApiCode.PENDING;
+export interface FaceQueryData {
+  state: 'open' | 'passed' | 'failed' | 'expired';
+}
+
+/** The verification gate (spec 02 §4): envelope code and message when an unverified user saves evidence. */
+export const KYC_REQUIRED_CODE = ApiCode.KYC_REQUIRED;
+/** The gate's message, also `KycMsg.kycRequired`. */
+export const KycGateMsg = { required: KycMsg.kycRequired } as const;
+
 // ---------------------------------------------------------------------------------------------------------------
-// Submit payloads (spec 02 §3, §5, §7)
+// Paths and submit payloads (spec 02 §3, §5, §7)
 // ---------------------------------------------------------------------------------------------------------------
 
 /** KYC call paths of spec 02 §7 (which serves which step: docs/decisions/010-kyc-foundations.md). */
@@ -567,6 +272,14 @@ export const KycPaths = {
   aliQuery: '/api/peruser/aliQuery',
   /** `POST` → {@link KycInfo}. */
   getAuthInfo: '/api/user/getAuthInfo',
+} as const;
+
+/** KYC paths of ours beyond the spec's (`KycPaths`). */
+export const KycExtraPaths = {
+  /** `GET /api/kyc/image/:id?exp=&sig=` streams a KYC image (signed, expiring; owner and operators only). */
+  image: '/api/kyc/image/',
+  /** `POST` → `{securityKey}` (full, shown once): a verified enterprise rotates its SecurityKey. */
+  rotateSecurityKey: '/api/user/resetSecurityKey',
 } as const;
 
 /**

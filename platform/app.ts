@@ -14,8 +14,9 @@ import { settingsRoutes } from './account/settings-routes.ts';
 import { addressRoutes } from './address/routes.ts';
 import type { FaceCertifier } from './kyc/alipay-face.ts';
 import { faceServicePlugin } from './kyc/face.ts';
+import { kycReviewRoutes } from './kyc/review-routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
-import { operatorAuthPlugin } from './ops/operators.ts';
+import { operatorAuthPlugin } from './ops/auth.ts';
 import { opsRoutes } from './ops/routes.ts';
 import { notificationRoutes } from './notification/routes.ts';
 import { signatureRoutes } from './signature/routes.ts';
@@ -97,6 +98,7 @@ export async function buildPlatform(
     await app.register(addressRoutes);
     await app.register(kycRoutes);
     await app.register(opsRoutes);
+    await app.register(kycReviewRoutes);
     await app.register(evidenceRoutes);
     await app.register(evidenceDownloadRoutes);
     await app.register(ledgerRoutes);

@@ -1,16 +1,14 @@
 /**
- * /login (spec 01 §2.1, §4, §6): mobile + password; on success the upstream token goes into the encrypted session
- * and the user returns to `redirect` (same-site paths only). `expired=1` shows the spec's "log in again" message.
+ * /login (spec 01 §2.1, §4, §6): mobile + password, checked by the remix-auth Authenticator's `user` strategy
+ * (app/lib/auth.server.ts); on success the upstream token goes into the encrypted session and the user returns to
+ * `redirect` (same-site paths only). `expired=1` shows the spec's "log in again" message.
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect, useActionData, useLoaderData, useSearchParams } from 'react-router';
+import { Form, Link, useActionData, useLoaderData, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
-import { AccountPaths, isSuccess, LoginBody, Msg, type LoginData } from '../../contract/index.ts';
-import { apiCall } from '../lib/api.server.ts';
-import { requireAnonymous, safeTarget } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
-import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+import { LoginBody, Msg } from '../../contract/index.ts';
+import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 
@@ -25,30 +23,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** Logs in through the Authenticator's `user` form strategy; on success the token goes into `cz_session`. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  await validateCsrf(formData, request, context);
-  const submission = parseWithZod(formData, { schema: LoginBody });
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
-  }
-  const res = await apiCall<LoginData>(context, AccountPaths.login, {
-    body: submission.value,
-    urlPath: '/login',
-  });
-  if (!isSuccess(res.code)) {
-    return data(
-      { result: submission.reply({ formErrors: [res.msg || Msg.loginFailed], hideFields: ['password'] }) },
-      { status: 400 },
-    );
-  }
-  const storage = sessionStorageFor(context);
-  const session = await getSession(request, context);
-  session.set('token', res.data.token);
-  session.set('expiresAt', Math.floor(Date.now() / 1000) + res.data.expiresIn);
-  return redirect(safeTarget(formData.get('redirect')), {
-    headers: { 'Set-Cookie': await storage.commitSession(session) },
-  });
+  return loginAction(request, context, 'user', safeTarget);
 }
 
 const NOTICES: Record<string, string> = {

@@ -1,18 +1,119 @@
 /**
- * Login state on the gateway: the route guard (spec 02 "Route guard"), the 408 handling (spec 01 §8) and safe
- * redirects. Throwing helpers follow the Epic Stack habit: they throw redirects the router understands.
+ * Login state on the gateway: the one remix-auth `Authenticator` behind both login forms, the route guard (spec 02
+ * "Route guard"), the 408 handling (spec 01 §8) and safe redirects. Throwing helpers follow the Epic Stack habit:
+ * they throw redirects the router understands.
  */
-import { redirect, type AppLoadContext } from 'react-router';
+import type { SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { data, redirect, type AppLoadContext } from 'react-router';
+import { Authenticator } from 'remix-auth';
+import { FormStrategy } from 'remix-auth-form';
 import { safeRedirect } from 'remix-utils/safe-redirect';
 import {
   AccountPaths,
   isSessionExpired,
   isSuccess,
+  LoginBody,
+  Msg,
+  OpsLoginBody,
+  OpsMsg,
+  OpsPaths,
   type ApiEnvelope,
   type UserInfo,
 } from '../../contract/index.ts';
 import { apiCall, type ApiCallOptions } from './api.server.ts';
-import { getSession, sessionStorageFor } from './session.server.ts';
+import { validateCsrf } from './csrf.server.ts';
+import { getSession, sessionStorageFor, startSession, type SessionKind } from './session.server.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The Authenticator (docs/decisions/015-operator-console-roles.md): one form strategy per kind of account. The
+// platform's login call stays the source of truth: a strategy checks the form (CSRF, the contract's schema), posts
+// it to the login API and returns the token the platform issued; throttling is the platform's, for both.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A login one of the form strategies made. */
+export interface FormLogin {
+  token: string;
+  /** Seconds the token lives. */
+  expiresIn: number;
+  /** Who logged in (the operator's username; '' for users). */
+  name: string;
+  /** The submitted form (for its `redirect` field). */
+  form: FormData;
+}
+
+/** A login the form or the platform refused: the Conform reply to show (password cleared). */
+class LoginRefused extends Error {
+  constructor(readonly result: SubmissionResult<string[]>) {
+    super('login refused');
+  }
+}
+
+/** What each form strategy checks and calls. */
+const LOGINS = {
+  user: { schema: LoginBody, path: AccountPaths.login, urlPath: '/login', failMsg: Msg.loginFailed },
+  ops: { schema: OpsLoginBody, path: OpsPaths.login, urlPath: '/ops/login', failMsg: OpsMsg.loginFailed },
+} as const;
+
+/** The form strategy of `kind`: CSRF, the contract's schema, then the platform's login call. */
+function loginStrategy(ctx: AppLoadContext, kind: SessionKind): FormStrategy<FormLogin> {
+  const { schema, path, urlPath, failMsg } = LOGINS[kind];
+  return new FormStrategy<FormLogin>(async ({ form, request }) => {
+    await validateCsrf(form, request, ctx);
+    const submission = parseWithZod(form, { schema });
+    if (submission.status !== 'success')
+      throw new LoginRefused(submission.reply({ hideFields: ['password'] }));
+    const res = await apiCall<{ token: string; expiresIn: number; operator?: { username?: string } }>(
+      ctx,
+      path,
+      {
+        body: submission.value,
+        urlPath,
+      },
+    );
+    if (!isSuccess(res.code)) {
+      throw new LoginRefused(
+        submission.reply({ formErrors: [res.msg || failMsg], hideFields: ['password'] }),
+      );
+    }
+    const name = kind === 'ops' ? (res.data.operator?.username ?? String(form.get('username') ?? '')) : '';
+    return { token: res.data.token, expiresIn: res.data.expiresIn, name, form };
+  });
+}
+
+/** The Authenticator of one request (the strategies need its load context): `user` and `ops`. */
+export function authenticatorFor(ctx: AppLoadContext): Authenticator<FormLogin> {
+  return new Authenticator<FormLogin>()
+    .use(loginStrategy(ctx, 'user'), 'user')
+    .use(loginStrategy(ctx, 'ops'), 'ops');
+}
+
+/**
+ * The action of both login forms (`/login`, `/ops/login`): authenticates with the `kind` strategy, then starts that
+ * session and redirects to `target(form.redirect)`; a refused login answers the Conform reply with status 400.
+ * @throws a 403 response for a bad CSRF token; a 502 response when the platform cannot be reached
+ */
+export async function loginAction(
+  request: Request,
+  ctx: AppLoadContext,
+  kind: SessionKind,
+  target: (to: FormDataEntryValue | null) => string,
+) {
+  let login: FormLogin;
+  try {
+    login = await authenticatorFor(ctx).authenticate(kind, request);
+  } catch (err) {
+    if (err instanceof LoginRefused) return data({ result: err.result }, { status: 400 });
+    throw err;
+  }
+  return redirect(target(login.form.get('redirect')), {
+    headers: { 'Set-Cookie': await startSession(request, ctx, kind, login) },
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Guards
+// ---------------------------------------------------------------------------------------------------------------
 
 /** The path plus query of a request, for `redirect=` and X-URL-PATH. */
 export function pathOf(request: Request): string {

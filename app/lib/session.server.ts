@@ -4,8 +4,9 @@
  * The browser never sees a token in readable form and never needs local storage (ARCHITECTURE "Sessions").
  *
  * Two cookies, two lifetimes: `cz_session` for the user (spec 02 "Session") and `cz_ops` for the operator console
- * (issue 5 item 5). Keeping them apart means a user logging out, changing the password or meeting an expired
- * token never ends the operator's session in the same browser, and the other way round (decision 013).
+ * (decision 013). Keeping them apart means a user logging out, changing the password or meeting an expired token
+ * never ends the operator's session in the same browser, and the other way round. {@link startSession} writes
+ * either after a login.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { createSession, type Session, type SessionStorage } from 'react-router';
@@ -128,4 +129,33 @@ export async function getOpsSession(request: Request, ctx: AppLoadContext): Prom
 /** Reads the session of a request. */
 export async function getSession(request: Request, ctx: AppLoadContext): Promise<AppSession> {
   return sessionStorageFor(ctx).getSession(request.headers.get('Cookie'));
+}
+
+/** Which session: the user's (`cz_session`) or the operator console's (`cz_ops`). */
+export type SessionKind = 'user' | 'ops';
+
+/**
+ * Starts the `kind` session of a request after a login: stores the upstream token (and, for the console, the
+ * operator's name) with its expiry, which sets the cookie's Max-Age.
+ * @param login the token, its lifetime in seconds and who logged in
+ * @returns the Set-Cookie header value
+ */
+export async function startSession(
+  request: Request,
+  ctx: AppLoadContext,
+  kind: SessionKind,
+  login: { token: string; expiresIn: number; name: string },
+): Promise<string> {
+  const expiresAt = Math.floor(Date.now() / 1000) + login.expiresIn;
+  if (kind === 'user') {
+    const session = await getSession(request, ctx);
+    session.set('token', login.token);
+    session.set('expiresAt', expiresAt);
+    return sessionStorageFor(ctx).commitSession(session);
+  }
+  const session = await getOpsSession(request, ctx);
+  session.set('opsToken', login.token);
+  session.set('opsName', login.name);
+  session.set('expiresAt', expiresAt);
+  return opsSessionStorageFor(ctx).commitSession(session);
 }

@@ -1,57 +1,64 @@
-/** /ops/audit: every operator decision (approve, reject with its remark), newest first, paginated by links. */
+/**
+ * /ops/audit: the console's one audit log (docs/decisions/015-operator-console-roles.md), newest first, paginated
+ * by links: every decision of the areas the operator's roles open (all areas to an admin), with the area, the
+ * operator (命令行 for operator accounts changed with the CLI), the subject, the user concerned and the remark.
+ */
 import { useLoaderData } from 'react-router';
 import type { Route } from './+types/audit';
-import { isSuccess, OPS_PAGE_SIZE, OpsPaths, type AuditListData } from '../../contract/index.ts';
-import { FormErrors } from '../shell/field.tsx';
-import { Pagination } from '../shell/pagination.tsx';
-import { opsCall, requireOperator } from './ops.server.ts';
-import { OpsShell } from './ops-ui.tsx';
+import { OPS_PAGE_SIZE, OpsPaths, type AuditEntry, type AuditListData } from '../../contract/index.ts';
 import { DataTable } from '../shell/data-table.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { opsData } from './ops.server.ts';
+import { queueOf } from './queues.ts';
 
-export const handle = { bare: true };
 export const meta: Route.MetaFunction = () => [{ title: '审计日志 - 运营后台 - 存证云' }];
 
-const ACTION_LABEL: Record<string, string> = { approve: '通过', reject: '驳回' };
+/** The console's own area: operator accounts (CLI). */
+const OPS_AREA = {
+  title: '运营账号',
+  actions: { create: '创建', roles: '修改角色' } as Record<string, string>,
+};
+
+function areaOf(e: AuditEntry): { title: string; actions: Readonly<Record<string, string>> } {
+  return queueOf(e.area) ?? (e.area === 'ops' ? OPS_AREA : { title: e.area, actions: {} });
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const { name } = await requireOperator(request, context);
   const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
-  const res = await opsCall<AuditListData>(request, context, OpsPaths.audit, {
+  const audit = await opsData<AuditListData>(request, context, OpsPaths.audit, {
     method: 'GET',
     query: { page },
   });
-  return {
-    name,
-    page,
-    list: isSuccess(res.code) ? res.data.list : [],
-    count: isSuccess(res.code) ? res.data.count : 0,
-    error: isSuccess(res.code) ? null : res.msg,
-  };
+  return { page, list: audit.list, count: audit.count };
 }
 
 export default function OpsAudit() {
-  const { name, page, list, count, error } = useLoaderData<typeof loader>();
+  const { page, list, count } = useLoaderData<typeof loader>();
   return (
-    <OpsShell name={name}>
+    <>
       <h1>审计日志</h1>
-      <FormErrors errors={error ? [error] : undefined} />
       <DataTable
-        headers={['时间', '操作员', '用户ID', '手机号', '操作', '备注']}
+        headers={['时间', '业务', '操作员', '对象', '用户ID', '手机号', '操作', '备注']}
         items={list}
         empty="暂无记录"
-        row={(e) => (
-          <tr key={e.id} data-testid="audit-row">
-            <td>{e.at}</td>
-            <td>{e.operator}</td>
-            <td>{e.userId}</td>
-            <td>{e.mobile}</td>
-            <td>{ACTION_LABEL[e.action] ?? e.action}</td>
-            <td>{e.remark}</td>
-          </tr>
-        )}
+        row={(e) => {
+          const area = areaOf(e);
+          return (
+            <tr key={e.id} data-testid="audit-row">
+              <td>{e.at}</td>
+              <td>{area.title}</td>
+              <td>{e.operator || '命令行'}</td>
+              <td>{e.subject}</td>
+              <td>{e.userId ?? ''}</td>
+              <td>{e.mobile}</td>
+              <td>{area.actions[e.action] ?? e.action}</td>
+              <td>{e.remark}</td>
+            </tr>
+          );
+        }}
       />
       <Pagination page={page} pageSize={OPS_PAGE_SIZE} count={count} href={(p) => `/ops/audit?page=${p}`} />
-    </OpsShell>
+    </>
   );
 }

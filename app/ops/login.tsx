@@ -1,16 +1,15 @@
 /**
- * /ops/login: the operator console's own login (issue 5 item 5; operator accounts are made by the CLI
- * `platform/ops/cli.ts create`). The operator token goes into its own cookie session (`cz_ops`), apart from any
- * user login in the same browser.
+ * /ops/login: the operator console's own login (operator accounts are made by the CLI `platform/ops/cli.ts
+ * create`), checked by the remix-auth Authenticator's `ops` strategy (app/lib/auth.server.ts). The operator token
+ * goes into its own cookie session (`cz_ops`), apart from any user login in the same browser (decision 013).
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, redirect, useActionData, useLoaderData } from 'react-router';
+import { Form, redirect, useActionData, useLoaderData } from 'react-router';
 import type { Route } from './+types/login';
-import { isSuccess, OpsLoginBody, OpsMsg, OpsPaths, type OpsLoginData } from '../../contract/index.ts';
-import { apiCall } from '../lib/api.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
-import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
+import { OpsLoginBody, OpsMsg } from '../../contract/index.ts';
+import { loginAction } from '../lib/auth.server.ts';
+import { getOpsSession } from '../lib/session.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { opsTarget } from './ops.server.ts';
@@ -30,30 +29,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** Logs in through the Authenticator's `ops` form strategy; on success the token goes into `cz_ops`. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
-  await validateCsrf(formData, request, context);
-  const submission = parseWithZod(formData, { schema: OpsLoginBody });
-  if (submission.status !== 'success') {
-    return data({ result: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
-  }
-  const res = await apiCall<OpsLoginData>(context, OpsPaths.login, {
-    body: submission.value,
-    urlPath: '/ops/login',
-  });
-  if (!isSuccess(res.code)) {
-    return data(
-      { result: submission.reply({ formErrors: [res.msg || OpsMsg.loginFailed], hideFields: ['password'] }) },
-      { status: 400 },
-    );
-  }
-  const session = await getOpsSession(request, context);
-  session.set('opsToken', res.data.token);
-  session.set('opsName', res.data.operator?.username ?? submission.value.username);
-  session.set('expiresAt', Math.floor(Date.now() / 1000) + res.data.expiresIn);
-  return redirect(opsTarget(formData.get('redirect')), {
-    headers: { 'Set-Cookie': await opsSessionStorageFor(context).commitSession(session) },
-  });
+  return loginAction(request, context, 'ops', opsTarget);
 }
 
 export default function OpsLogin() {
@@ -71,10 +49,10 @@ export default function OpsLogin() {
         <h1>运营后台登录</h1>
         {expired ? (
           <div className="form-error" role="alert">
-            登录已过期，请重新登录
+            {OpsMsg.sessionExpired}
           </div>
         ) : null}
-        <FormNotice text={loggedOut ? '已退出运营后台' : null} />
+        <FormNotice text={loggedOut ? OpsMsg.loggedOut : null} />
         <Form method="post" {...getFormProps(form)} noValidate>
           <CsrfInput />
           <input type="hidden" name="redirect" value={redirectTo} />

@@ -1,11 +1,12 @@
 /**
- * Operator console session (issue 5 item 5): the operator's bearer token lives in its own encrypted cookie session
- * (`cz_ops`, app/lib/session.server.ts), apart from the user's; operator pages require it, and an expired or
- * missing operator token (code 408 from an ops call) sends the operator to /ops/login.
+ * Operator console session (decision 013): the operator's bearer token lives in its own encrypted cookie session
+ * (`cz_ops`, app/lib/session.server.ts), apart from the user's; console pages require it. An expired or missing
+ * operator token (code 408 from an ops call) sends the operator to /ops/login; a call their roles do not open
+ * (code 403) shows the platform's 无权访问 page (docs/decisions/015-operator-console-roles.md).
  */
-import { redirect, type AppLoadContext } from 'react-router';
+import { data, redirect, type AppLoadContext } from 'react-router';
 import { safeRedirect } from 'remix-utils/safe-redirect';
-import { ApiCode, type ApiEnvelope } from '../../contract/index.ts';
+import { ApiCode, OpsMsg, type ApiEnvelope } from '../../contract/index.ts';
 import { apiCall, type ApiCallOptions } from '../lib/api.server.ts';
 import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
 
@@ -31,7 +32,7 @@ async function opsLoginRedirect(request: Request, ctx: AppLoadContext, expired: 
   });
 }
 
-/** The logged-in operator, or a thrown redirect to /ops/login. */
+/** The logged-in operator's token and name, or a thrown redirect to /ops/login. */
 export async function requireOperator(
   request: Request,
   ctx: AppLoadContext,
@@ -42,7 +43,10 @@ export async function requireOperator(
   return { token, name: session.get('opsName') ?? '' };
 }
 
-/** Calls an ops path with the operator's token; 408 (and 403) throw a redirect to /ops/login. */
+/**
+ * Calls an ops path with the operator's token.
+ * @throws a redirect to /ops/login on code 408; a 403 response (无权访问) on code 403
+ */
 export async function opsCall<T>(
   request: Request,
   ctx: AppLoadContext,
@@ -57,8 +61,19 @@ export async function opsCall<T>(
     signal: opts.signal ?? request.signal,
   });
   const code = Number(res.code);
-  if (code === ApiCode.SESSION_EXPIRED || code === ApiCode.FORBIDDEN) {
-    throw await opsLoginRedirect(request, ctx, true);
-  }
+  if (code === ApiCode.SESSION_EXPIRED) throw await opsLoginRedirect(request, ctx, true);
+  if (code === ApiCode.FORBIDDEN) throw data({ message: res.msg || OpsMsg.forbidden }, { status: 403 });
   return res;
+}
+
+/** The data of a successful ops call. @throws a 502 response with the platform's message otherwise */
+export async function opsData<T>(
+  request: Request,
+  ctx: AppLoadContext,
+  path: string,
+  opts: Omit<ApiCallOptions, 'token' | 'urlPath'> = {},
+): Promise<T> {
+  const res = await opsCall<T>(request, ctx, path, opts);
+  if (Number(res.code) !== ApiCode.OK) throw data({ message: res.msg }, { status: 502 });
+  return res.data;
 }

@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiCode, KycGateMsg, Msg } from '../../contract/index.ts';
+import { ApiCode, KycMsg, Msg } from '../../contract/index.ts';
 import { ApiError } from '../core/errors.ts';
 import type { UserRow } from '../db/schema.ts';
-import { bearerFrom, resolveToken } from './tokens.ts';
+import { bearerFrom, resolveToken } from '../core/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +22,7 @@ declare module 'fastify' {
     requireUser(request: FastifyRequest): Promise<void>;
     /**
      * preHandler after `requireUser`: rejects with envelope 412 and the gate message unless the caller passed
-     * real-name verification (userStatus '3'; issue 5 item 6). A multipart upload's connection is closed after the
+     * real-name verification (userStatus '3'; spec 02 §4). A multipart upload's connection is closed after the
      * answer instead of draining the body.
      */
     requireVerified(request: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -45,9 +45,9 @@ export const authPlugin = fp(
     async function identify(request: FastifyRequest): Promise<void> {
       const token = bearerFrom(request.headers.authorization);
       if (!token) return;
-      const found = await resolveToken(app.pdb.db, token);
+      const found = await resolveToken(app.pdb.db, 'user', token);
       if (found) {
-        request.user = found.user;
+        request.user = found.owner;
         request.tokenHash = found.tokenHash;
       }
     }
@@ -59,7 +59,7 @@ export const authPlugin = fp(
     app.decorate('requireVerified', async (request: FastifyRequest, reply: FastifyReply) => {
       if (currentUser(request).user_status === '3') return;
       if (request.isMultipart()) reply.header('connection', 'close');
-      throw new ApiError(ApiCode.KYC_REQUIRED, KycGateMsg.required);
+      throw new ApiError(ApiCode.KYC_REQUIRED, KycMsg.kycRequired);
     });
   },
   { name: 'cunzheng-auth', dependencies: ['cunzheng-services'] },

@@ -18,7 +18,7 @@ import { parseInput } from '../core/errors.ts';
 import { createCaptcha } from './captcha.ts';
 import { accountDeps, consumeCaptchaOf, login, register, resetPassword, sendSms } from './service.ts';
 import type { SmsPurpose } from './sms.ts';
-import { revokeToken } from './tokens.ts';
+import { revokeToken } from '../core/tokens.ts';
 
 /** Registers the account routes on `app` (needs the services and auth plugins). */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
@@ -58,7 +58,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     url: AccountPaths.logout,
     preHandler: app.requireUser,
     handler: async (request) => {
-      if (request.tokenHash) await revokeToken(db, request.tokenHash);
+      if (request.tokenHash) await revokeToken(db, 'user', request.tokenHash);
       return ok(null, Msg.loggedOut);
     },
   });

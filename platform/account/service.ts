@@ -15,14 +15,15 @@ import {
   type SendSmsBody,
 } from '../../contract/index.ts';
 import type { ScryptCost } from '../config.ts';
-import { LOGIN_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
+import { LOGIN_POLICY, isThrottled, recordFailure } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
+import { issueToken, revokeAllTokens } from '../core/tokens.ts';
 import type { Database, UserRow } from '../db/schema.ts';
 import { notify, unreadCount } from '../notification/notifications.ts';
 import { consumeCaptcha } from './captcha.ts';
+import { passwordLogin } from './password-login.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { sendSmsCode, verifySmsCode, type SmsProvider, type SmsPurpose } from './sms.ts';
-import { issueToken, revokeAllTokens } from './tokens.ts';
 import { createUser, findUserByMobile, toUserInfo } from './users.ts';
 
 /** What the account flows need: the database, the SMS provider and the platform's password and token settings. */
@@ -32,12 +33,14 @@ export interface AccountDeps {
   cost: ScryptCost;
   /** Bearer-token lifetime, seconds. */
   tokenTtlSeconds: number;
+  /** The password check shared with the operator login (one throttle, constant timing). */
+  passwordLogin: ReturnType<typeof passwordLogin>;
 }
 
 /** The account flows' dependencies from the platform's services. */
 export function accountDeps(app: FastifyInstance): AccountDeps {
   const { scryptCost: cost, tokenTtlSeconds } = app.config;
-  return { db: app.pdb.db, sms: app.sms, cost, tokenTtlSeconds };
+  return { db: app.pdb.db, sms: app.sms, cost, tokenTtlSeconds, passwordLogin: passwordLogin(app.pdb.db, cost) };
 }
 
 const bad = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
@@ -102,7 +105,7 @@ async function replacePassword(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-    await revokeAllTokens(trx, userId);
+    await revokeAllTokens(trx, 'user', userId);
     if (news !== undefined) await notify(trx, userId, news);
   });
 }
@@ -120,17 +123,6 @@ export async function resetPassword(deps: AccountDeps, body: RegisterBody): Prom
   return user.id;
 }
 
-/** Hash verified against when the mobile is unknown, so response time does not reveal which mobiles have accounts. */
-const dummyHashes = new WeakMap<ScryptCost, Promise<string>>();
-function dummyHash(cost: ScryptCost): Promise<string> {
-  let h = dummyHashes.get(cost);
-  if (!h) {
-    h = hashPassword('not-a-real-password-0', cost);
-    dummyHashes.set(cost, h);
-  }
-  return h;
-}
-
 /**
  * Logs `body.mobile` in from client `ip`: failures count per (ip, mobile) against LOGIN_POLICY, a success clears
  * them and issues a bearer token.
@@ -138,18 +130,13 @@ function dummyHash(cost: ScryptCost): Promise<string> {
  */
 export async function login(deps: AccountDeps, body: LoginBody, ip: string): Promise<LoginData> {
   const { db } = deps;
-  const subject = `${ip}|${body.mobile}`;
-  if (await isThrottled(db, LOGIN_POLICY, subject)) {
-    throw new ApiError(ApiCode.TOO_MANY_REQUESTS, Msg.tooManyRequests);
-  }
-  const user = await findUserByMobile(db, body.mobile);
-  const valid = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash(deps.cost)));
-  if (!user || !valid) {
-    await recordFailure(db, LOGIN_POLICY, subject);
-    throw bad(Msg.loginFailed);
-  }
-  await clearFailures(db, LOGIN_POLICY, subject);
-  const { token } = await issueToken(db, user.id, deps.tokenTtlSeconds);
+  const user = await deps.passwordLogin({
+    subject: `${ip}|${body.mobile}`,
+    find: () => findUserByMobile(db, body.mobile),
+    password: body.password,
+    failMsg: Msg.loginFailed,
+  });
+  const { token } = await issueToken(db, 'user', user.id, deps.tokenTtlSeconds);
   return {
     token,
     expiresIn: deps.tokenTtlSeconds,

@@ -230,13 +230,26 @@ export interface OperatorTokensTable {
   revoked_at: number | null;
 }
 
-/** One operator decision (migration 0005). */
-export interface KycAuditTable {
-  id: Generated<number>;
+/** A role an operator holds (migration 0006): reviewer | finance | notary | admin. */
+export interface OperatorRolesTable {
   operator_id: number;
-  user_id: number;
-  action: 'approve' | 'reject';
-  remark: string;
+  role: string;
+}
+
+/** One entry of the operator console's audit log, any area (migration 0006, replacing `kyc_audit`). */
+export interface OpsAuditTable {
+  id: Generated<number>;
+  /** Null for changes made with the command line. */
+  operator_id: number | null;
+  /** kyc | ops | … */
+  area: string;
+  /** The area's action: approve | reject (kyc), create | roles (ops), … */
+  action: string;
+  /** What was acted on, as the area names it (kyc: the user id; ops: the operator's username). */
+  subject: ColumnType<string, string | undefined, string>;
+  /** The user concerned, if any. */
+  user_id: number | null;
+  remark: ColumnType<string, string | undefined, string>;
   created_at: number;
 }
 
@@ -260,7 +273,8 @@ export interface Database {
   kyc_images: KycImagesTable;
   operators: OperatorsTable;
   operator_tokens: OperatorTokensTable;
-  kyc_audit: KycAuditTable;
+  operator_roles: OperatorRolesTable;
+  ops_audit: OpsAuditTable;
   face_certifications: FaceCertificationsTable;
   notifications: NotificationsTable;
   signatures: SignaturesTable;

@@ -1,5 +1,5 @@
 /**
- * Alipay face certification (issue 5; spec 02 §4 face flow) through `alipay-sdk`: a thin typed wrapper over the three
+ * Alipay face certification (spec 02 §4 face flow) through `alipay-sdk`: a thin typed wrapper over the three
  * OpenAPI 2.0 methods alipay.user.certify.open.initialize / certify / query. It talks to the real Alipay gateway or to
  * our sandbox gateway (./alipay-sandbox.ts) alike; only the config differs. Every response's RSA2 signature is
  * verified by the SDK against `alipayPublicKey` (the SDK skips that unless asked: we always ask).

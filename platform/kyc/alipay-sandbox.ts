@@ -1,23 +1,15 @@
 /**
- * Sandbox Alipay open-platform gateway (issue 5): the embedded default's stand-in for openapi.alipay.com, on loopback.
+ * Sandbox Alipay open-platform gateway (docs/decisions/010-kyc-foundations.md): the embedded default's stand-in for
+ * openapi.alipay.com, on loopback.
  * It speaks OpenAPI 2.0 as `alipay-sdk` does — RSA2 (SHA256withRSA) request signatures verified against the app's
  * public key, responses `{"<method>_response":{…},"sign":"…"}` signed over the exact JSON text of the inner object
  * with the sandbox's own private key — for alipay.user.certify.open.initialize / certify / query, and serves the
  * certification page where a tester presses 通过 or 不通过 (plain forms, POST then 303 redirect, no JavaScript).
- * Keys live in `${dataDir}/alipay-sandbox/keys.json`; certifications in `${dataDir}/alipay-sandbox/certifications.json`.
+ * Keys live in `${dataDir}/alipay-sandbox/keys.json` (alipay-sandbox-keys.ts, with the signatures); certifications
+ * in `${dataDir}/alipay-sandbox/certifications.json` (alipay-sandbox-store.ts); the page is alipay-sandbox-pages.ts.
  */
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPair,
-  randomBytes,
-  randomInt,
-} from 'node:crypto';
-import { sign as rsaSign, verify as rsaVerify, type KeyObject } from 'node:crypto';
-import fsp from 'node:fs/promises';
+import { createHash, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -25,203 +17,24 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { isValidIdCard, maskIdNumber } from '../../contract/kyc.ts';
-import { readOrCreateKeyFile } from '../core/key-file.ts';
+import { isValidIdCard, maskIdNumber } from '../../contract/index.ts';
 import { FACE_METHODS, type AlipayClientConfig } from './alipay-face.ts';
+import {
+  SANDBOX_DIR,
+  loadOrCreateSandboxKeys,
+  requestSignContent,
+  rsa2Verify,
+  sandboxClientConfig,
+  signedResponseBody,
+  type AlipaySandboxKeys,
+} from './alipay-sandbox-keys.ts';
+import { CERTIFY_ID_RE, esc, registerCertifyPages, sendPage } from './alipay-sandbox-pages.ts';
+import { CertificationStore, type SandboxCertification } from './alipay-sandbox-store.ts';
 
-/** Folder of the sandbox's files under the data directory. */
-export const SANDBOX_DIR = 'alipay-sandbox';
-/** Key file (mode 0600): the AppID and both RSA-2048 private keys (PKCS#8 PEM). */
-export const SANDBOX_KEYS_FILE = 'keys.json';
 /** Certification state file. */
 export const SANDBOX_STATE_FILE = 'certifications.json';
 /** Path of the OpenAPI 2.0 gateway inside the sandbox (like openapi.alipay.com/gateway.do). */
 export const SANDBOX_GATEWAY_PATH = '/gateway.do';
-
-// ---------------------------------------------------------------------------------------------------------------
-// Keys
-// ---------------------------------------------------------------------------------------------------------------
-
-/** The sandbox's identities: the app (our platform, the SDK's side) and "Alipay" (the sandbox). PEM strings. */
-export interface AlipaySandboxKeys {
-  /** A 16-digit AppID, like the open platform's. */
-  appId: string;
-  /** The app's private key (PKCS#8 PEM): the SDK signs requests with it. */
-  appPrivateKey: string;
-  /** The app's public key (SPKI PEM): the sandbox verifies requests with it. */
-  appPublicKey: string;
-  /** The sandbox's private key (PKCS#8 PEM): responses are signed with it. */
-  alipayPrivateKey: string;
-  /** The sandbox's public key (SPKI PEM): the SDK verifies responses with it (`alipayPublicKey`). */
-  alipayPublicKey: string;
-}
-
-const generateRsa = promisify(generateKeyPair);
-
-async function newRsaPrivateKeyPem(): Promise<string> {
-  const { privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
-  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-}
-
-function publicPem(privatePem: string): string {
-  return createPublicKey(createPrivateKey(privatePem)).export({ type: 'spki', format: 'pem' }).toString();
-}
-
-/**
- * Loads the sandbox keys from `${dataDir}/alipay-sandbox/keys.json`, creating them on first start: a random
- * 16-digit AppID and two RSA-2048 key pairs. The file is written to a temp file and hard-linked into place, so two
- * processes starting together end up with the same keys and nobody reads a half-written file.
- * @throws when the file exists but does not hold two RSA private keys, or the directory is not writable
- */
-export async function loadOrCreateSandboxKeys(dataDir: string): Promise<AlipaySandboxKeys> {
-  const file = path.join(dataDir, SANDBOX_DIR, SANDBOX_KEYS_FILE);
-  const text = await readOrCreateKeyFile(file, async () =>
-    JSON.stringify(
-      {
-        appId: `2021${String(randomInt(0, 1e6)).padStart(6, '0')}${String(randomInt(0, 1e6)).padStart(6, '0')}`,
-        appPrivateKey: await newRsaPrivateKeyPem(),
-        alipayPrivateKey: await newRsaPrivateKeyPem(),
-      },
-      null,
-      2,
-    ),
-  );
-  const stored = JSON.parse(text) as Partial<Record<'appId' | 'appPrivateKey' | 'alipayPrivateKey', unknown>>;
-  if (
-    typeof stored.appId !== 'string' ||
-    typeof stored.appPrivateKey !== 'string' ||
-    typeof stored.alipayPrivateKey !== 'string'
-  ) {
-    throw new Error(`${file}: not a sandbox key file`);
-  }
-  for (const pem of [stored.appPrivateKey, stored.alipayPrivateKey]) {
-    if (createPrivateKey(pem).asymmetricKeyType !== 'rsa') throw new Error(`${file}: keys must be RSA`);
-  }
-  return {
-    appId: stored.appId,
-    appPrivateKey: stored.appPrivateKey,
-    appPublicKey: publicPem(stored.appPrivateKey),
-    alipayPrivateKey: stored.alipayPrivateKey,
-    alipayPublicKey: publicPem(stored.alipayPrivateKey),
-  };
-}
-
-/**
- * The SDK client config for talking to the sandbox at `gateway` (its full `/gateway.do` URL): the app's AppID and
- * private key, and the sandbox's public key as `alipayPublicKey`.
- */
-export function sandboxClientConfig(keys: AlipaySandboxKeys, gateway: string): AlipayClientConfig {
-  return {
-    appId: keys.appId,
-    privateKey: keys.appPrivateKey,
-    keyType: 'PKCS8',
-    alipayPublicKey: keys.alipayPublicKey,
-    gateway,
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Certification state
-// ---------------------------------------------------------------------------------------------------------------
-
-/** INIT until the tester decides on the page; PASSED/FAILED are final. */
-export type CertificationState = 'INIT' | 'PASSED' | 'FAILED';
-
-/** One certification. Only masked personal data is kept: the ID number never reaches the state file. */
-export interface SandboxCertification {
-  /** 32 hex digits from 128 random bits: the handle, and the page's only secret. */
-  certifyId: string;
-  appId: string;
-  outerOrderNo: string;
-  bizCode: string;
-  /** SHA-256 (hex) of cert_type, cert_name and cert_no, to answer a repeated initialize idempotently. */
-  identityDigest: string;
-  /** The name with all but its first character masked. */
-  maskedName: string;
-  maskedCertNo: string;
-  returnUrl: string;
-  state: CertificationState;
-  /** Milliseconds since the epoch. */
-  createdAt: number;
-  decidedAt?: number;
-}
-
-/** Certifications older than this are dropped when the file is loaded (30 days, ms). */
-const STATE_RETENTION_MS = 30 * 24 * 3600_000;
-
-/**
- * The sandbox's certifications, in memory and (unless `file` is null) in a JSON file rewritten atomically (temp +
- * rename) after every change, so a restart keeps them. One sandbox process per file.
- */
-export class CertificationStore {
-  private readonly items = new Map<string, SandboxCertification>();
-  private writing: Promise<void> = Promise.resolve();
-
-  private constructor(private readonly file: string | null) {}
-
-  /** Opens the store at `file` (created on first write), or a memory-only store when `file` is null. */
-  static async open(file: string | null, now: number = Date.now()): Promise<CertificationStore> {
-    const store = new CertificationStore(file);
-    if (file) {
-      const text = await fsp.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return null;
-        throw err;
-      });
-      if (text !== null) {
-        for (const c of JSON.parse(text) as SandboxCertification[]) {
-          if (now - c.createdAt < STATE_RETENTION_MS) store.items.set(c.certifyId, c);
-        }
-      }
-    }
-    return store;
-  }
-
-  get(certifyId: string): SandboxCertification | undefined {
-    return this.items.get(certifyId);
-  }
-
-  findByOrder(appId: string, outerOrderNo: string): SandboxCertification | undefined {
-    for (const c of this.items.values()) if (c.appId === appId && c.outerOrderNo === outerOrderNo) return c;
-    return undefined;
-  }
-
-  async add(c: SandboxCertification): Promise<void> {
-    this.items.set(c.certifyId, c);
-    await this.persist();
-  }
-
-  /**
-   * Records the tester's decision once: 'decided' the first time, 'same' when repeated with the same outcome,
-   * 'conflict' when the other outcome was already recorded, 'missing' for an unknown certify_id.
-   */
-  async decide(
-    certifyId: string,
-    passed: boolean,
-    now: number,
-  ): Promise<'decided' | 'same' | 'conflict' | 'missing'> {
-    const c = this.items.get(certifyId);
-    if (!c) return 'missing';
-    const target: CertificationState = passed ? 'PASSED' : 'FAILED';
-    if (c.state !== 'INIT') return c.state === target ? 'same' : 'conflict';
-    c.state = target;
-    c.decidedAt = now;
-    await this.persist();
-    return 'decided';
-  }
-
-  private persist(): Promise<void> {
-    const file = this.file;
-    if (!file) return Promise.resolve();
-    const run = async () => {
-      const tmp = `${file}.${process.pid}.tmp`;
-      await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      await fsp.writeFile(tmp, JSON.stringify([...this.items.values()]), { mode: 0o600 });
-      await fsp.rename(tmp, file);
-    };
-    this.writing = this.writing.then(run, run);
-    return this.writing;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Protocol
@@ -239,46 +52,6 @@ const ERR = {
 
 function failure(kind: keyof typeof ERR, subCode: string, subMsg: string): AlipayAnswer {
   return { ...ERR[kind], sub_code: subCode, sub_msg: subMsg };
-}
-
-/**
- * The string Alipay signs for a request (OpenAPI 2.0 "签名"): every parameter except `sign` and empty values, sorted
- * by name, as `name=value` joined with '&' — values raw (not URL-encoded). Exported for tests.
- */
-export function requestSignContent(params: Readonly<Record<string, string>>): string {
-  return Object.keys(params)
-    .filter((k) => k !== 'sign' && params[k] !== '')
-    .sort()
-    .map((k) => `${k}=${params[k]}`)
-    .join('&');
-}
-
-/** Signs `content` (UTF-8) with SHA256withRSA; base64. */
-export function rsa2Sign(content: string, privateKey: string | KeyObject): string {
-  return rsaSign('sha256', Buffer.from(content, 'utf8'), privateKey).toString('base64');
-}
-
-/** Verifies a base64 SHA256withRSA signature of `content` (UTF-8); false for a malformed signature. */
-export function rsa2Verify(content: string, signature: string, publicKey: string | KeyObject): boolean {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) return false;
-  try {
-    return rsaVerify('sha256', Buffer.from(content, 'utf8'), publicKey, Buffer.from(signature, 'base64'));
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A signed response body as Alipay sends it: `{"<key>":<json>,"sign":"<base64>"}`, where the signature is over the
- * exact `<json>` text (what `alipay-sdk`'s `getSignStr` cuts out again before verifying).
- */
-export function signedResponseBody(
-  responseKey: string,
-  answer: Readonly<Record<string, string>>,
-  privateKey: string | KeyObject,
-): string {
-  const json = JSON.stringify(answer);
-  return `{${JSON.stringify(responseKey)}:${json},"sign":${JSON.stringify(rsa2Sign(json, privateKey))}}`;
 }
 
 /** 'YYYY-MM-DD HH:mm:ss' in the sandbox's local time (as alipay-sdk writes it) → ms, or NaN. */
@@ -311,7 +84,6 @@ function maskName(name: string): string {
 }
 
 const FACE_BIZ_CODES = new Set(['FACE', 'CERT_PHOTO', 'CERT_PHOTO_FACE', 'SMART_FACE']);
-const CERTIFY_ID_RE = /^[0-9a-f]{32}$/;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Plugin
@@ -513,70 +285,8 @@ export const alipaySandboxPlugin: FastifyPluginAsync<AlipaySandboxPluginOptions>
   };
   app.post(SANDBOX_GATEWAY_PATH, gateway);
   app.get(SANDBOX_GATEWAY_PATH, gateway);
-
-  app.get<{ Params: { certifyId: string } }>('/certify/:certifyId', async (request, reply) => {
-    const c = CERTIFY_ID_RE.test(request.params.certifyId) ? store.get(request.params.certifyId) : undefined;
-    if (!c) return sendPage(reply, 404, '认证不存在', '<p>certify_id 不存在或已过期。</p>');
-    const who = `<p>认证对象：<strong>${esc(c.maskedName)}</strong>，身份证号 ${esc(c.maskedCertNo)}</p>`;
-    if (c.state === 'INIT') {
-      const form = (decision: string, label: string) =>
-        `<form method="post" action="${c.certifyId}"><input type="hidden" name="decision" value="${decision}">` +
-        `<button type="submit" name="submit" value="${decision}">${label}</button></form>`;
-      return sendPage(
-        reply,
-        200,
-        '支付宝身份认证（沙箱）',
-        `${who}<p>这是沙箱网关，不进行真实的人脸识别。请选择本次认证的结果：</p>` +
-          `<div class="actions">${form('pass', '通过')}${form('fail', '不通过')}</div>`,
-      );
-    }
-    const result = c.state === 'PASSED' ? '认证通过' : '认证不通过';
-    const back = /^https?:\/\//.test(c.returnUrl)
-      ? `<p><a href="${esc(c.returnUrl)}">返回商户页面</a></p>`
-      : '';
-    return sendPage(
-      reply,
-      200,
-      result,
-      `${who}<p class="result" data-state="${c.state}">${result}</p>${back}`,
-    );
-  });
-
-  app.post<{ Params: { certifyId: string } }>('/certify/:certifyId', async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const decision = body.decision;
-    if (decision !== 'pass' && decision !== 'fail') {
-      return sendPage(reply, 400, '请求无效', '<p>请选择“通过”或“不通过”。</p>');
-    }
-    const id = request.params.certifyId;
-    const outcome = CERTIFY_ID_RE.test(id) ? await store.decide(id, decision === 'pass', now()) : 'missing';
-    if (outcome === 'missing')
-      return sendPage(reply, 404, '认证不存在', '<p>certify_id 不存在或已过期。</p>');
-    if (outcome === 'conflict')
-      return sendPage(reply, 409, '认证已完成', '<p>该认证已有结果，不能更改。</p>');
-    return reply.code(303).header('location', id).send();
-  });
+  registerCertifyPages(app, store, now);
 };
-
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
-function sendPage(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .code(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">` +
-        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
-        `<style>body{font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}` +
-        `.actions{display:flex;gap:1rem}button{font-size:1.2rem;padding:.5rem 2rem}</style></head>` +
-        `<body><h1>${esc(title)}</h1>${body}</body></html>`,
-    );
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Standalone server

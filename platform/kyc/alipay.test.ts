@@ -17,10 +17,8 @@ import {
   rsa2Sign,
   SANDBOX_DIR,
   SANDBOX_KEYS_FILE,
-  SANDBOX_STATE_FILE,
-  startAlipaySandbox,
-  type AlipaySandbox,
-} from './alipay-sandbox.ts';
+} from './alipay-sandbox-keys.ts';
+import { SANDBOX_STATE_FILE, startAlipaySandbox, type AlipaySandbox } from './alipay-sandbox.ts';
 
 const CERT_NAME = '张三';
 const CERT_NO = '11010519491231002X';

@@ -1,7 +1,7 @@
 /**
- * Alipay face verification on the platform (issue 5 item 4; spec 02 §4 face flow): the face certifier service
- * (the real Alipay when configured, else the sandbox gateway of alipay-sandbox.ts started on loopback), starting a
- * certification, and {@link pollCertification}, the one place a certification's result is applied.
+ * Alipay face verification on the platform (spec 02 §4 face flow; docs/decisions/011-kyc-review.md): the face
+ * certifier service (the real Alipay when configured, else the sandbox gateway of alipay-sandbox.ts started on
+ * loopback), starting a certification, and {@link pollCertification}, the one place a certification's result is applied.
  *
  * Applying is idempotent across processes: the state moves `open → passed | failed | expired` with a conditional
  * UPDATE (`where state = 'open'`) inside the transaction that also verifies the user, so two pollers (two
@@ -9,6 +9,7 @@
  * open certifications are rows, polled again by whoever asks next.
  */
 import type { FastifyInstance } from 'fastify';
+import { KycMsg } from '../../contract/index.ts';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../core/time.ts';
@@ -28,7 +29,7 @@ declare module 'fastify' {
 /** Seconds a certification stays open (the certify URL's timestamp is accepted 15 minutes). */
 export const FACE_TTL_SECONDS = 15 * 60;
 /** Notification on success (spec 02 §4 banner text for the face method). */
-export const FACE_PASSED_NEWS = '支付宝人脸认证已通过，您的账号已完成实名认证。';
+export const FACE_PASSED_NEWS = KycMsg.facePassedNews;
 
 /**
  * Registers `app.face`: `opts.face` when given (tests), the real Alipay when `config.alipay` is set, else the

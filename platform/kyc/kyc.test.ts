@@ -13,6 +13,7 @@ import {
   KycGateMsg,
   KycMsg,
   KycPaths,
+  KycReviewPaths,
   OpsMsg,
   OpsPaths,
   idCardCheckChar,
@@ -26,7 +27,7 @@ import {
 } from '../../contract/index.ts';
 import { AccountAreaPaths } from '../../contract/index.ts';
 import { buildPlatform } from '../app.ts';
-import { createOperator } from '../ops/operators.ts';
+import { createOperator } from '../ops/service.ts';
 import {
   call,
   forEachDialect,
@@ -214,22 +215,22 @@ forEachDialect('KYC', (h) => {
 
     // operator review
     const ops = await operator();
-    expect((await get(h.app, OpsPaths.queue, {}, u.token)).code).toBe(408);
-    const queue = await get<KycQueueData>(h.app, OpsPaths.queue, { status: '2' }, ops);
+    expect((await get(h.app, KycReviewPaths.queue, {}, u.token)).code).toBe(408);
+    const queue = await get<KycQueueData>(h.app, KycReviewPaths.queue, { status: '2' }, ops);
     const item = queue.data.list.find((i) => i.mobile === u.mobile)!;
     expect(item).toMatchObject({ status: 1, authType: 1, name: '张三', userStatus: '2' });
-    const detail = await get<KycReviewDetail>(h.app, OpsPaths.detail, { userId: item.userId }, ops);
+    const detail = await get<KycReviewDetail>(h.app, KycReviewPaths.detail, { userId: item.userId }, ops);
     expect(detail.data.images.map((i) => i.field)).toEqual(['authorFront', 'authorBack', 'authorHand']);
     expect(detail.data.details.idCard).toBe(mine.idCard);
     const img = await h.app.inject({ method: 'GET', url: detail.data.images[2]!.url });
     expect(img.statusCode).toBe(200);
-    const approve = await post(h.app, OpsPaths.approve, { userId: item.userId }, ops);
-    expect([approve.code, approve.msg]).toEqual([200, OpsMsg.approved]);
-    const twice = await post(h.app, OpsPaths.approve, { userId: item.userId }, ops);
-    expect([twice.code, twice.msg]).toEqual([400, OpsMsg.notPending]);
+    const approve = await post(h.app, KycReviewPaths.approve, { userId: item.userId }, ops);
+    expect([approve.code, approve.msg]).toEqual([200, KycMsg.reviewApproved]);
+    const twice = await post(h.app, KycReviewPaths.approve, { userId: item.userId }, ops);
+    expect([twice.code, twice.msg]).toEqual([400, KycMsg.reviewNotPending]);
     expect(await info(u.token)).toMatchObject({ userStatus: '3', checkRemark: '' });
     const news = await get<NotificationListData>(h.app, AccountAreaPaths.newsListing, {}, u.token);
-    expect(news.data.list[0]!.str).toBe(OpsMsg.approvedNews);
+    expect(news.data.list[0]!.str).toBe(KycMsg.approvedNews);
     expect((await upload(h.app, u.token, Buffer.from('now allowed'), 'ok.txt')).code).toBe(200);
     const audit = await get<AuditListData>(h.app, OpsPaths.audit, {}, ops);
     expect(audit.data.list[0]).toMatchObject({
@@ -254,13 +255,13 @@ forEachDialect('KYC', (h) => {
     );
     expect((await submit(KycPaths.companyAuthorize, u.token, ENTERPRISE, enterpriseFiles)).code).toBe(200);
     const ops = await operator();
-    const userId = (await get<KycQueueData>(h.app, OpsPaths.queue, {}, ops)).data.list.find(
+    const userId = (await get<KycQueueData>(h.app, KycReviewPaths.queue, {}, ops)).data.list.find(
       (i) => i.mobile === u.mobile,
     )!.userId;
-    const noRemark = await post(h.app, OpsPaths.reject, { userId, remark: ' ' }, ops);
+    const noRemark = await post(h.app, KycReviewPaths.reject, { userId, remark: ' ' }, ops);
     expect(noRemark.msg).toBe('请填写驳回原因');
-    const reject = await post(h.app, OpsPaths.reject, { userId, remark: '营业执照不清晰' }, ops);
-    expect([reject.code, reject.msg]).toEqual([200, OpsMsg.rejected]);
+    const reject = await post(h.app, KycReviewPaths.reject, { userId, remark: '营业执照不清晰' }, ops);
+    expect([reject.code, reject.msg]).toEqual([200, KycMsg.reviewRejected]);
     const failed = await info(u.token, true);
     expect(failed).toMatchObject({
       userStatus: '4',
@@ -272,7 +273,7 @@ forEachDialect('KYC', (h) => {
     expect([failed.contactIdcard, failed.accountNo]).toEqual([ENTERPRISE.contactIdcard, ENTERPRISE.bankNo]);
     expect((await info(u.token)).accountNo).toBe(`${'*'.repeat(15)}0123`);
     const news = await get<NotificationListData>(h.app, AccountAreaPaths.newsListing, {}, u.token);
-    expect(news.data.list[0]!.str).toBe(OpsMsg.rejectedNews('营业执照不清晰'));
+    expect(news.data.list[0]!.str).toBe(KycMsg.rejectedNews('营业执照不清晰'));
 
     // resubmit: a new licence, the other images unchanged
     const unchanged = {
@@ -284,7 +285,7 @@ forEachDialect('KYC', (h) => {
     const re = await submit(KycPaths.companyAuthorize, u.token, unchanged, [enterpriseFiles[0]!]);
     expect([re.code, re.msg]).toEqual([200, '提交成功']);
     expect((await info(u.token)).userStatus).toBe('2');
-    expect((await post(h.app, OpsPaths.approve, { userId }, ops)).code).toBe(200);
+    expect((await post(h.app, KycReviewPaths.approve, { userId }, ops)).code).toBe(200);
     // the shell's refresh (no edit flag) does not consume the one-time reveal
     expect((await info(u.token)).securityKeyShown).toBe(false);
     const first = await info(u.token, true);
@@ -404,8 +405,8 @@ describe('KYC logging', () => {
       const ops = (
         await post<OpsLoginData>(app, OpsPaths.login, { username: 'logcheck', password: 'logcheck-pass-1' })
       ).data.token;
-      const queue = await get<KycQueueData>(app, OpsPaths.queue, {}, ops);
-      await get(app, OpsPaths.detail, { userId: queue.data.list[0]!.userId }, ops);
+      const queue = await get<KycQueueData>(app, KycReviewPaths.queue, {}, ops);
+      await get(app, KycReviewPaths.detail, { userId: queue.data.list[0]!.userId }, ops);
       const v = '13500000002';
       await registerUser(app, dataDir, v, 'pass1234', false);
       const vt = await login(app, v, 'pass1234');

@@ -1,5 +1,5 @@
 /**
- * KYC submissions as stored (issue 5; spec 02 §3 KycInfo and the submit payloads): the image fields of each kind,
+ * KYC submissions as stored (spec 02 §3 KycInfo and the submit payloads): the image fields of each kind,
  * the private image store, signed image URLs, and the mapping of a user's stored submission to the `KycDetails` of
  * `getAuthInfo` with ID and bank numbers masked (contract/kyc.ts) unless the owner edits their own form.
  */

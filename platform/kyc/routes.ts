@@ -1,9 +1,9 @@
 /**
- * Real-name verification calls (issue 5; spec 02 §3, §4, §7 KYC; which call serves which step:
- * docs/decisions/010-kyc-foundations.md, 011-kyc-review.md):
+ * Real-name verification calls (spec 02 §3, §4, §7 KYC; which call serves which step:
+ * docs/decisions/010-kyc-foundations.md, 011-kyc-review.md). Each parses its input with the contract, calls
+ * platform/kyc/service.ts (or the submission intake of submit.ts) and answers the envelope:
  * - `POST /api/user/getAuthInfo {edit?}` → AuthInfo (UserInfo & KycDetails; masked unless the owner edits an
- *   editable form with `edit: '1'`); a verified enterprise's new SecurityKey is revealed in full exactly once, to
- *   the first call with `edit: '1'` (the KYC pages send it; the shell's refresh does not);
+ *   editable form with `edit: '1'`; a new SecurityKey shown once);
  * - `POST /api/user/companyAuthorize` (multipart) enterprise submit → 提交成功, userStatus '2';
  * - `POST /api/peruser/perAuthorize` (multipart) personal photo submit → 提交成功, userStatus '2';
  * - `POST /api/peruser/aliIdentification {username, idCard, type: '3', address}` → FaceStartData;
@@ -12,9 +12,9 @@
  * - `GET /api/kyc/image/:id?exp=&sig=` a KYC image, to whoever holds the signed URL (owner via getAuthInfo,
  *   operators via the review detail), 403 otherwise;
  * - `POST /api/internal/face/poll` (header `x-internal-key`) polls every open face certification once.
- * Nothing here logs an ID number, a bank number or a name.
+ * The operators' review of submissions is in review-routes.ts. Nothing here logs an ID number, a bank number or a
+ * name.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
@@ -23,29 +23,31 @@ import {
   ApiCode,
   EnterpriseSubmitBody,
   KycExtraPaths,
+  KycMsg,
   KycPaths,
   Msg,
   PersonalFaceSubmitBody,
   PersonalPhotoSubmitBody,
   kycConsent,
   ok,
-  type AuthInfo,
   type FaceQueryData,
-  type FaceStartData,
 } from '../../contract/index.ts';
 import { currentUser } from '../account/auth.ts';
-import { toUserInfo } from '../account/users.ts';
 import { safeEqual } from '../core/crypto.ts';
-import { registerSignedFileRoute } from '../files/signed-files.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
-import { nowSeconds } from '../core/time.ts';
-import { withUserTransaction } from '../core/transactions.ts';
-import { unreadCount } from '../notification/notifications.ts';
-import { AlipayFaceError, newOuterOrderNo } from './alipay-face.ts';
-import { FACE_TTL_SECONDS, pollCertification, pollOpenCertifications } from './face.ts';
-import { KYC_IMAGE_PURPOSE, kycStorage, loadKyc, toKycDetails, type KycKind } from './profile.ts';
+import { registerSignedFileRoute } from '../files/signed-files.ts';
+import { pollOpenCertifications } from './face.ts';
+import { KYC_IMAGE_PURPOSE, kycStorage, type KycKind } from './profile.ts';
 import {
-  NOT_EDITABLE,
+  assertEditable,
+  authInfo,
+  findKycImage,
+  queryFace,
+  rotateSecurityKey,
+  startFace,
+  storedImageFields,
+} from './service.ts';
+import {
   discardSubmission,
   receiveSubmission,
   storeSubmission,
@@ -55,14 +57,6 @@ import {
 
 /** Path of the internal poll the gateway's job calls. */
 export const INTERNAL_FACE_POLL_PATH = '/api/internal/face/poll';
-const FACE_UNAVAILABLE = '人脸认证服务暂不可用，请稍后再试';
-const FACE_FAILED = '人脸认证未通过，请重新认证';
-const FACE_EXPIRED = '人脸认证已超时，请重新认证';
-
-/** A new AppID ("cz" + 16 hex) and SecurityKey (32 random bytes, base64url) for a verified enterprise. */
-export function newApiCredentials(): { appId: string; securityKey: string } {
-  return { appId: `cz${randomBytes(8).toString('hex')}`, securityKey: randomBytes(32).toString('base64url') };
-}
 
 const AuthInfoBody = z.object({ edit: z.string().optional() }).optional();
 
@@ -70,44 +64,18 @@ const AuthInfoBody = z.object({ edit: z.string().optional() }).optional();
 export async function kycRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const storage = kycStorage(app);
+  const userOnly = { preHandler: app.requireUser };
 
   app.route({
     // The legacy client's method is not shown (spec 01 §7): accept GET and POST.
     method: ['GET', 'POST'],
     url: AccountPaths.authInfo,
-    preHandler: app.requireUser,
+    ...userOnly,
     handler: async (request) => {
-      const user = currentUser(request);
       const body = parseInput(AuthInfoBody, request.method === 'GET' ? request.query : request.body);
-      const editable = user.user_status === '1' || user.user_status === '4';
-      const kyc = await loadKyc(db, user.id);
-      let fullSecurityKey: string | undefined;
-      // Revealed only to the KYC pages (they send `edit: '1'`), not to the shell's user-info refresh on every page.
-      if (body?.edit === '1' && kyc.profile?.security_key && !kyc.profile.security_key_shown) {
-        // Reveal once: only the call that flips the flag gets the full key.
-        const r = await db
-          .updateTable('kyc_profiles')
-          .set({ security_key_shown: 1 })
-          .where('user_id', '=', user.id)
-          .where('security_key_shown', '=', 0)
-          .executeTakeFirst();
-        if (Number(r.numUpdatedRows) === 1) fullSecurityKey = kyc.profile.security_key;
-      }
-      const data: AuthInfo = {
-        ...toUserInfo(user, await unreadCount(db, user.id)),
-        ...toKycDetails(user, kyc, app.downloads, nowSeconds(), {
-          unmasked: editable && body?.edit === '1',
-          ...(fullSecurityKey ? { fullSecurityKey } : {}),
-        }),
-      };
-      return ok(data);
+      return ok(await authInfo(app, currentUser(request), body?.edit === '1'));
     },
   });
-
-  /** Refuses a submission unless the form is editable (userStatus 1 or 4, spec 02 §2). */
-  function assertEditable(status: string) {
-    if (status !== '1' && status !== '4') throw new ApiError(ApiCode.BAD_REQUEST, NOT_EDITABLE);
-  }
 
   /** One submission route: the multipart body of `kind`, checked with `schema`, stored with the user's new state. */
   function submissionRoute(
@@ -117,16 +85,15 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     notMultipart: string,
     finish: (text: Record<string, string>) => { authType: number; user: UserKycUpdate },
   ) {
-    app.post(path, { preHandler: app.requireUser }, async (request) => {
+    app.post(path, userOnly, async (request) => {
       const user = currentUser(request);
-      assertEditable(user.user_status);
+      assertEditable(user);
       if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, notMultipart);
       const s = await receiveSubmission(request, kind, app.tmpDir);
       try {
         // personal photo: the consent box comes first (spec 02 §5)
         if (kind === 'personal') parseInput(z.object({ consent: kycConsent }), s.fields);
-        const stored = new Set((await loadKyc(db, user.id)).images.map((i) => i.field));
-        const text = await validateSubmission(s, kind, schema, stored);
+        const text = await validateSubmission(s, kind, schema, await storedImageFields(db, user.id));
         delete text.type;
         const { authType, user: update } = finish(text);
         await storeSubmission(app, storage, user.id, kind, authType, text, s, update);
@@ -142,103 +109,39 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     'enterprise',
     EnterpriseSubmitBody,
     Msg.required('营业执照'),
-    (t) => ({
-      authType: 0,
-      user: { account_type: 2, auth_type: 0, user_name: t.name ?? '' },
-    }),
+    (t) => ({ authType: 0, user: { account_type: 2, auth_type: 0, user_name: t.name ?? '' } }),
   );
-  submissionRoute(KycPaths.perAuthorize, 'personal', PersonalPhotoSubmitBody, '请上传身份证照片', (t) => ({
+  submissionRoute(KycPaths.perAuthorize, 'personal', PersonalPhotoSubmitBody, KycMsg.photosRequired, (t) => ({
     authType: 1,
     user: { account_type: 1, auth_type: 1, user_name: t.userName ?? '' },
   }));
 
-  app.post(KycPaths.aliIdentification, { preHandler: app.requireUser }, async (request) => {
+  app.post(KycPaths.aliIdentification, userOnly, async (request) => {
     const user = currentUser(request);
-    assertEditable(user.user_status);
-    const body = parseInput(PersonalFaceSubmitBody, request.body);
-    const outerOrderNo = newOuterOrderNo();
-    let certifyId: string;
-    try {
-      ({ certifyId } = await app.face.initialize({
-        outerOrderNo,
-        certName: body.username ?? '',
-        certNo: body.idCard,
-      }));
-    } catch (err) {
-      request.log.warn({ err: err instanceof AlipayFaceError ? err.message : err }, 'face initialize failed');
-      throw new ApiError(ApiCode.SERVER_ERROR, FACE_UNAVAILABLE);
-    }
-    const now = nowSeconds();
-    const fields = JSON.stringify({
-      userName: body.username ?? '',
-      idCard: body.idCard,
-      address: body.address,
-    });
-    await withUserTransaction(app.pdb, user.id, async (trx) => {
-      const profile = { kind: 'personal' as const, auth_type: 3, fields_json: fields, submitted_at: now };
-      const r = await trx
-        .updateTable('kyc_profiles')
-        .set({ ...profile, reviewed_at: null })
-        .where('user_id', '=', user.id)
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) {
-        await trx
-          .insertInto('kyc_profiles')
-          .values({ user_id: user.id, ...profile })
-          .execute();
-      }
-      await trx
-        .insertInto('face_certifications')
-        .values({
-          user_id: user.id,
-          certify_id: certifyId,
-          outer_order_no: outerOrderNo,
-          created_at: now,
-          expires_at: now + FACE_TTL_SECONDS,
-        })
-        .execute();
-    });
+    assertEditable(user);
+    const data = await startFace(app, request.log, user.id, parseInput(PersonalFaceSubmitBody, request.body));
     request.log.info({ userId: user.id }, 'face certification started');
-    const data: FaceStartData = {
-      certify_id: certifyId,
-      qrContent: app.face.certifyUrl(certifyId),
-      expiresAt: now + FACE_TTL_SECONDS,
-    };
     return ok(data);
   });
 
-  app.post(KycPaths.aliQuery, { preHandler: app.requireUser }, async (request) => {
-    const user = currentUser(request);
+  app.post(KycPaths.aliQuery, userOnly, async (request) => {
     const { certify_id } = parseInput(AliQueryBody, request.body);
-    const row = await db
-      .selectFrom('face_certifications')
-      .selectAll()
-      .where('certify_id', '=', certify_id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    if (!row) throw new ApiError(ApiCode.NOT_FOUND, '认证记录不存在');
-    const { state } = await pollCertification(app, row);
+    const { state } = await queryFace(app, currentUser(request).id, certify_id);
     const data: FaceQueryData = { state };
-    if (state === 'passed') return ok(data, '实名认证成功');
-    if (state === 'open') return { code: ApiCode.PENDING, msg: '认证进行中，请在手机上完成刷脸', data };
-    return { code: ApiCode.BAD_REQUEST, msg: state === 'expired' ? FACE_EXPIRED : FACE_FAILED, data };
+    if (state === 'passed') return ok(data, KycMsg.facePassed);
+    if (state === 'open') return { code: ApiCode.PENDING, msg: KycMsg.facePending, data };
+    return {
+      code: ApiCode.BAD_REQUEST,
+      msg: state === 'expired' ? KycMsg.faceExpired : KycMsg.faceFailed,
+      data,
+    };
   });
 
-  app.post(KycExtraPaths.rotateSecurityKey, { preHandler: app.requireUser }, async (request) => {
+  app.post(KycExtraPaths.rotateSecurityKey, userOnly, async (request) => {
     const user = currentUser(request);
-    if (user.user_status !== '3' || user.account_type !== 2)
-      throw new ApiError(ApiCode.BAD_REQUEST, '仅已认证的企业用户可以重置密钥');
-    const { securityKey } = newApiCredentials();
-    const r = await db
-      .updateTable('kyc_profiles')
-      .set({ security_key: securityKey, security_key_shown: 1 })
-      .where('user_id', '=', user.id)
-      .where('app_id', 'is not', null)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0)
-      throw new ApiError(ApiCode.BAD_REQUEST, '仅已认证的企业用户可以重置密钥');
+    const securityKey = await rotateSecurityKey(db, user);
     request.log.info({ userId: user.id }, 'SecurityKey rotated');
-    return ok({ securityKey }, '密钥已重置，请立即保存');
+    return ok({ securityKey }, KycMsg.keyRotated);
   });
 
   registerSignedFileRoute(app, {
@@ -246,7 +149,7 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     purpose: KYC_IMAGE_PURPOSE,
     storage,
     notFound: Msg.downloadLinkInvalid,
-    lookup: (id) => db.selectFrom('kyc_images').selectAll().where('id', '=', id).executeTakeFirst(),
+    lookup: (id) => findKycImage(db, id),
   });
 
   app.post(INTERNAL_FACE_POLL_PATH, async (request) => {

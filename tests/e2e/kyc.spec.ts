@@ -7,7 +7,7 @@
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { expect, test } from '../support/e2e-fixtures.ts';
-import { KycGateMsg } from '../../contract/api/kyc-api.ts';
+import { KycGateMsg } from '../../contract/kyc.ts';
 import { createOperator, makeFile, preserveFile, TINY_PNG } from '../support/e2e.ts';
 
 const ID_AGENT = '11010519491231002X'; // birth date 1949-12-31

@@ -1,7 +1,8 @@
 /**
  * The operator console (decisions 011, 013), JS on and off. Its own login (guarded pages, the messages, a wrong
  * password), the queue tabs, a submission's detail with masked numbers and the images, a reject that needs a
- * remark, the audit log with the decision, and logout. The KYC screens themselves are in kyc.spec.ts.
+ * remark, the audit log with the decision, and logout; the roles (decision 015): the home lists only the permitted
+ * queues and a queue without its role answers 403. The KYC screens themselves are in kyc.spec.ts.
  */
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../support/e2e-fixtures.ts';
@@ -128,4 +129,36 @@ test('the operator and the user sessions of one browser end independently', asyn
   expect(await cookieNames()).not.toContain('cz_ops');
   await page.goto('/notifications');
   await expect(page).toHaveURL(/:\d+\/notifications$/);
+});
+
+test('roles: the home lists only the permitted queues; a queue without its role answers 403 无权访问', async ({
+  page,
+}) => {
+  const op = createOperator('finance');
+  await page.goto('/ops/login');
+  await page.getByLabel('用户名').fill(op.username);
+  await page.getByLabel('密码').fill(op.password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops$/);
+  await expect(page.getByText('暂无可处理的队列')).toBeVisible();
+  await expect(page.getByTestId('ops-row')).toHaveCount(0);
+  await expect(page.getByRole('navigation', { name: '运营后台' }).getByRole('link')).toHaveText([
+    '工作台',
+    '审计日志',
+  ]);
+  const res = await page.goto('/ops/kyc');
+  expect(res?.status()).toBe(403);
+  await expect(page.getByRole('heading', { name: '无权访问' })).toBeVisible();
+  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+
+  // a reviewer's home lists the KYC queue and links it
+  const reviewer = createOperator('reviewer');
+  await page.getByRole('button', { name: '退出' }).click();
+  await page.getByLabel('用户名').fill(reviewer.username);
+  await page.getByLabel('密码').fill(reviewer.password);
+  await page.getByRole('button', { name: '登录' }).click();
+  await expect(page.getByRole('heading', { name: /实名审核/ })).toBeVisible();
+  await page.getByRole('navigation', { name: '运营后台' }).getByRole('link', { name: '实名审核' }).click();
+  await expect(page).toHaveURL(/:\d+\/ops\/kyc$/);
+  await expect(page.getByRole('heading', { name: '实名认证审核' })).toBeVisible();
 });

@@ -178,14 +178,23 @@ export const TINY_PNG = Buffer.from(
 
 /**
  * Creates an operator of the console with the project's CLI against the e2e server's data directory (decision
- * 011: operator accounts are made by `platform/ops/cli.ts create`). Returns the credentials.
+ * 011: operator accounts are made by `platform/ops/cli.ts create`), with `roles` (comma-separated; default: the
+ * CLI's, reviewer). Returns the credentials.
  */
-export function createOperator(): { username: string; password: string } {
+export function createOperator(roles?: string): { username: string; password: string } {
   const username = `op-${randomBytes(4).toString('hex')}`;
   const password = `pw-${randomBytes(8).toString('hex')}`;
   const out = execFileSync(
     process.execPath,
-    ['--import', 'tsx', 'platform/ops/cli.ts', 'create', username, password],
+    [
+      '--import',
+      'tsx',
+      'platform/ops/cli.ts',
+      'create',
+      username,
+      password,
+      ...(roles ? ['--roles', roles] : []),
+    ],
     { env: { ...process.env, DATA_DIR: dataDir(), APP_ENV: 'test' }, encoding: 'utf8' },
   );
   expect(out).toContain(`operator ${username} created`);

@@ -9,6 +9,7 @@ import { merkleLedger } from './0002_merkle.ts';
 import { evidenceKinds } from './0003_evidence_kinds.ts';
 import { accountArea } from './0004_account_area.ts';
 import { kyc } from './0005_kyc.ts';
+import { opsRoles } from './0006_ops_roles.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0003_evidence_kinds': evidenceKinds(dialect),
         '0004_account_area': accountArea(dialect),
         '0005_kyc': kyc(dialect),
+        '0006_ops_roles': opsRoles(dialect),
       };
     },
   };

@@ -1,7 +1,8 @@
 /**
- * /ops/kyc/:userId: one submission for review (issue 5 item 5): every field (ID and bank numbers masked by the
- * platform) and the images (signed, expiring URLs); while it waits (userStatus 2): 通过 after a <details>
- * confirmation, or 驳回 with a required remark that the user sees as checkRemark. Both land back on the queue.
+ * /ops/kyc/:userId: one submission for review (docs/decisions/011-kyc-review.md; role `reviewer`): every field (ID
+ * and bank numbers masked by the platform) and the images (signed, expiring URLs); while it waits (userStatus 2):
+ * 通过 after a <details> confirmation, or 驳回 with a required remark that the user sees as checkRemark. Both land
+ * on the console home with the decision's message.
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
@@ -10,38 +11,38 @@ import type { Route } from './+types/detail';
 import {
   ApiCode,
   isSuccess,
-  OpsDecisionBody,
-  OpsPaths,
-  OpsRejectBody,
+  KycDecisionBody,
+  KycMsg,
+  KycRejectBody,
+  KycReviewPaths,
+  Msg,
   type KycReviewDetail,
-} from '../../contract/index.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
-import { CsrfInput } from '../shell/csrf-input.tsx';
-import { FormErrors } from '../shell/field.tsx';
-import { InfoRows, Thumb } from '../kyc/kyc-ui.tsx';
-import { opsCall, requireOperator } from './ops.server.ts';
-import { accountTypeLabel, OpsShell, OPS_STATUS_LABEL } from './ops-ui.tsx';
-import { ConfirmAction } from '../shell/confirm-action.tsx';
-
-export const handle = { bare: true };
+} from '../../../contract/index.ts';
+import { validateCsrf } from '../../lib/csrf.server.ts';
+import { CsrfInput } from '../../shell/csrf-input.tsx';
+import { FormErrors } from '../../shell/field.tsx';
+import { InfoRows, Thumb } from '../../kyc/kyc-ui.tsx';
+import { opsCall } from '../ops.server.ts';
+import { accountTypeLabel, OPS_STATUS_LABEL } from './labels.ts';
+import { ConfirmAction } from '../../shell/confirm-action.tsx';
 export const meta: Route.MetaFunction = () => [{ title: '审核详情 - 运营后台 - 存证云' }];
 
 function userIdOf(params: { userId?: string }): number {
   const id = Number(params.userId);
-  if (!Number.isSafeInteger(id) || id <= 0) throw data({ message: '用户不存在' }, { status: 404 });
+  if (!Number.isSafeInteger(id) || id <= 0)
+    throw data({ message: KycMsg.reviewUserNotFound }, { status: 404 });
   return id;
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const userId = userIdOf(params);
-  const { name } = await requireOperator(request, context);
-  const res = await opsCall<KycReviewDetail>(request, context, OpsPaths.detail, {
+  const res = await opsCall<KycReviewDetail>(request, context, KycReviewPaths.detail, {
     method: 'GET',
     query: { userId },
   });
   if (Number(res.code) === ApiCode.NOT_FOUND) throw data({ message: res.msg }, { status: 404 });
   if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
-  return { name, detail: res.data };
+  return { detail: res.data };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -51,25 +52,25 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   formData.set('userId', String(userId));
   const intent = formData.get('intent') === 'reject' ? 'reject' : 'approve';
   if (intent === 'reject') {
-    const submission = parseWithZod(formData, { schema: OpsRejectBody });
+    const submission = parseWithZod(formData, { schema: KycRejectBody });
     if (submission.status !== 'success') {
       const remark = String(formData.get('remark') ?? '');
       return data(
-        { error: null, remarkError: submission.error?.remark?.[0] ?? '参数错误', remark },
+        { error: null, remarkError: submission.error?.remark?.[0] ?? Msg.invalidId, remark },
         { status: 400 },
       );
     }
-    const res = await opsCall(request, context, OpsPaths.reject, {
+    const res = await opsCall(request, context, KycReviewPaths.reject, {
       body: { userId, remark: submission.value.remark },
     });
     if (!isSuccess(res.code))
       return data({ error: res.msg, remarkError: null, remark: submission.value.remark }, { status: 400 });
     return redirect('/ops?done=rejected');
   }
-  const submission = parseWithZod(formData, { schema: OpsDecisionBody });
+  const submission = parseWithZod(formData, { schema: KycDecisionBody });
   if (submission.status !== 'success')
-    return data({ error: '参数错误', remarkError: null, remark: '' }, { status: 400 });
-  const res = await opsCall(request, context, OpsPaths.approve, { body: { userId } });
+    return data({ error: Msg.invalidId, remarkError: null, remark: '' }, { status: 400 });
+  const res = await opsCall(request, context, KycReviewPaths.approve, { body: { userId } });
   if (!isSuccess(res.code)) return data({ error: res.msg, remarkError: null, remark: '' }, { status: 400 });
   return redirect('/ops?done=approved');
 }
@@ -105,12 +106,12 @@ function detailRows(d: KycReviewDetail): [string, ReactNode][] {
 }
 
 export default function OpsDetail() {
-  const { name, detail: d } = useLoaderData<typeof loader>();
+  const { detail: d } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
-    <OpsShell name={name}>
+    <>
       <p className="breadcrumb">
-        <Link to={`/ops?status=${d.userStatus === '1' ? '2' : d.userStatus}`}>实名审核</Link> / 审核详情
+        <Link to={`/ops/kyc?status=${d.userStatus === '1' ? '2' : d.userStatus}`}>实名审核</Link> / 审核详情
       </p>
       <h1>
         {d.name || d.mobile} <span className="tag">{OPS_STATUS_LABEL[d.userStatus] ?? d.userStatus}</span>
@@ -173,6 +174,6 @@ export default function OpsDetail() {
           </Form>
         </div>
       ) : null}
-    </OpsShell>
+    </>
   );
 }

@@ -1,52 +1,38 @@
 /**
- * /ops: the review queue of submitted verifications (issue 5 item 5): tabs by userStatus (2 待审核, 3 已通过,
- * 4 已驳回) and pages, both plain links; each row opens /ops/kyc/:userId.
+ * /ops/kyc: the KYC review queue of the operator console (docs/decisions/011-kyc-review.md; role `reviewer`): tabs by
+ * userStatus (2 待审核, 3 已通过, 4 已驳回) and pages, both plain links; each row opens /ops/kyc/:userId.
  */
 import { Link, useLoaderData } from 'react-router';
 import type { Route } from './+types/queue';
-import { isSuccess, OPS_PAGE_SIZE, OpsMsg, OpsPaths, type KycQueueData } from '../../contract/index.ts';
-import { FormErrors, FormNotice } from '../shell/field.tsx';
-import { Pagination } from '../shell/pagination.tsx';
-import { opsCall, requireOperator } from './ops.server.ts';
-import { accountTypeLabel, OpsShell, OPS_STATUS_LABEL } from './ops-ui.tsx';
-import { DataTable } from '../shell/data-table.tsx';
+import { KycReviewPaths, OPS_PAGE_SIZE, type KycQueueData } from '../../../contract/index.ts';
+import { DataTable } from '../../shell/data-table.tsx';
+import { Pagination } from '../../shell/pagination.tsx';
+import { opsData } from '../ops.server.ts';
+import { accountTypeLabel, OPS_STATUS_LABEL } from './labels.ts';
 
-export const handle = { bare: true };
 export const meta: Route.MetaFunction = () => [{ title: '实名审核 - 运营后台 - 存证云' }];
 
 const TABS = ['2', '3', '4'] as const;
-const DONE: Record<string, string> = { approved: OpsMsg.approved, rejected: OpsMsg.rejected };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const { name } = await requireOperator(request, context);
   const status = TABS.find((t) => t === url.searchParams.get('status')) ?? '2';
   const page = Math.max(1, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1);
-  const res = await opsCall<KycQueueData>(request, context, OpsPaths.queue, {
+  const queue = await opsData<KycQueueData>(request, context, KycReviewPaths.queue, {
     method: 'GET',
     query: { status, page },
   });
-  return {
-    name,
-    status,
-    page,
-    list: isSuccess(res.code) ? res.data.list : [],
-    count: isSuccess(res.code) ? res.data.count : 0,
-    error: isSuccess(res.code) ? null : res.msg,
-    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
-  };
+  return { status, page, list: queue.list, count: queue.count };
 }
 
-export default function OpsQueue() {
-  const { name, status, page, list, count, error, notice } = useLoaderData<typeof loader>();
+export default function KycQueue() {
+  const { status, page, list, count } = useLoaderData<typeof loader>();
   return (
-    <OpsShell name={name}>
+    <>
       <h1>实名认证审核</h1>
-      <FormNotice text={notice} />
-      <FormErrors errors={error ? [error] : undefined} />
       <nav className="tabs" aria-label="审核状态">
         {TABS.map((t) => (
-          <Link key={t} to={`/ops?status=${t}`} aria-current={t === status ? 'page' : undefined}>
+          <Link key={t} to={`/ops/kyc?status=${t}`} aria-current={t === status ? 'page' : undefined}>
             {OPS_STATUS_LABEL[t]}
           </Link>
         ))}
@@ -73,8 +59,8 @@ export default function OpsQueue() {
         page={page}
         pageSize={OPS_PAGE_SIZE}
         count={count}
-        href={(p) => `/ops?status=${status}&page=${p}`}
+        href={(p) => `/ops/kyc?status=${status}&page=${p}`}
       />
-    </OpsShell>
+    </>
   );
 }

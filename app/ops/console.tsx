@@ -1,0 +1,43 @@
+/**
+ * /ops and every console page under it (docs/decisions/015-operator-console-roles.md): the console frame for the
+ * logged-in operator, with the links of the queues their roles open (from the platform's `/api/ops/me` and the
+ * registry app/ops/queues.ts). A page the operator's roles do not open shows 无权访问 (HTTP 403) in the frame.
+ */
+import { isRouteErrorResponse, Outlet, useLoaderData, useRouteLoaderData } from 'react-router';
+import type { Route } from './+types/console';
+import { OpsPaths, Msg, type OpsOperator } from '../../contract/index.ts';
+import { opsData } from './ops.server.ts';
+import { OpsShell } from './ops-ui.tsx';
+import { queuesFor } from './queues.ts';
+
+export const handle = { bare: true };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return opsData<OpsOperator>(request, context, OpsPaths.me, { method: 'GET' });
+}
+
+export default function OpsConsole() {
+  const operator = useLoaderData<typeof loader>();
+  return (
+    <OpsShell name={operator.username} queues={queuesFor(operator.roles)}>
+      <Outlet />
+    </OpsShell>
+  );
+}
+
+/** 无权访问 (403), a missing submission (404) or a platform failure, inside the console frame. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const operator = useRouteLoaderData<typeof loader>('ops/console');
+  let message: string = Msg.serverError;
+  if (isRouteErrorResponse(error)) {
+    const body = error.data as { message?: string } | undefined;
+    message = body?.message || (error.status === 404 ? Msg.notFoundPage : message);
+  }
+  return (
+    <OpsShell name={operator?.username} queues={operator ? queuesFor(operator.roles) : []}>
+      <section className="error-page">
+        <h1>{message}</h1>
+      </section>
+    </OpsShell>
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * Where each area plugs its queue into the operator console (docs/decisions/015-operator-console-roles.md): one
+ * entry per queue, in the order the console shows them. The console shell links the queues whose role the
+ * operator holds; the home (/ops) lists what waits in each (the platform's `/api/ops/home`, matched by `area`),
+ * each item linking to `<path>/<id>`; the audit log names entries by the entry's title and action labels. The
+ * platform enforces the role on the queue's own calls (403 无权访问).
+ */
+import { KYC_REVIEW_ROLE, KycMsg, type OpsRole } from '../../contract/index.ts';
+
+/** One queue of the console. */
+export interface OpsQueueEntry {
+  /** The platform's area (`kyc`, …): its home summary and its audit entries. */
+  area: string;
+  /** The queue's name in the console (zh-CN). */
+  title: string;
+  /** The queue's page; an item's detail page is `${path}/${id}`. */
+  path: string;
+  /** The role that opens it. */
+  role: OpsRole;
+  /** More views of the queue, linked on the home (e.g. the decided ones). */
+  views: readonly { label: string; to: string }[];
+  /** Messages the home shows for `?done=<key>` after a decision on the queue's detail page. */
+  notices: Readonly<Record<string, string>>;
+  /** Labels of the area's audit actions. */
+  actions: Readonly<Record<string, string>>;
+}
+
+/** The console's queues. A new area adds its entry here and its pages under app/ops/<area>/. */
+export const OPS_QUEUES: readonly OpsQueueEntry[] = [
+  {
+    area: 'kyc',
+    title: '实名审核',
+    path: '/ops/kyc',
+    role: KYC_REVIEW_ROLE,
+    views: [
+      { label: '待审核', to: '/ops/kyc?status=2' },
+      { label: '已通过', to: '/ops/kyc?status=3' },
+      { label: '已驳回', to: '/ops/kyc?status=4' },
+    ],
+    notices: { approved: KycMsg.reviewApproved, rejected: KycMsg.reviewRejected },
+    actions: { approve: '通过', reject: '驳回' },
+  },
+];
+
+/** The queues an operator holding `roles` may see. */
+export function queuesFor(roles: readonly OpsRole[]): OpsQueueEntry[] {
+  return OPS_QUEUES.filter((q) => roles.includes(q.role));
+}
+
+/** The entry of `area`, if any. */
+export function queueOf(area: string): OpsQueueEntry | undefined {
+  return OPS_QUEUES.find((q) => q.area === area);
+}
