@@ -40,7 +40,13 @@ export interface AccountDeps {
 /** The account flows' dependencies from the platform's services. */
 export function accountDeps(app: FastifyInstance): AccountDeps {
   const { scryptCost: cost, tokenTtlSeconds } = app.config;
-  return { db: app.pdb.db, sms: app.sms, cost, tokenTtlSeconds, passwordLogin: passwordLogin(app.pdb.db, cost) };
+  return {
+    db: app.pdb.db,
+    sms: app.sms,
+    cost,
+    tokenTtlSeconds,
+    passwordLogin: passwordLogin(app.pdb.db, cost),
+  };
 }
 
 const bad = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
