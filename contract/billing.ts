@@ -1,0 +1,461 @@
+/**
+ * The billing area's contract (spec 02 §1, §2 "Orders" and "Notary order payment", §3 "Recharge and consumption
+ * order", §4 "Orders", §7 "Orders, payment and invoices", §9; spec 01 `/weChat/{orderId}`): points, recharge orders,
+ * Alipay page pay and WeChat Pay Native, the orders list with its three tabs, the payment callbacks, the operators'
+ * orders view, every billing message (`BillingMsg`) and the constants (packages, bounds, page size). Money is integer
+ * fen and points are integers everywhere; what the spec leaves open is in docs/decisions/018-billing.md. No I/O.
+ */
+import { z } from 'zod';
+import { Msg } from './messages.ts';
+import { opsPage, type OpsRole } from './ops.ts';
+import { blankToUndefined } from './validators.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Constants (spec 02 §9; ours where the spec is silent)
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Rows per page of the orders list (spec 02 §9). */
+export const ORDERS_PAGE_SIZE = 10;
+/** Preset packages of `/buyCredits`, points (ours). */
+export const POINT_PACKAGES: readonly number[] = [10, 50, 100, 200, 500, 1000];
+/** Smallest custom recharge, points. */
+export const MIN_RECHARGE_POINTS = 1;
+/** Largest custom recharge, points (ours: ¥50,000 at the default price). */
+export const MAX_RECHARGE_POINTS = 50_000;
+/** Seconds to add to a chosen end day's 00:00 to reach its end (spec 02 §9: end day plus 86400-1). */
+export const END_OF_DAY_SECONDS = 86400 - 1;
+/** The role that opens the orders view of the operator console (contract/ops.ts `finance`). */
+export const BILLING_OPS_ROLE: OpsRole = 'finance';
+
+/** pay_type codes (spec 02 §3, §9): 1 balance (consumption), 2 Alipay, 3 WeChat. */
+export const PayType = { balance: 1, alipay: 2, wechat: 3 } as const;
+/** A pay_type code. */
+export type PayTypeCode = (typeof PayType)[keyof typeof PayType];
+/** Providers a recharge can be paid with. */
+export type ProviderPayType = typeof PayType.alipay | typeof PayType.wechat;
+
+/** Order tabs of `/orders` and `getOrderList.type` (spec 02 §2 "Orders"). */
+export const OrderTab = { recharge: 1, consumption: 2, notary: 3 } as const;
+/** A tab code 1–3. */
+export type OrderTabCode = (typeof OrderTab)[keyof typeof OrderTab];
+/** Tab labels, verbatim (spec 02 §2). */
+export const ORDER_TAB_LABELS: Readonly<Record<OrderTabCode, string>> = {
+  1: '充值记录',
+  2: '消费记录',
+  3: '公证出证',
+};
+
+/** Order status codes (the `isType` filter and the rows' `status`; spec 02 §4 "Orders" names the four states). */
+export const PayStatus = { pending: 1, paid: 2, cancelled: 3, failed: 4 } as const;
+/** A status code 1–4. */
+export type PayStatusCode = (typeof PayStatus)[keyof typeof PayStatus];
+/** pay_status texts of recharge and consumption rows, verbatim (spec 02 §3, §4). */
+export const PAY_STATUS_TEXT = {
+  1: '待支付',
+  2: '已支付',
+  3: '已取消',
+  4: '支付失败',
+} as const satisfies Record<PayStatusCode, string>;
+/** A pay_status text. */
+export type PayStatusText = (typeof PAY_STATUS_TEXT)[PayStatusCode];
+/** pay texts of notary rows in tab 3 (spec 02 §3 "Notary order (in the orders tab)"). */
+export const NOTARY_PAY_TEXT = { 1: '待支付', 2: '已支付', 3: '已取消订单' } as const;
+
+/** invoiceStatus of a recharge (spec 02 §3, §4): 0 not invoiced, 1 in progress, 2 invoiced, 3 failed. */
+export const InvoiceStatus = { none: 0, inProgress: 1, invoiced: 2, failed: 3 } as const;
+/** An invoiceStatus 0–3. */
+export type InvoiceStatusCode = (typeof InvoiceStatus)[keyof typeof InvoiceStatus];
+/** invoiceStatus labels (ours). */
+export const INVOICE_STATUS_TEXT: Readonly<Record<InvoiceStatusCode, string>> = {
+  0: '未开票',
+  1: '开票中',
+  2: '已开票',
+  3: '开票失败',
+};
+
+/** Pay-type labels (ours). */
+export const PAY_TYPE_TEXT: Readonly<Record<PayTypeCode, string>> = {
+  1: '积分余额',
+  2: '支付宝',
+  3: '微信支付',
+};
+
+/** Formats fen as yuan with two decimals, integer arithmetic only (`5000` → `'50.00'`, `-5` → `'-0.05'`). */
+export function formatFen(fen: number): string {
+  const sign = fen < 0 ? '-' : '';
+  const a = Math.abs(Math.trunc(fen));
+  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Billing messages, zh-CN. The spec shows none of them in Chinese: all ours (docs/decisions/018-billing.md). */
+export const BillingMsg = {
+  integralRequired: '请选择或输入充值积分',
+  integralRange: `充值积分须为${MIN_RECHARGE_POINTS}-${MAX_RECHARGE_POINTS}的整数`,
+  payTypeRequired: '请选择支付方式',
+  orderNoInvalid: '订单号格式不正确',
+  orderNotFound: '订单不存在',
+  orderNotPending: '该订单不是待支付状态',
+  orderExpired: '订单已超时关闭，请重新下单',
+  /** Paying a pending order with the other provider than the one it was started with. */
+  payTypeLocked: '该订单已选择其他支付方式，请使用原支付方式支付或重新下单',
+  integralMismatch: '充值积分与订单不一致',
+  providerUnavailable: '支付服务暂不可用，请稍后再试',
+  cancelled: '订单已取消',
+  /** `doPay`/`wxIsPay` answers by state. */
+  paid: '支付成功',
+  pending: '订单待支付',
+  failed: '支付失败',
+  closed: '订单已关闭',
+  insufficientPoints: '积分不足，请先充值',
+  pointsInvalid: '积分须为正整数',
+  /** Order descriptions (the rows' `desc` and the provider's subject). */
+  rechargeDesc: (points: number) => `充值${points}积分`,
+  spendDesc: (points: number) => `消费${points}积分`,
+  reversalDesc: (points: number) => `退还${points}积分`,
+  /** The notification a user receives when a recharge is credited. */
+  rechargedNews: (points: number) => `您已成功充值${points}积分。`,
+  // the operators' orders view
+  searchTooLong: '搜索内容不能超过64个字符',
+  reconciled: '已完成对账',
+  /** A notification that does not match the order (amount, merchant, …) or arrives after a close: for finance. */
+  flagged: '该订单存在异常支付通知，请核对',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paths
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The users' billing calls (bearer token unless marked public). Spec 02 §7 names getOrderList, cancelPay, doPay and
+ * wxIsPay; the payment call's path is "not shown" (ours: `pay`); the others are ours.
+ */
+export const BillingPaths = {
+  /** `GET` → {@link RechargeOptions}: price per point, packages, bounds, which providers are on. Public. */
+  options: '/api/alipay/options',
+  /**
+   * `POST` {@link PayBody} `{integral, type, order_no?}` → {@link PayData}: without order_no creates a pending
+   * recharge of `integral` points and starts paying it; with order_no pays that pending order again (same
+   * provider). Alipay: `url` (GET redirect to the cashier, works without JS) and `html` (auto-submitting form);
+   * WeChat: `url` = the Native `code_url` and `order_no` (then open `/weChat/{order_no}`).
+   */
+  pay: '/api/alipay/pay',
+  /** `POST {order_no}` → msg 订单已取消; only a pending order of the caller; closed at the provider too. */
+  cancelPay: '/api/alipay/cancelPay',
+  /**
+   * `POST {order_no}` → {@link OrderStatusData}: the return page's confirmation. Reads the order (never the return
+   * URL's query); a pending order is queried at its provider and applied exactly once. Caller's order only.
+   */
+  doPay: '/api/alipay/doPay',
+  /**
+   * `POST {order_no}` → {@link OrderStatusData}: the `/weChat/{orderNo}` page's poll. Public (the order number is
+   * unguessable and the answer holds no personal data); a pending order is queried at WeChat at most every 5 s.
+   */
+  wxIsPay: '/api/alipay/wxIsPay',
+  /** `GET {order_no}` → {@link PayPageData}: what `/weChat/{orderNo}` shows (amount, QR content, state). Public. */
+  wxOrder: '/api/alipay/wxOrder',
+  /** `GET {order_no}` → {@link OrderDetail}: the result page; the caller's order only. */
+  orderDetail: '/api/processorder/orderDetail',
+  /** `GET` {@link OrderListQuery} → {@link OrderListData}, 10 a page, newest first. */
+  getOrderList: '/api/processorder/getOrderList',
+} as const;
+
+/**
+ * The providers' asynchronous notifications: public URLs of the gateway (proxied to the platform unchanged). Alipay
+ * posts form-encoded and gets the literal `success`/`fail`; WeChat posts JSON and gets 204 or `{code:'FAIL',message}`.
+ */
+export const BillingNotifyPaths = {
+  alipay: '/api/notify/alipay',
+  wechat: '/api/notify/wechat',
+} as const;
+
+/** Pages of the app the platform builds URLs to (the Alipay return URL; the WeChat pay page, spec 01). */
+export const BillingPages = {
+  /** The result page; `?order_no=` is appended (Alipay adds its own query, which the page ignores). */
+  result: '/buyCredits/result',
+  /** The WeChat pay page (spec 02 §2 "Notary order payment": `/weChat/{orderNo}`). */
+  weChat: (orderNo: string) => `/weChat/${encodeURIComponent(orderNo)}`,
+  buyCredits: '/buyCredits',
+  orders: '/orders',
+} as const;
+
+/** The gateway job's call (`x-internal-key`): `POST` → {@link ReconcileData}. */
+export const BillingInternalPaths = { reconcile: '/api/internal/billing/reconcile' } as const;
+
+/** The operators' orders view ({@link BILLING_OPS_ROLE}; 403 无权访问 without it). Every call is audited. */
+export const BillingOpsPaths = {
+  /** `GET` {@link OpsOrdersQuery} → {@link OpsOrderListData}: by order number or mobile, newest first, 20 a page. */
+  orders: '/api/ops/billing/orders',
+  /** `GET {order_no}` → {@link OpsOrderDetail}: the order, its notifications (raw) and its journal entries. */
+  order: '/api/ops/billing/order',
+  /** `POST {order_no}` → {@link OpsOrderDetail}, msg 已完成对账: queries the provider now and applies the result. */
+  reconcile: '/api/ops/billing/reconcile',
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bodies and queries
+// ---------------------------------------------------------------------------------------------------------------
+
+/** An order number: 'R' (recharge) or 'C' (consumption) then 20–40 letters and digits. */
+export const ORDER_NO_RE = /^[RC][0-9A-Za-z]{20,40}$/;
+/** `order_no` field: required, {@link ORDER_NO_RE}. */
+export const orderNo = z.preprocess(
+  blankToUndefined,
+  z.string({ error: BillingMsg.orderNoInvalid }).trim().regex(ORDER_NO_RE, BillingMsg.orderNoInvalid),
+);
+/** `{order_no}` body/query of cancelPay, doPay, wxIsPay, wxOrder, orderDetail and the ops calls. */
+export const OrderNoBody = z.object({ order_no: orderNo });
+export type OrderNoBody = z.infer<typeof OrderNoBody>;
+
+/** Points to buy: an integer from {@link MIN_RECHARGE_POINTS} to {@link MAX_RECHARGE_POINTS}. */
+export const integral = z.preprocess(
+  blankToUndefined,
+  z.coerce
+    .number({ error: BillingMsg.integralRequired })
+    .int(BillingMsg.integralRange)
+    .min(MIN_RECHARGE_POINTS, BillingMsg.integralRange)
+    .max(MAX_RECHARGE_POINTS, BillingMsg.integralRange),
+);
+
+/** Pay type of the payment call: '2' Alipay or '3' WeChat (spec 02 §9 codes), as text or number. */
+export const providerPayType = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : blankToUndefined(v)),
+  z.enum(['2', '3'], { error: BillingMsg.payTypeRequired }).transform((v) => Number(v) as ProviderPayType),
+);
+
+/**
+ * The payment call's body (spec 02 §7 `{integral, type, order_no}`): a new recharge (`integral` required, `order_no`
+ * blank) or a pending order paid again (`order_no`; `integral` optional and then must equal the order's points).
+ */
+export const PayBody = z
+  .object({
+    integral: z.preprocess(blankToUndefined, integral.optional()),
+    type: providerPayType,
+    order_no: z.preprocess(blankToUndefined, orderNo.optional()),
+  })
+  .superRefine((v, ctx) => {
+    if (v.order_no === undefined && v.integral === undefined) {
+      ctx.addIssue({ code: 'custom', message: BillingMsg.integralRequired, path: ['integral'] });
+    }
+  });
+export type PayBody = z.infer<typeof PayBody>;
+
+/** The `/buyCredits` form: a preset package or a custom amount (`custom` wins when filled), and the pay type. */
+export const BuyCreditsForm = z.object({
+  integral: z.preprocess(
+    (v) => (Array.isArray(v) ? v.find((x) => blankToUndefined(x) !== undefined) : v),
+    integral,
+  ),
+  type: providerPayType,
+});
+
+const optionalInt = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v),
+    z.coerce.number({ error: Msg.badRequest }).int(Msg.badRequest).min(min).max(max).optional(),
+  );
+
+/**
+ * `GET getOrderList` query (spec 02 §7 `{startTime, endTime, page, type, isType}`): `type` the tab 1–3 (default 1);
+ * `isType` a status filter ({@link PayStatus} 1–4; tab 3 uses 1 pending / 2 paid / 3 cancelled; blank = all);
+ * `startTime`/`endTime` unix seconds, inclusive, `endTime` already at the end of the chosen day
+ * (+{@link END_OF_DAY_SECONDS}); `page` from 1.
+ */
+export const OrderListQuery = z.object({
+  startTime: optionalInt(0, 4_102_444_800),
+  endTime: optionalInt(0, 4_102_444_800),
+  page: optionalInt(1, 100_000).transform((v) => v ?? 1),
+  type: optionalInt(1, 3).transform((v) => (v ?? 1) as OrderTabCode),
+  isType: optionalInt(1, 4).transform((v) => v as PayStatusCode | undefined),
+});
+export type OrderListQuery = z.infer<typeof OrderListQuery>;
+
+/** `GET` ops orders query: `q` an order number (exact) or a mobile (exact); blank lists every order. */
+export const OpsOrdersQuery = z.object({
+  q: z.preprocess(blankToUndefined, z.string().trim().max(64, BillingMsg.searchTooLong).optional()),
+  page: opsPage,
+});
+export type OpsOrdersQuery = z.infer<typeof OpsOrdersQuery>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------------------------
+
+/** `GET options`. */
+export interface RechargeOptions {
+  /** Price of one point, fen (POINT_PRICE_FEN, default 100). */
+  pointPriceFen: number;
+  packages: readonly number[];
+  min: number;
+  max: number;
+  /** Providers accepted by `pay` (both, sandbox or real). */
+  payTypes: ProviderPayType[];
+  /** Minutes a pending order stays payable (ORDER_TIMEOUT_MINUTES, default 30). */
+  timeoutMinutes: number;
+}
+
+/** `POST pay` answer. */
+export interface PayData {
+  order_no: string;
+  type: ProviderPayType;
+  /** Alipay: the cashier URL (GET); WeChat: the Native `code_url` to show as a QR code. */
+  url: string;
+  /** Alipay only: an HTML form that posts to the cashier by itself (spec 02 §7 "Alipay returns html"). */
+  html?: string;
+  /** Amount to pay, fen. */
+  amountFen: number;
+  integral: number;
+}
+
+/**
+ * A row of tab 1 (recharges) or tab 2 (consumption) (spec 02 §3 "Recharge and consumption order"): `balance` is the
+ * row's points (credited or spent), `money` its amount in fen (0 for consumption), `type` its tab.
+ */
+export interface PointsOrderRow {
+  id: number;
+  order_no: string;
+  /** "YYYY-MM-DD HH:mm:ss" Beijing time. */
+  create_time: string;
+  desc: string;
+  balance: number;
+  money: number;
+  type: typeof OrderTab.recharge | typeof OrderTab.consumption;
+  pay_type: PayTypeCode;
+  pay_status: PayStatusText;
+  status: PayStatusCode;
+  invoiceStatus: InvoiceStatusCode;
+  /** A pending recharge can be paid again or cancelled. */
+  canPay: boolean;
+  /** Unix seconds when a pending order expires; 0 otherwise. */
+  expiresAt: number;
+}
+
+/** A row of tab 3 (spec 02 §3 "Notary order (in the orders tab)"); rows arrive with notarisation. */
+export interface NotaryOrderRow {
+  id: number;
+  orderNo: string;
+  addTime: string;
+  /** Points. */
+  money: number;
+  pay: (typeof NOTARY_PAY_TEXT)[keyof typeof NOTARY_PAY_TEXT];
+  type: number;
+}
+
+/** `GET getOrderList` answer: tabs 1–2 → {@link PointsOrderRow}, tab 3 → {@link NotaryOrderRow}. */
+export interface OrderListData<Row = PointsOrderRow | NotaryOrderRow> {
+  count: number;
+  list: Row[];
+}
+
+/** `doPay` / `wxIsPay` answer: the order's state after any provider query. */
+export interface OrderStatusData {
+  order_no: string;
+  status: PayStatusCode;
+  pay_status: PayStatusText;
+  pay_type: PayTypeCode;
+  integral: number;
+  /** The caller's balance after it, points (doPay only; wxIsPay is public and leaves it out). */
+  points?: number;
+}
+
+/** `GET orderDetail` answer (the result page). */
+export interface OrderDetail extends PointsOrderRow {
+  /** Unix seconds when paid, 0 otherwise. */
+  paidAt: number;
+}
+
+/** `GET wxOrder` answer: the WeChat pay page. */
+export interface PayPageData {
+  order_no: string;
+  desc: string;
+  integral: number;
+  amountFen: number;
+  status: PayStatusCode;
+  pay_status: PayStatusText;
+  /** The QR content (`code_url`); '' when the order is no longer pending. */
+  codeUrl: string;
+  expiresAt: number;
+}
+
+/** `POST /api/internal/billing/reconcile` answer: what one pass did. */
+export interface ReconcileData {
+  /** Pending orders queried at their provider. */
+  queried: number;
+  credited: number;
+  /** Expired orders closed (locally and at the provider). */
+  closed: number;
+  /** Orders whose provider could not be reached (retried later with backoff). */
+  failed: number;
+}
+
+/** The verdict stored with every notification received. */
+export const NOTIFY_VERDICTS = [
+  'applied',
+  'duplicate',
+  'bad-signature',
+  'stale-timestamp',
+  'bad-ciphertext',
+  'malformed',
+  'unknown-order',
+  'mismatch',
+  'after-close',
+  'not-paid',
+  'error',
+] as const;
+export type NotifyVerdict = (typeof NOTIFY_VERDICTS)[number];
+
+/** A row of the ops orders list. */
+export interface OpsOrderRow {
+  order_no: string;
+  userId: number;
+  mobile: string;
+  integral: number;
+  amountFen: number;
+  pay_type: PayTypeCode;
+  status: PayStatusCode;
+  pay_status: PayStatusText;
+  /** The provider's trade number once known, else ''. */
+  tradeNo: string;
+  /** A notification disagreed with the order or came after a close (see BillingMsg.flagged). */
+  flagged: boolean;
+  flagReason: string;
+  createdAt: string;
+  paidAt: string;
+}
+export interface OpsOrderListData {
+  list: OpsOrderRow[];
+  count: number;
+}
+
+/** A notification as stored: the raw request and our verdict. */
+export interface OpsNotificationRow {
+  id: number;
+  provider: 'alipay' | 'wechat';
+  verdict: NotifyVerdict;
+  detail: string;
+  /** The raw body as received (UTF-8) and the signature headers (WeChat). */
+  raw: string;
+  headers: string;
+  receivedAt: string;
+}
+
+/** A points journal entry: `points` signed (credit > 0, debit < 0). */
+export interface JournalRow {
+  id: number;
+  kind: 'recharge' | 'spend' | 'reversal';
+  points: number;
+  order_no: string;
+  at: string;
+}
+
+/** `GET` ops order answer. */
+export interface OpsOrderDetail {
+  order: OpsOrderRow;
+  notifications: OpsNotificationRow[];
+  journal: JournalRow[];
+  /** The user's balance now, points. */
+  balance: number;
+}
