@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/index.ts';
+import { BillingNotifyPaths } from '../contract/billing.ts';
+import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 
 /** scrypt parameters (RFC 7914): `N` CPU/memory cost (power of two), `r` block size, `p` parallelism. */
@@ -68,6 +70,29 @@ export interface PlatformConfig {
    * a random key kept at `${dataDir}/keys/internal.key`, which an embedded gateway reads.
    */
   internalApiKey: string | undefined;
+  /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
+  billing: BillingConfig;
+  /**
+   * WeChat Pay Native (decision 017): WECHATPAY_MCHID, WECHATPAY_APPID, WECHATPAY_MERCHANT_SERIAL_NO,
+   * WECHATPAY_MERCHANT_PRIVATE_KEY (PEM), WECHATPAY_API_V3_KEY (32 bytes) and the verification keys
+   * (WECHATPAY_PUBLIC_KEY_ID + WECHATPAY_PUBLIC_KEY, or WECHATPAY_PLATFORM_CERTS as JSON `{serial: PEM}`); WECHATPAY_BASE_URL
+   * (default api.mch.weixin.qq.com). All set → the real WeChat Pay; none → the loopback sandbox.
+   */
+  wechatpay: WechatPayConfig | null;
+}
+
+/** Billing settings. Money in fen, durations in minutes. */
+export interface BillingConfig {
+  /** POINT_PRICE_FEN (default 100 = ¥1 a point): the price of one point, fen. */
+  pointPriceFen: number;
+  /** ORDER_TIMEOUT_MINUTES (default 30): an unpaid order expires and is closed at the provider after it. */
+  orderTimeoutMinutes: number;
+  /** ALIPAY_SELLER_ID: the merchant's PID (2088…); notifications must name it. '' → not checked (sandbox: its own). */
+  alipaySellerId: string;
+  /** ALIPAY_NOTIFY_URL (default `${PUBLIC_URL}/api/notify/alipay`): Alipay's asynchronous notification URL. */
+  alipayNotifyUrl: string;
+  /** WECHATPAY_NOTIFY_URL (default `${PUBLIC_URL}/api/notify/wechat`): https and reachable in production. */
+  wechatNotifyUrl: string;
 }
 
 const bool = (dflt: boolean) =>
@@ -117,7 +142,62 @@ const EnvSchema = z.object({
   ALIPAY_KEY_TYPE: z.enum(['PKCS1', 'PKCS8']).default('PKCS8'),
   PUBLIC_URL: z.url().optional(),
   INTERNAL_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  POINT_PRICE_FEN: int(100, 1, 1_000_000),
+  ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
+  ALIPAY_SELLER_ID: z.string().trim().optional(),
+  ALIPAY_NOTIFY_URL: z.url().optional(),
+  WECHATPAY_NOTIFY_URL: z.url().optional(),
+  WECHATPAY_MCHID: z.string().trim().optional(),
+  WECHATPAY_APPID: z.string().trim().optional(),
+  WECHATPAY_MERCHANT_SERIAL_NO: z.string().trim().optional(),
+  WECHATPAY_MERCHANT_PRIVATE_KEY: z.string().optional(),
+  WECHATPAY_API_V3_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().trim().optional(),
+  WECHATPAY_PUBLIC_KEY: z.string().optional(),
+  WECHATPAY_PLATFORM_CERTS: z.string().optional(),
+  WECHATPAY_BASE_URL: z.url().optional(),
 });
+
+type Env = z.infer<typeof EnvSchema>;
+
+/** WECHATPAY_* → the client config, null for the sandbox. @throws ConfigError when only some are set */
+function wechatpayConfig(e: Env): WechatPayConfig | null {
+  let certs: Record<string, string> = {};
+  try {
+    certs = e.WECHATPAY_PLATFORM_CERTS?.trim()
+      ? z.record(z.string(), z.string()).parse(JSON.parse(e.WECHATPAY_PLATFORM_CERTS))
+      : {};
+  } catch {
+    throw new ConfigError(
+      'Invalid platform configuration: WECHATPAY_PLATFORM_CERTS must be a JSON object {serial: PEM}',
+    );
+  }
+  if (e.WECHATPAY_PUBLIC_KEY_ID && e.WECHATPAY_PUBLIC_KEY?.trim())
+    certs[e.WECHATPAY_PUBLIC_KEY_ID] = e.WECHATPAY_PUBLIC_KEY;
+  const required = [
+    e.WECHATPAY_MCHID,
+    e.WECHATPAY_APPID,
+    e.WECHATPAY_MERCHANT_SERIAL_NO,
+    e.WECHATPAY_MERCHANT_PRIVATE_KEY,
+    e.WECHATPAY_API_V3_KEY,
+  ];
+  const set = required.filter((v) => v?.trim()).length + (Object.keys(certs).length > 0 ? 1 : 0);
+  if (set === 0) return null;
+  if (set !== required.length + 1) {
+    throw new ConfigError(
+      'Invalid platform configuration: set all of WECHATPAY_MCHID, WECHATPAY_APPID, WECHATPAY_MERCHANT_SERIAL_NO, WECHATPAY_MERCHANT_PRIVATE_KEY, WECHATPAY_API_V3_KEY and WECHATPAY_PUBLIC_KEY_ID/WECHATPAY_PUBLIC_KEY (or WECHATPAY_PLATFORM_CERTS), or none (sandbox)',
+    );
+  }
+  return {
+    mchid: e.WECHATPAY_MCHID!,
+    appid: e.WECHATPAY_APPID!,
+    merchantSerialNo: e.WECHATPAY_MERCHANT_SERIAL_NO!,
+    merchantPrivateKey: e.WECHATPAY_MERCHANT_PRIVATE_KEY!,
+    apiV3Key: e.WECHATPAY_API_V3_KEY!,
+    platformCerts: certs,
+    baseUrl: e.WECHATPAY_BASE_URL ?? WECHATPAY_API_URL,
+  };
+}
 
 /** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
 export class ConfigError extends Error {
@@ -155,6 +235,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       'Invalid platform configuration: set all of ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY or none (sandbox)',
     );
   }
+  const publicUrl = (e.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
   return {
     dataDir,
     databaseUrl,
@@ -182,7 +263,15 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
             keyType: e.ALIPAY_KEY_TYPE,
           }
         : null,
-    publicUrl: (e.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, ''),
+    publicUrl,
     internalApiKey: e.INTERNAL_API_KEY,
+    billing: {
+      pointPriceFen: e.POINT_PRICE_FEN,
+      orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,
+      alipaySellerId: e.ALIPAY_SELLER_ID ?? '',
+      alipayNotifyUrl: e.ALIPAY_NOTIFY_URL ?? `${publicUrl}${BillingNotifyPaths.alipay}`,
+      wechatNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? `${publicUrl}${BillingNotifyPaths.wechat}`,
+    },
+    wechatpay: wechatpayConfig(e),
   };
 }

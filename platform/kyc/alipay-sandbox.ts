@@ -41,7 +41,7 @@ export const SANDBOX_GATEWAY_PATH = '/gateway.do';
 // ---------------------------------------------------------------------------------------------------------------
 
 /** A business answer: the fields of `<method>_response`. */
-type AlipayAnswer = Record<string, string>;
+export type AlipayAnswer = Record<string, string>;
 
 /** code/msg pairs of Alipay's public error codes. */
 const ERR = {
@@ -97,6 +97,18 @@ export interface AlipaySandboxPluginOptions {
   maxClockSkewMs?: number;
   /** The clock, ms since the epoch (tests). */
   now?: () => number;
+  /** More OpenAPI methods on the same gateway, by name (the billing area's trade methods). */
+  methods?: Readonly<Record<string, AlipaySandboxMethod>>;
+}
+
+/**
+ * An extra gateway method: `handle` gets the verified parameters and answers the business fields (sent signed) or,
+ * for a `page` method (opened by the browser), answers the browser itself; requests failing the common checks are
+ * answered before it runs.
+ */
+export interface AlipaySandboxMethod {
+  page?: boolean;
+  handle(params: Record<string, string>, reply: FastifyReply): Promise<AlipayAnswer | FastifyReply>;
 }
 
 /**
@@ -261,11 +273,16 @@ export const alipaySandboxPlugin: FastifyPluginAsync<AlipaySandboxPluginOptions>
     if (!method)
       return sendSigned(reply, undefined, failure('missing', 'isv.missing-method', '缺少方法名参数'));
     const known = Object.values(FACE_METHODS) as string[];
-    if (!known.includes(method)) {
+    const extra = opts.methods?.[method];
+    if (!known.includes(method) && !extra) {
       return sendSigned(reply, method, failure('invalid', 'isv.invalid-method', '不存在的方法名'));
     }
     const rejected = checkRequest(params);
-    if (method === FACE_METHODS.certify) {
+    if (extra && !(rejected && extra.page)) {
+      const answer = rejected ?? (await extra.handle(params, reply));
+      return reply.sent ? reply : sendSigned(reply, method, answer as AlipayAnswer);
+    }
+    if (method === FACE_METHODS.certify || extra) {
       // A page method: the browser comes here, so errors are pages, success a redirect to the certification page.
       if (rejected)
         return sendPage(
@@ -308,6 +325,9 @@ export interface StartAlipaySandboxOptions {
   maxClockSkewMs?: number;
   /** The clock, ms since the epoch (tests). */
   now?: () => number;
+  /** See {@link AlipaySandboxPluginOptions.methods}; `routes` registers their pages on the same server. */
+  methods?: Readonly<Record<string, AlipaySandboxMethod>>;
+  routes?: FastifyPluginAsync;
 }
 
 /** A running sandbox. */
@@ -339,7 +359,9 @@ export async function startAlipaySandbox(opts: StartAlipaySandboxOptions): Promi
     store,
     ...(opts.maxClockSkewMs !== undefined ? { maxClockSkewMs: opts.maxClockSkewMs } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.methods ? { methods: opts.methods } : {}),
   });
+  if (opts.routes) await app.register(opts.routes);
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');

@@ -10,6 +10,7 @@ import { evidenceKinds } from './0003_evidence_kinds.ts';
 import { accountArea } from './0004_account_area.ts';
 import { kyc } from './0005_kyc.ts';
 import { opsRoles } from './0006_ops_roles.ts';
+import { billing } from './0007_billing.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -22,6 +23,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0004_account_area': accountArea(dialect),
         '0005_kyc': kyc(dialect),
         '0006_ops_roles': opsRoles(dialect),
+        '0007_billing': billing(dialect),
       };
     },
   };

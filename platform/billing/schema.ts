@@ -1,0 +1,87 @@
+/**
+ * The billing area's tables as Kysely sees them (migration 0007_billing): recharge and consumption orders, the
+ * append-only points journal and every payment notification received. They join the platform's `Database` by
+ * interface merging, so the area adds no line to platform/db/schema.ts. Money is integer fen, points integers, times
+ * unix seconds.
+ */
+import type { Generated, Selectable } from 'kysely';
+
+/** `recharge`: points bought with a provider; `spend`: points consumed (pay_type 1). */
+export type OrderKind = 'recharge' | 'spend';
+/** Journal entry kinds: credit of a paid recharge, debit of a consumption, reversal of a debit. */
+export type JournalKind = 'recharge' | 'spend' | 'reversal';
+
+export interface BillingOrdersTable {
+  id: Generated<number>;
+  /** Unique and unguessable ('R'/'C' + Beijing date + 80 random bits); the provider's out_trade_no. */
+  order_no: string;
+  user_id: number;
+  kind: OrderKind;
+  /** Points bought or spent (> 0). */
+  points: number;
+  /** Amount to pay, fen (0 for consumption). */
+  amount_fen: number;
+  /** 1 balance, 2 Alipay, 3 WeChat (spec 02 §9). */
+  pay_type: number;
+  /** 1 pending, 2 paid, 3 cancelled, 4 failed (contract PayStatus). */
+  status: number;
+  description: string;
+  /** The provider's trade number once known, else ''. */
+  trade_no: string;
+  /** WeChat Native code_url ('' otherwise). */
+  pay_url: string;
+  /** 0–3 (spec 02 §3 invoiceStatus). */
+  invoice_status: number;
+  /** '' or why finance must look at it ('mismatch', 'after-close', 'closed-after-paid'). */
+  flag: string;
+  flag_reason: string;
+  /** A pending order can be paid until then (ORDER_TIMEOUT_MINUTES after creation). */
+  expires_at: number;
+  paid_at: number | null;
+  closed_at: number | null;
+  /** The reconciler looks at a pending order again from then on (backoff). */
+  check_after: number;
+  check_attempts: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PointsJournalTable {
+  id: Generated<number>;
+  user_id: number;
+  order_id: number;
+  kind: JournalKind;
+  /** Signed: credits > 0, debits < 0. At most one entry per (order_id, kind). */
+  points: number;
+  /** The user's balance after this entry (never negative). */
+  balance_after: number;
+  created_at: number;
+}
+
+export interface BillingNotificationsTable {
+  id: Generated<number>;
+  provider: 'alipay' | 'wechat';
+  /** The order number the notification names ('' when it could not be read). */
+  order_no: string;
+  verdict: string;
+  detail: string;
+  /** The provider's notification id (WeChat `id`, Alipay `notify_id`). */
+  notify_id: string;
+  /** The body exactly as received (UTF-8). */
+  raw_body: string;
+  /** JSON of the signature headers (WeChat), '{}' for Alipay. */
+  headers: string;
+  received_at: number;
+}
+
+declare module '../db/schema.ts' {
+  interface Database {
+    billing_orders: BillingOrdersTable;
+    points_journal: PointsJournalTable;
+    billing_notifications: BillingNotificationsTable;
+  }
+}
+
+export type BillingOrderRow = Selectable<BillingOrdersTable>;
+export type JournalEntryRow = Selectable<PointsJournalTable>;
+export type BillingNotificationRow = Selectable<BillingNotificationsTable>;
