@@ -12,6 +12,7 @@ import { authPlugin } from './account/auth.ts';
 import { accountRoutes } from './account/routes.ts';
 import { settingsRoutes } from './account/settings-routes.ts';
 import { addressRoutes } from './address/routes.ts';
+import { billingRoutes } from './billing/routes.ts';
 import type { FaceCertifier } from './kyc/alipay-face.ts';
 import { faceServicePlugin } from './kyc/face.ts';
 import { kycReviewRoutes } from './kyc/review-routes.ts';
@@ -103,6 +104,7 @@ export async function buildPlatform(
     await app.register(evidenceDownloadRoutes);
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);
+    await app.register(billingRoutes);
     if (config.testHooks) {
       await app.register(testHookRoutes);
       app.log.warn('TEST HOOKS ENABLED: /api/__test/* answers captcha codes and expires tokens');

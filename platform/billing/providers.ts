@@ -71,3 +71,13 @@ export interface PaymentProvider {
    */
   close(orderNo: string): Promise<'closed' | 'absent' | 'refused'>;
 }
+
+/** What a successful close (or nothing to close) means for the order: the trade is closed. */
+export const CLOSED_TRADE: ProviderTrade = {
+  state: 'closed',
+  tradeNo: '',
+  amountFen: null,
+  currency: 'CNY',
+  appId: '',
+  merchant: '',
+};

@@ -4,7 +4,10 @@
  * interface merging, so the area adds no line to platform/db/schema.ts. Money is integer fen, points integers, times
  * unix seconds.
  */
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+/** A column with a database default or NULL: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 /** `recharge`: points bought with a provider; `spend`: points consumed (pay_type 1). */
 export type OrderKind = 'recharge' | 'spend';
@@ -27,21 +30,21 @@ export interface BillingOrdersTable {
   status: number;
   description: string;
   /** The provider's trade number once known, else ''. */
-  trade_no: string;
+  trade_no: Defaulted<string>;
   /** WeChat Native code_url ('' otherwise). */
-  pay_url: string;
+  pay_url: Defaulted<string>;
   /** 0–3 (spec 02 §3 invoiceStatus). */
-  invoice_status: number;
+  invoice_status: Defaulted<number>;
   /** '' or why finance must look at it ('mismatch', 'after-close', 'closed-after-paid'). */
-  flag: string;
-  flag_reason: string;
+  flag: Defaulted<string>;
+  flag_reason: Defaulted<string>;
   /** A pending order can be paid until then (ORDER_TIMEOUT_MINUTES after creation). */
   expires_at: number;
-  paid_at: number | null;
-  closed_at: number | null;
+  paid_at: Defaulted<number | null>;
+  closed_at: Defaulted<number | null>;
   /** The reconciler looks at a pending order again from then on (backoff). */
-  check_after: number;
-  check_attempts: number;
+  check_after: Defaulted<number>;
+  check_attempts: Defaulted<number>;
   created_at: number;
   updated_at: number;
 }
