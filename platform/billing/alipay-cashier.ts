@@ -10,6 +10,7 @@
  *   URL); 支付失败 keeps the trade waiting, as at Alipay, with a link back.
  */
 import { randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { AlipayClientConfig } from '../kyc/alipay-face.ts';
@@ -290,10 +291,12 @@ export async function startAlipayCashier(opts: StartAlipayCashierOptions): Promi
     memoryOnly: true,
     now,
     methods: tradeMethods(ctx),
-    routes: async (app) => cashierRoutes(app, ctx),
+    routes: async (app) => {
+      await app.register(formbody);
+      cashierRoutes(app, ctx);
+    },
     ...(opts.logger ? { logger: opts.logger } : {}),
   });
-  sandbox.app.addHook('onClose', () => notifier.close());
   for (const t of store.all()) {
     const recent = t.paidAt !== undefined && now() - t.paidAt < 25 * 3600_000;
     if (t.status === 'TRADE_SUCCESS' && !t.notify.acknowledged && recent)
@@ -312,6 +315,9 @@ export async function startAlipayCashier(opts: StartAlipayCashierOptions): Promi
     sendNotification: (no, o, url) => notifier.sendOnce(existing(no), o, url),
     buildNotification: (no, o) => buildAlipayNotification(existing(no), keys, now(), o),
     deliveriesIdle: () => notifier.idle(),
-    close: () => sandbox.close(),
+    close: async () => {
+      await notifier.close();
+      await sandbox.close();
+    },
   };
 }

@@ -1,0 +1,140 @@
+/**
+ * Test support for the billing suites (platform/billing/*.test.ts, bench/billing.ts): a free loopback port for a
+ * platform whose PUBLIC_URL must be known before it starts (the providers' notify URLs), paying at the sandbox
+ * cashiers the way a browser without JavaScript does (plain GETs and form POSTs, following redirects by hand),
+ * delivering built notifications through `inject`, and reading balances and journals.
+ */
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { BillingNotifyPaths, type PayData } from '../../contract/billing.ts';
+import { journalSum } from '../../platform/billing/journal.ts';
+import { login, post } from './platform.ts';
+
+/** A port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The demo account's token (seeded verified, password from the suite's config). */
+export function demoToken(app: FastifyInstance): Promise<string> {
+  return login(app, '13800138000', app.config.demoPassword);
+}
+
+/** A user's id by mobile. */
+export async function userIdOf(app: FastifyInstance, mobile: string): Promise<number> {
+  const u = await app.pdb.db
+    .selectFrom('users')
+    .select('id')
+    .where('mobile', '=', mobile)
+    .executeTakeFirstOrThrow();
+  return Number(u.id);
+}
+
+/** `users.points` and the journal's sum of a user (they must always agree). */
+export async function balances(
+  app: FastifyInstance,
+  userId: number,
+): Promise<{ points: number; journal: number }> {
+  const u = await app.pdb.db
+    .selectFrom('users')
+    .select('points')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { points: Number(u.points), journal: await journalSum(app.pdb.db, userId) };
+}
+
+/** Starts a recharge through the payment call. @throws when it is refused */
+export async function startPay(
+  app: FastifyInstance,
+  token: string,
+  integral: number,
+  type: 2 | 3,
+): Promise<PayData> {
+  const r = await post<PayData>(app, '/api/alipay/pay', { integral, type }, token);
+  if (r.code !== 200) throw new Error(`pay refused: ${r.code} ${r.msg}`);
+  return r.data;
+}
+
+/** GET without following redirects; the Location resolved against the URL. */
+async function step(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; location: string; body: string }> {
+  const res = await fetch(url, { ...init, redirect: 'manual' });
+  const location = res.headers.get('location');
+  return {
+    status: res.status,
+    location: location ? new URL(location, url).toString() : '',
+    body: await res.text(),
+  };
+}
+
+/**
+ * Pays (or fails) at the Alipay sandbox cashier as a browser without JavaScript: opens the page-pay URL (303 to
+ * the cashier), posts the decision, follows the 303 back to the page. @returns the last page's HTML
+ */
+export async function payAtAlipay(payUrl: string, decision: 'success' | 'fail' = 'success'): Promise<string> {
+  const open = await step(payUrl);
+  if (open.status !== 303) throw new Error(`page pay answered ${open.status}: ${open.body.slice(0, 200)}`);
+  return submitCashier(open.location, decision);
+}
+
+/** Opens the Alipay page-pay URL only (the trade then exists at the sandbox). @returns the cashier URL */
+export async function openAlipay(payUrl: string): Promise<string> {
+  const open = await step(payUrl);
+  if (open.status !== 303) throw new Error(`page pay answered ${open.status}: ${open.body.slice(0, 200)}`);
+  return open.location;
+}
+
+/** Posts a cashier page's decision (Alipay `/cashier/<id>` or WeChat `/pay/<id>`) and follows the 303. */
+export async function submitCashier(pageUrl: string, decision: 'success' | 'fail'): Promise<string> {
+  const posted = await step(pageUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `decision=${decision}`,
+  });
+  if (posted.status !== 303) return posted.body;
+  return (await step(posted.location)).body;
+}
+
+/** Delivers a built WeChat notification through inject. @returns the HTTP status */
+export async function injectWechat(
+  app: FastifyInstance,
+  n: { headers: Record<string, string>; body: string },
+): Promise<number> {
+  const res = await app.inject({
+    method: 'POST',
+    url: BillingNotifyPaths.wechat,
+    headers: { ...n.headers, 'content-type': 'application/json' },
+    payload: n.body,
+  });
+  return res.statusCode;
+}
+
+/** Delivers built Alipay notification fields through inject. @returns the body (`success` / `fail`) */
+export async function injectAlipay(app: FastifyInstance, fields: Record<string, string>): Promise<string> {
+  const res = await app.inject({
+    method: 'POST',
+    url: BillingNotifyPaths.alipay,
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+    payload: new URLSearchParams(fields).toString(),
+  });
+  return res.body;
+}
+
+/** The stored notifications of an order, oldest first: their verdicts. */
+export async function verdictsOf(app: FastifyInstance, orderNo: string): Promise<string[]> {
+  const rows = await app.pdb.db
+    .selectFrom('billing_notifications')
+    .select('verdict')
+    .where('order_no', '=', orderNo)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.verdict);
+}
+
+export { post };
