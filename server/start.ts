@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
+import { startBillingReconciler } from './jobs/billing-reconciler.ts';
 import { startFacePoller, type FacePoller } from './jobs/face-poller.ts';
 
 /** A started gateway (and embedded platform, if any). */
@@ -89,6 +90,9 @@ export async function startServer(
     : null;
   if (!poller)
     logger.warn('INTERNAL_API_KEY not set: face verification results are applied only when the page asks');
+  const reconciler = internalKey
+    ? startBillingReconciler({ upstreamUrl, internalKey, log: logger.child({ job: 'billing-reconciler' }) })
+    : null;
 
   const url = urlOf(gateway.server.address());
   let closing: Promise<void> | null = null;
@@ -96,6 +100,7 @@ export async function startServer(
     closing ??= (async () => {
       try {
         await poller?.stop();
+        await reconciler?.stop();
         await gateway.close();
       } finally {
         await platform?.close();
