@@ -89,67 +89,90 @@ async function flag(
     .execute();
 }
 
-/** Decides and writes, inside the owner's transaction, what `trade` means for `order` (see the module comment). */
-async function applyLocked(
+const current = (trx: Kysely<Database>, id: number) =>
+  trx.selectFrom('billing_orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+/**
+ * What `trade` means for an order that was not pending (or did not match), under the owner's lock: duplicate,
+ * flagged (mismatch, after-close, closed-after-paid) or a pending order closed or failed.
+ * @returns the verdict and whether the order row changed
+ */
+async function settleOther(
   trx: Kysely<Database>,
   order: BillingOrderRow,
   provider: PaymentProvider,
   trade: ProviderTrade,
+  mismatch: string | null,
   now: number,
-): Promise<{ verdict: NotifyVerdict; detail: string }> {
-  const mismatch = mismatchOf(order, provider, trade);
+): Promise<{ verdict: NotifyVerdict; detail: string; changed: boolean }> {
   if (mismatch) {
     await flag(trx, order, 'mismatch', `${provider.name}: ${mismatch}`, now);
-    return { verdict: 'mismatch', detail: mismatch };
+    return { verdict: 'mismatch', detail: mismatch, changed: true };
   }
   const status = Number(order.status);
+  if (trade.state === 'paid' && status === PayStatus.paid) {
+    if (!order.trade_no || !trade.tradeNo || order.trade_no === trade.tradeNo)
+      return { verdict: 'duplicate', detail: 'already paid', changed: false };
+    await flag(trx, order, 'mismatch', `second trade ${trade.tradeNo} for a paid order`, now);
+    return { verdict: 'mismatch', detail: 'another trade number', changed: true };
+  }
   if (trade.state === 'paid') {
-    if (status === PayStatus.paid) {
-      if (!order.trade_no || !trade.tradeNo || order.trade_no === trade.tradeNo)
-        return { verdict: 'duplicate', detail: 'already paid' };
-      await flag(trx, order, 'mismatch', `second trade ${trade.tradeNo} for a paid order`, now);
-      return { verdict: 'mismatch', detail: 'another trade number' };
-    }
-    if (status === PayStatus.cancelled) {
-      await flag(
-        trx,
-        order,
-        'after-close',
-        `${provider.name} trade ${trade.tradeNo} paid after the close`,
-        now,
-      );
-      return { verdict: 'after-close', detail: 'paid after the order was closed: flagged, not credited' };
-    }
-    const moved = await trx
-      .updateTable('billing_orders')
-      .set({ status: PayStatus.paid, paid_at: now, trade_no: trade.tradeNo, updated_at: now })
-      .where('id', '=', order.id)
-      .where('status', 'in', [PayStatus.pending, PayStatus.failed])
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return { verdict: 'duplicate', detail: 'applied concurrently' };
-    const points = Number(order.points);
-    await appendJournal(trx, {
-      userId: Number(order.user_id),
-      orderId: order.id,
-      kind: 'recharge',
-      points,
-      now,
-    });
-    await notify(trx, Number(order.user_id), BillingMsg.rechargedNews(points), now);
-    return { verdict: 'applied', detail: `credited ${points} points` };
+    const reason = `${provider.name} trade ${trade.tradeNo} paid after the close`;
+    await flag(trx, order, 'after-close', reason, now);
+    return {
+      verdict: 'after-close',
+      detail: 'paid after the order was closed: flagged, not credited',
+      changed: true,
+    };
   }
   if (trade.state === 'closed' && status === PayStatus.paid) {
     await flag(trx, order, 'closed-after-paid', `${provider.name} reports the paid trade closed`, now);
-  } else if ((trade.state === 'closed' || trade.state === 'failed') && status === PayStatus.pending) {
+    return { verdict: 'not-paid', detail: 'trade closed after the payment: flagged', changed: true };
+  }
+  if ((trade.state === 'closed' || trade.state === 'failed') && status === PayStatus.pending) {
     const to = trade.state === 'closed' ? PayStatus.cancelled : PayStatus.failed;
     await trx
       .updateTable('billing_orders')
       .set({ status: to, closed_at: to === PayStatus.cancelled ? now : null, updated_at: now })
       .where('id', '=', order.id)
-      .where('status', '=', PayStatus.pending)
       .execute();
+    return { verdict: 'not-paid', detail: `trade ${trade.state}`, changed: true };
   }
-  return { verdict: 'not-paid', detail: `trade ${trade.state}` };
+  return { verdict: 'not-paid', detail: `trade ${trade.state}`, changed: false };
+}
+
+/**
+ * Decides and writes, inside the owner's transaction, what `trade` means for the order read before the lock as
+ * `seen` (its kind, pay type, amount and owner never change; its status is re-read or changed conditionally). The
+ * common case, a pending order paid, is one conditional UPDATE, the journal credit and the user's notification.
+ */
+async function applyLocked(
+  trx: Kysely<Database>,
+  seen: BillingOrderRow,
+  provider: PaymentProvider,
+  trade: ProviderTrade,
+  now: number,
+): Promise<{ verdict: NotifyVerdict; detail: string; order: BillingOrderRow }> {
+  const mismatch = mismatchOf(seen, provider, trade);
+  if (trade.state === 'paid' && !mismatch) {
+    const moved = await trx
+      .updateTable('billing_orders')
+      .set({ status: PayStatus.paid, paid_at: now, trade_no: trade.tradeNo, updated_at: now })
+      .where('id', '=', seen.id)
+      .where('status', 'in', [PayStatus.pending, PayStatus.failed])
+      .returningAll()
+      .executeTakeFirst();
+    if (moved) {
+      const userId = Number(moved.user_id);
+      const points = Number(moved.points);
+      await appendJournal(trx, { userId, orderId: moved.id, kind: 'recharge', points, now });
+      await notify(trx, userId, BillingMsg.rechargedNews(points), now);
+      return { verdict: 'applied', detail: `credited ${points} points`, order: moved };
+    }
+  }
+  const order = await current(trx, seen.id);
+  const { verdict, detail, changed } = await settleOther(trx, order, provider, trade, mismatch, now);
+  return { verdict, detail, order: changed ? await current(trx, seen.id) : order };
 }
 
 /**
@@ -167,28 +190,18 @@ export async function applyTrade(
   notification?: ReceivedNotification,
 ): Promise<ApplyOutcome> {
   const now = nowSeconds();
-  const found = await pdb.db
+  const seen = await pdb.db
     .selectFrom('billing_orders')
-    .select('user_id')
+    .selectAll()
     .where('order_no', '=', orderNo)
     .executeTakeFirst();
-  if (!found) {
+  if (!seen) {
     if (notification) await recordNotification(pdb.db, notification, 'unknown-order', orderNo, now);
     return { verdict: 'unknown-order', detail: orderNo, order: null };
   }
-  return withUserTransaction(pdb, Number(found.user_id), async (trx) => {
-    const order = await trx
-      .selectFrom('billing_orders')
-      .selectAll()
-      .where('order_no', '=', orderNo)
-      .executeTakeFirstOrThrow();
-    const { verdict, detail } = await applyLocked(trx, order, provider, trade, now);
-    if (notification) await recordNotification(trx, notification, verdict, detail, now);
-    const after = await trx
-      .selectFrom('billing_orders')
-      .selectAll()
-      .where('id', '=', order.id)
-      .executeTakeFirstOrThrow();
-    return { verdict, detail, order: after };
+  return withUserTransaction(pdb, Number(seen.user_id), async (trx) => {
+    const outcome = await applyLocked(trx, seen, provider, trade, now);
+    if (notification) await recordNotification(trx, notification, outcome.verdict, outcome.detail, now);
+    return outcome;
   });
 }

@@ -29,15 +29,17 @@ export interface JournalEntry {
 /**
  * Appends an entry and moves the user's balance. Call inside `withUserTransaction(userId)`.
  * @returns the balance after it, points
- * @throws ApiError 400 积分不足 when a debit would take the balance below 0 (nothing is written)
+ * @throws ApiError 400 积分不足 when a debit would take the balance below 0 (the caller's transaction rolls back)
  */
 export async function appendJournal(trx: Kysely<Database>, e: JournalEntry): Promise<number> {
   const user = await trx
-    .selectFrom('users')
-    .select('points')
+    .updateTable('users')
+    .set((eb) => ({ points: eb('points', '+', e.points) }))
     .where('id', '=', e.userId)
+    .returning('points')
     .executeTakeFirstOrThrow();
-  const after = Number(user.points) + e.points;
+  const after = Number(user.points);
+  // Thrown inside the caller's transaction, so the balance change above is rolled back with it.
   if (after < 0) throw new ApiError(ApiCode.BAD_REQUEST, BillingMsg.insufficientPoints);
   await trx
     .insertInto('points_journal')
@@ -50,7 +52,6 @@ export async function appendJournal(trx: Kysely<Database>, e: JournalEntry): Pro
       created_at: e.now,
     })
     .execute();
-  await trx.updateTable('users').set({ points: after }).where('id', '=', e.userId).execute();
   return after;
 }
 
