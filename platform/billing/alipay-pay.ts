@@ -54,15 +54,17 @@ export class AlipayPay implements PaymentProvider {
    * @param opts `notifyUrl` the asynchronous notification URL; `sellerId` our PID, checked in notifications ('' skips)
    */
   constructor(config: AlipayClientConfig, opts: { notifyUrl: string; sellerId: string }) {
+    const { appId, privateKey, keyType, alipayPublicKey, gateway, timeoutMs = 5000 } = config;
+    // The SDK strips PEM headers only from a key without a trailing newline; it must always verify answers.
+    const keys = { privateKey: privateKey.trim(), alipayPublicKey: alipayPublicKey.trim() };
     this.sdk = new AlipaySdk({
-      appId: config.appId,
-      privateKey: config.privateKey.trim(),
-      keyType: config.keyType,
-      alipayPublicKey: config.alipayPublicKey.trim(),
-      gateway: config.gateway,
+      appId,
+      keyType,
+      gateway,
+      ...keys,
       signType: 'RSA2',
       camelcase: false,
-      timeout: config.timeoutMs ?? 5000,
+      timeout: timeoutMs,
     });
     this.appId = config.appId;
     this.merchant = opts.sellerId;

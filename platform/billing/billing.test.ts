@@ -4,6 +4,7 @@
  * with its tabs and filters, cancel and expiry (closed at the provider too), the return page's confirmation, a
  * consumption debit, and the points journal always equal to the balance.
  */
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   BillingInternalPaths,
@@ -304,10 +305,7 @@ forEachDialect(
   { PUBLIC_URL: `http://127.0.0.1:${port}` },
 );
 
-async function registerAndLogin(
-  h: { app: import('fastify').FastifyInstance; dataDir: string },
-  mobile: string,
-) {
+async function registerAndLogin(h: { app: FastifyInstance; dataDir: string }, mobile: string) {
   await registerUser(h.app, h.dataDir, mobile, 'abc12345');
   return login(h.app, mobile, 'abc12345');
 }

@@ -177,18 +177,7 @@ export async function cancelOrder(app: FastifyInstance, userId: number, orderNo:
   const provider = app.billing.provider(Number(order.pay_type));
   try {
     const closed = await provider.close(orderNo);
-    const trade =
-      closed === 'refused'
-        ? await provider.query(orderNo)
-        : ({
-            state: 'closed',
-            tradeNo: '',
-            amountFen: null,
-            currency: 'CNY',
-            appId: '',
-            merchant: '',
-          } as const);
-    const { applyTrade } = await import('./apply.ts');
+    const trade = closed === 'refused' ? await provider.query(orderNo) : CLOSED_TRADE;
     const outcome = await applyTrade(app.pdb, orderNo, provider, trade);
     if (Number(outcome.order?.status) !== PayStatus.cancelled)
       throw new ApiError(ApiCode.BAD_REQUEST, BillingMsg.orderNotPending);
