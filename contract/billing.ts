@@ -2,94 +2,32 @@
  * The billing area's contract (spec 02 §1, §2 "Orders" and "Notary order payment", §3 "Recharge and consumption
  * order", §4 "Orders", §7 "Orders, payment and invoices", §9; spec 01 `/weChat/{orderId}`): points, recharge orders,
  * Alipay page pay and WeChat Pay Native, the orders list with its three tabs, the payment callbacks, the operators'
- * orders view, every billing message (`BillingMsg`) and the constants (packages, bounds, page size). Money is integer
- * fen and points are integers everywhere; what the spec leaves open is in docs/decisions/018-billing.md. No I/O.
+ * orders view and every billing message (`BillingMsg`); the zod-free codes, labels and constants (packages, bounds,
+ * page size) live in contract/billing-codes.ts and are re-exported here. Money is integer fen and points are integers
+ * everywhere; what the spec leaves open is in docs/decisions/018-billing.md. No I/O.
  */
 import { z } from 'zod';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
 import { blankToUndefined } from './validators.ts';
+import {
+  MAX_RECHARGE_POINTS,
+  MIN_RECHARGE_POINTS,
+  type InvoiceStatusCode,
+  type NOTARY_PAY_TEXT,
+  type NotifyVerdict,
+  type OrderTab,
+  type OrderTabCode,
+  type PayStatusCode,
+  type PayStatusText,
+  type PayTypeCode,
+  type ProviderPayType,
+} from './billing-codes.ts';
 
-// ---------------------------------------------------------------------------------------------------------------
-// Constants (spec 02 §9; ours where the spec is silent)
-// ---------------------------------------------------------------------------------------------------------------
+export * from './billing-codes.ts';
 
-/** Rows per page of the orders list (spec 02 §9). */
-export const ORDERS_PAGE_SIZE = 10;
-/** Preset packages of `/buyCredits`, points (ours). */
-export const POINT_PACKAGES: readonly number[] = [10, 50, 100, 200, 500, 1000];
-/** Smallest custom recharge, points. */
-export const MIN_RECHARGE_POINTS = 1;
-/** Largest custom recharge, points (ours: ¥50,000 at the default price). */
-export const MAX_RECHARGE_POINTS = 50_000;
-/** Seconds to add to a chosen end day's 00:00 to reach its end (spec 02 §9: end day plus 86400-1). */
-export const END_OF_DAY_SECONDS = 86400 - 1;
 /** The role that opens the orders view of the operator console (contract/ops.ts `finance`). */
 export const BILLING_OPS_ROLE: OpsRole = 'finance';
-
-/** pay_type codes (spec 02 §3, §9): 1 balance (consumption), 2 Alipay, 3 WeChat. */
-export const PayType = { balance: 1, alipay: 2, wechat: 3 } as const;
-/** A pay_type code. */
-export type PayTypeCode = (typeof PayType)[keyof typeof PayType];
-/** Providers a recharge can be paid with. */
-export type ProviderPayType = typeof PayType.alipay | typeof PayType.wechat;
-
-/** Order tabs of `/orders` and `getOrderList.type` (spec 02 §2 "Orders"). */
-export const OrderTab = { recharge: 1, consumption: 2, notary: 3 } as const;
-/** A tab code 1–3. */
-export type OrderTabCode = (typeof OrderTab)[keyof typeof OrderTab];
-/** Tab labels, verbatim (spec 02 §2). */
-export const ORDER_TAB_LABELS: Readonly<Record<OrderTabCode, string>> = {
-  1: '充值记录',
-  2: '消费记录',
-  3: '公证出证',
-};
-
-/** Order status codes (the `isType` filter and the rows' `status`; spec 02 §4 "Orders" names the four states). */
-export const PayStatus = { pending: 1, paid: 2, cancelled: 3, failed: 4 } as const;
-/** A status code 1–4. */
-export type PayStatusCode = (typeof PayStatus)[keyof typeof PayStatus];
-/** pay_status texts of recharge and consumption rows, verbatim (spec 02 §3, §4). */
-export const PAY_STATUS_TEXT = {
-  1: '待支付',
-  2: '已支付',
-  3: '已取消',
-  4: '支付失败',
-} as const satisfies Record<PayStatusCode, string>;
-/** A pay_status text. */
-export type PayStatusText = (typeof PAY_STATUS_TEXT)[PayStatusCode];
-/** pay texts of notary rows in tab 3 (spec 02 §3 "Notary order (in the orders tab)"). */
-export const NOTARY_PAY_TEXT = { 1: '待支付', 2: '已支付', 3: '已取消订单' } as const;
-
-/** invoiceStatus of a recharge (spec 02 §3, §4): 0 not invoiced, 1 in progress, 2 invoiced, 3 failed. */
-export const InvoiceStatus = { none: 0, inProgress: 1, invoiced: 2, failed: 3 } as const;
-/** An invoiceStatus 0–3. */
-export type InvoiceStatusCode = (typeof InvoiceStatus)[keyof typeof InvoiceStatus];
-/** invoiceStatus labels (ours). */
-export const INVOICE_STATUS_TEXT: Readonly<Record<InvoiceStatusCode, string>> = {
-  0: '未开票',
-  1: '开票中',
-  2: '已开票',
-  3: '开票失败',
-};
-
-/** Pay-type labels (ours). */
-export const PAY_TYPE_TEXT: Readonly<Record<PayTypeCode, string>> = {
-  1: '积分余额',
-  2: '支付宝',
-  3: '微信支付',
-};
-
-/** Formats fen as yuan with two decimals, integer arithmetic only (`5000` → `'50.00'`, `-5` → `'-0.05'`). */
-export function formatFen(fen: number): string {
-  const sign = fen < 0 ? '-' : '';
-  const a = Math.abs(Math.trunc(fen));
-  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Messages
-// ---------------------------------------------------------------------------------------------------------------
 
 /** Billing messages, zh-CN. The spec shows none of them in Chinese: all ours (docs/decisions/018-billing.md). */
 export const BillingMsg = {
@@ -124,10 +62,6 @@ export const BillingMsg = {
   /** A notification that does not match the order (amount, merchant, …) or arrives after a close: for finance. */
   flagged: '该订单存在异常支付通知，请核对',
 } as const;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Paths
-// ---------------------------------------------------------------------------------------------------------------
 
 /**
  * The users' billing calls (bearer token unless marked public). Spec 02 §7 names getOrderList, cancelPay, doPay and
@@ -194,10 +128,6 @@ export const BillingOpsPaths = {
   /** `POST {order_no}` → {@link OpsOrderDetail}, msg 已完成对账: queries the provider now and applies the result. */
   reconcile: '/api/ops/billing/reconcile',
 } as const;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Bodies and queries
-// ---------------------------------------------------------------------------------------------------------------
 
 /** An order number: 'R' (recharge) or 'C' (consumption) then 20–40 letters and digits. */
 export const ORDER_NO_RE = /^[RC][0-9A-Za-z]{20,40}$/;
@@ -279,10 +209,6 @@ export const OpsOrdersQuery = z.object({
   page: opsPage,
 });
 export type OpsOrdersQuery = z.infer<typeof OpsOrdersQuery>;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Answers
-// ---------------------------------------------------------------------------------------------------------------
 
 /** `GET options`. */
 export interface RechargeOptions {
@@ -390,22 +316,6 @@ export interface ReconcileData {
   /** Orders whose provider could not be reached (retried later with backoff). */
   failed: number;
 }
-
-/** The verdict stored with every notification received. */
-export const NOTIFY_VERDICTS = [
-  'applied',
-  'duplicate',
-  'bad-signature',
-  'stale-timestamp',
-  'bad-ciphertext',
-  'malformed',
-  'unknown-order',
-  'mismatch',
-  'after-close',
-  'not-paid',
-  'error',
-] as const;
-export type NotifyVerdict = (typeof NOTIFY_VERDICTS)[number];
 
 /** A row of the ops orders list. */
 export interface OpsOrderRow {
