@@ -2,6 +2,7 @@
  * WeChat Pay Native as a billing provider: the decision-017 client (./wechatpay/client.ts) behind the
  * {@link PaymentProvider} interface, and the notification check with its configuration. Amounts in fen.
  */
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { WechatPayClient, WechatPayConfig } from './wechatpay/client.ts';
 import { WechatPayError } from './wechatpay/client.ts';
 import {
@@ -34,6 +35,8 @@ export class WechatPayProvider implements PaymentProvider {
   readonly payType = 3 as const;
   readonly appId: string;
   readonly merchant: string;
+  /** The verification keys parsed once (parsing a PEM costs more than the RSA check itself). */
+  private readonly verifyKeys: Record<string, KeyObject>;
 
   constructor(
     private readonly client: WechatPayClient,
@@ -42,6 +45,9 @@ export class WechatPayProvider implements PaymentProvider {
   ) {
     this.appId = config.appid;
     this.merchant = config.mchid;
+    this.verifyKeys = Object.fromEntries(
+      Object.entries(config.platformCerts).map(([serial, pem]) => [serial, createPublicKey(pem)]),
+    );
   }
 
   /** Native下单 → code_url. */
@@ -100,7 +106,7 @@ export class WechatPayProvider implements PaymentProvider {
     return verifyNotification({
       headers,
       rawBody,
-      platformCerts: this.config.platformCerts,
+      platformCerts: this.verifyKeys,
       apiV3Key: this.config.apiV3Key,
     });
   }
