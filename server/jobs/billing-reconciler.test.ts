@@ -9,9 +9,18 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlatform } from '../../platform/app.ts';
-import { balances, demoToken, startPay, userIdOf } from '../../tests/support/billing.ts';
+import {
+  balances,
+  demoToken,
+  freePort,
+  openAlipay,
+  startPay,
+  submitCashier,
+  userIdOf,
+} from '../../tests/support/billing.ts';
 import { testConfig } from '../../tests/support/platform.ts';
 import type { FastifyInstance } from 'fastify';
+import { startServer } from '../start.ts';
 import { startBillingReconciler } from './billing-reconciler.ts';
 
 async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
@@ -98,5 +107,48 @@ describe('billing reconciler', () => {
     // The wrong key backs off: 10, 20, 40 … ms apart, so only a handful of passes.
     expect(denied.rounds).toBeGreaterThan(0);
     expect(denied.rounds).toBeLessThan(12);
+  });
+
+  it('runs with the server, whose /api proxy brings the notifications of the providers to the platform', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-billing-gateway-'));
+    const port = await freePort();
+    const running = await startServer(
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATA_DIR: dir,
+        LOG_LEVEL: 'silent',
+        APP_ENV: 'test',
+        TEST_HOOKS: '1',
+        SCRYPT_N: '1024',
+      },
+      { build: false },
+    );
+    try {
+      const platform = running.platform!;
+      const token = await demoToken(platform);
+      const demoId = await userIdOf(platform, '13800138000');
+      const before = await balances(platform, demoId);
+      const a = await startPay(platform, token, 50, 2);
+      const w = await startPay(platform, token, 50, 3);
+      await submitCashier(await openAlipay(a.url), 'success');
+      await submitCashier(w.url, 'success');
+      await platform.billing.sandboxes.alipay!.deliveriesIdle();
+      await platform.billing.sandboxes.wechat!.deliveriesIdle();
+      expect(await balances(platform, demoId)).toEqual({
+        points: before.points + 100,
+        journal: before.points + 100,
+      });
+      const verdicts = await platform.pdb.db
+        .selectFrom('billing_notifications')
+        .select('verdict')
+        .where('order_no', 'in', [a.order_no, w.order_no])
+        .execute();
+      expect(verdicts.map((v) => v.verdict)).toEqual(['applied', 'applied']);
+    } finally {
+      await running.closeAll();
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   });
 });
