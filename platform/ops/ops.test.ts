@@ -136,10 +136,11 @@ forEachDialect('operator console roles', (h) => {
     const finance = await operator(h, 'home-finance', 'finance');
     const admin = await operator(h, 'home-admin', 'admin');
     const reviewer = await operator(h, 'home-reviewer');
-    for (const op of [finance, admin]) {
-      const home = await get<OpsHomeData>(h.app, OpsPaths.home, {}, op.token);
-      expect(home.data.queues).toEqual([]);
-    }
+    // finance opens the billing area's queue (flagged orders; none here), admin no queue at all
+    const financeHome = await get<OpsHomeData>(h.app, OpsPaths.home, {}, finance.token);
+    expect(financeHome.data.queues).toEqual([{ area: 'billing', count: 0, items: [] }]);
+    const adminHome = await get<OpsHomeData>(h.app, OpsPaths.home, {}, admin.token);
+    expect(adminHome.data.queues).toEqual([]);
     const home = await get<OpsHomeData>(h.app, OpsPaths.home, {}, reviewer.token);
     expect(home.data.operator).toEqual({ username: 'home-reviewer', roles: ['reviewer'] });
     expect(home.data.queues.map((q) => q.area)).toEqual(['kyc']);
@@ -228,7 +229,7 @@ forEachDialect('migration 0006 (operator roles, one audit log)', (h) => {
         ])
         .execute();
 
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect((await migrator.migrateTo('0006_ops_roles')).error).toBeUndefined();
       const roles = await pdb.db.selectFrom('operator_roles').select('role').orderBy('role').execute();
       expect(roles.map((r) => r.role)).toEqual(['admin', 'reviewer']);
       const audit = await pdb.db.selectFrom('ops_audit').selectAll().orderBy('id').execute();
