@@ -62,7 +62,7 @@ export default [
   route('person-info', 'kyc/personal.tsx', { id: 'person-info' }),
   route('personage-face-kyc', 'kyc/face.tsx'),
   route('kyc/authorization-template', 'kyc/authorization-template.tsx'),
-  // operator console (issue 5: review of verifications; separate login, bare pages)
+  // operator console (decision 011: review of verifications; separate login, bare pages)
   route('ops', 'ops/queue.tsx'),
   route('ops/login', 'ops/login.tsx'),
   route('ops/logout', 'ops/logout.tsx'),

@@ -4,7 +4,7 @@
  * flag, PNG image ≤ 10 MB) streams to the platform, which checks the PNG by its bytes. Messages are the spec's:
  * 签章名称不能为空, 上传签章图片只能是 png 格式!, 上传签章图片大小不能超过 10MB!, 请上传签章图片.
  */
-import { data, Form, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/signature';
 import {
   AccountAreaPaths,
@@ -66,9 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/signature?done=${intent === 'setDefault' ? 'default' : 'deleted'}`);
 }
 
-export default function Signatures() {
-  const { list, error, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Signatures({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, error, notice } = loaderData;
   const csrf = useCsrfToken();
   return (
     <section className="page">

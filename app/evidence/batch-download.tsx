@@ -6,7 +6,7 @@
  * clean-up has nothing to clean). Errors: 请选择需要下载的证据 (nothing selected), 无下载文件 (nothing downloadable).
  */
 import { useEffect, useState } from 'react';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/batch-download';
 import {
   EVIDENCE_PAGE_SIZE,
@@ -91,9 +91,8 @@ function Countdown({ href, items }: { href: string; items: number }) {
   );
 }
 
-export default function BatchDownload() {
-  const { filters, list, count, batch, itemCount } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function BatchDownload({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, list, count, batch, itemCount } = loaderData;
   return (
     <section className="page">
       <p className="breadcrumb">

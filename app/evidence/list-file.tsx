@@ -6,4 +6,7 @@ import { EvidenceListPage } from './list-page.tsx';
 export const meta: Route.MetaFunction = () => [{ title: '文件保全 - 存证云' }];
 export const loader = ({ request, context }: Route.LoaderArgs) => listLoader(request, context, 'file');
 export const action = ({ request, context }: Route.ActionArgs) => listAction(request, context);
-export default EvidenceListPage;
+
+export default function FileList({ loaderData, actionData }: Route.ComponentProps) {
+  return <EvidenceListPage loaderData={loaderData} actionData={actionData} />;
+}

@@ -6,4 +6,7 @@ import { EvidenceListPage } from './list-page.tsx';
 export const meta: Route.MetaFunction = () => [{ title: '哈希保全 - 存证云' }];
 export const loader = ({ request, context }: Route.LoaderArgs) => listLoader(request, context, 'hash');
 export const action = ({ request, context }: Route.ActionArgs) => listAction(request, context);
-export default EvidenceListPage;
+
+export default function HashList({ loaderData, actionData }: Route.ComponentProps) {
+  return <EvidenceListPage loaderData={loaderData} actionData={actionData} />;
+}

@@ -2,7 +2,7 @@
  * The evidence list screen of spec 01 §2.4, shared by the file, hash and user-data tabs: GET filter form, table,
  * pagination by links, and per-row actions (label, delete) confirmed in <details> steps (no JavaScript needed).
  */
-import { Form, Link, NavLink, useActionData, useLoaderData } from 'react-router';
+import { Form, Link, NavLink } from 'react-router';
 import { EVIDENCE_PAGE_SIZE, FILE_TYPES, fileTypeLabel } from '../../contract/index.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
@@ -18,10 +18,15 @@ const NEW_LINKS: Record<ListKind, { to: string; label: string }> = {
   property: { to: '/newProperty', label: '数据保全' },
 };
 
-export function EvidenceListPage() {
-  const { kind, filters, list, count, error, labels, notice } =
-    useLoaderData<Awaited<ReturnType<typeof listLoader>>>();
-  const actionData = useActionData<{ error?: string }>();
+/** What each list route hands the page: its loader's data (listLoader) and its action's answer (listAction). */
+export interface EvidenceListProps {
+  loaderData: Awaited<ReturnType<typeof listLoader>>;
+  actionData?: { error?: string } | undefined;
+}
+
+/** The list screen; the file, hash and user-data routes render it with their Route.ComponentProps. */
+export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) {
+  const { kind, filters, list, count, error, labels, notice } = loaderData;
   const base = `/attestation-list/${kind}`;
   return (
     <section className="page">

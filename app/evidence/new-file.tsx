@@ -4,7 +4,7 @@
  * platform hashes it while storing it. Success lands on the new certificate (Post/Redirect/Get).
  * CSRF: the token rides in the action URL, because reading a form field would mean parsing the stream.
  */
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/new-file';
 import {
   EvidencePaths,
@@ -60,9 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
 }
 
-export default function NewFileEvidence() {
-  const { labels, maxBytes, gate } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function NewFileEvidence({ loaderData, actionData }: Route.ComponentProps) {
+  const { labels, maxBytes, gate } = loaderData;
   const gated = !!actionData && 'gated' in actionData;
   const csrf = useCsrfToken();
   const busy = useNavigation().state === 'submitting';

@@ -1,11 +1,11 @@
 /**
- * /newProperty: user-data evidence (issue 3 item 1): rows with named fields, typed into the form (first line the
+ * /newProperty: user-data evidence (spec 01 §2.2, §3): rows with named fields, typed into the form (first line the
  * field names, one row per line, comma-separated, quotes as in CSV) or uploaded as a CSV/XLSX file. Typed rows are
  * parsed here with csv-parse and sent as `fields`/`rows`; an uploaded file is forwarded to the platform as a stream
  * (CSRF token in the action URL, as on /newAccessCard), where a well-kept parser reads it.
  */
 import { parse } from 'csv-parse/sync';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-property';
 import {
   EvidenceKindPaths,
@@ -83,9 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
 }
 
-export default function NewPropertyEvidence() {
-  const { gate } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function NewPropertyEvidence({ loaderData, actionData }: Route.ComponentProps) {
+  const { gate } = loaderData;
   const gated = !!actionData && 'gated' in actionData;
   const csrf = useCsrfToken();
   return (

@@ -1,6 +1,6 @@
 /**
  * Pieces the KYC screens share: the status banner (spec 02 §4), an image field with the stored image's thumbnail
- * and a "keep" flag, read-only rows, and the verification-gate notice of the evidence pages (issue 5 item 6).
+ * and a "keep" flag, read-only rows, and the verification-gate notice of the evidence pages (decision 011 "The gate").
  */
 import { Fragment, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -117,7 +117,7 @@ export function InfoRows({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
-/** The verification gate (issue 5 item 6): the platform's message with the 去认证 link. */
+/** The verification gate (decision 011 "The gate"): the platform's message with the 去认证 link. */
 export function KycGateNotice({ href, message }: { href: string; message?: string | undefined }) {
   return (
     <div className="form-error kyc-gate" role="alert" data-testid="kyc-gate">

@@ -4,7 +4,7 @@
  * The browser never sees a token in readable form and never needs local storage (ARCHITECTURE "Sessions").
  *
  * Two cookies, two lifetimes: `cz_session` for the user (spec 02 "Session") and `cz_ops` for the operator console
- * (issue 5 item 5). Keeping them apart means a user logging out, changing the password or meeting an expired
+ * (decision 013). Keeping them apart means a user logging out, changing the password or meeting an expired
  * token never ends the operator's session in the same browser, and the other way round (decision 013).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
