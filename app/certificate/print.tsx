@@ -6,7 +6,6 @@
  */
 import '@fontsource/noto-sans-sc/400.css';
 import '@fontsource/noto-sans-sc/700.css';
-import { useLoaderData } from 'react-router';
 import type { Route } from './+types/print';
 import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
 import { CertificateBody, DeletedNotice, KindFacts } from './certificate-parts.tsx';

@@ -12,7 +12,6 @@ import {
   EVIDENCE_PAGE_SIZE,
   EvidenceKindPaths,
   EvidencePaths,
-  fileTypeLabel,
   isSuccess,
   Msg,
   type BatchDownloadData,
@@ -22,8 +21,8 @@ import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
-import { Pagination } from '../shell/pagination.tsx';
-import { pageHref, readFilters, toListQuery } from './filters.ts';
+import { readFilters, toListQuery } from './filters.ts';
+import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 
 /** Countdown before the download starts (spec 01 §9), seconds. */
@@ -100,20 +99,7 @@ export default function BatchDownload({ loaderData, actionData }: Route.Componen
       </p>
       <h1>批量下载</h1>
       {batch ? <Countdown href={batch} items={itemCount} /> : null}
-      <Form method="get" className="filters" role="search">
-        <label>
-          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
-        </label>
-        <label>
-          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
-        </label>
-        <label>
-          关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
-        </label>
-        <button type="submit" className="button">
-          查询
-        </button>
-      </Form>
+      <EvidenceFilters filters={filters} />
       <Form method="post">
         <CsrfInput />
         <DataTable
@@ -125,11 +111,7 @@ export default function BatchDownload({ loaderData, actionData }: Route.Componen
               <td>
                 <input type="checkbox" name="ids" value={row.id} aria-label={`选择 ${row.title}`} />
               </td>
-              <td className="mono">{row.baoquan}</td>
-              <td>{row.title}</td>
-              <td>{fileTypeLabel(row.fileType)}</td>
-              <td>{row.label || '-'}</td>
-              <td>{row.saveTime}</td>
+              <EvidenceCells row={row} />
             </tr>
           )}
         />
@@ -138,12 +120,7 @@ export default function BatchDownload({ loaderData, actionData }: Route.Componen
           下载所选证据
         </button>
       </Form>
-      <Pagination
-        page={filters.page}
-        pageSize={EVIDENCE_PAGE_SIZE}
-        count={count}
-        href={(n) => pageHref(filters, n)}
-      />
+      <ListPagination filters={filters} count={count} />
     </section>
   );
 }

@@ -3,14 +3,13 @@
  * pagination by links, and per-row actions (label, delete) confirmed in <details> steps (no JavaScript needed).
  */
 import { Form, Link, NavLink } from 'react-router';
-import { EVIDENCE_PAGE_SIZE, FILE_TYPES, fileTypeLabel } from '../../contract/index.ts';
+import { FILE_TYPES } from '../../contract/index.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
-import { Pagination } from '../shell/pagination.tsx';
-import { pageHref } from './filters.ts';
 import type { listLoader, ListKind } from './list.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
+import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
 
 const NEW_LINKS: Record<ListKind, { to: string; label: string }> = {
   file: { to: '/newAccessCard', label: '文件保全' },
@@ -52,44 +51,37 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
           数据保全
         </NavLink>
       </nav>
-      <Form method="get" className="filters" role="search">
-        <label>
-          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
-        </label>
-        <label>
-          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
-        </label>
-        {kind === 'file' ? (
-          <label>
-            文件类型
-            <select name="type" defaultValue={String(filters.type)}>
-              {FILE_TYPES.map((t) => (
-                <option key={t.code} value={t.code}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <label>
-          标签
-          <select name="label" defaultValue={filters.label}>
-            <option value="">全部</option>
-            {labels.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
-        </label>
-        <button type="submit" className="button">
-          查询
-        </button>
-        <Link to={base}>重置</Link>
-      </Form>
+      <EvidenceFilters
+        filters={filters}
+        after={<Link to={base}>重置</Link>}
+        selects={
+          <>
+            {kind === 'file' ? (
+              <label>
+                文件类型
+                <select name="type" defaultValue={String(filters.type)}>
+                  {FILE_TYPES.map((t) => (
+                    <option key={t.code} value={t.code}>
+                      {t.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <label>
+              标签
+              <select name="label" defaultValue={filters.label}>
+                <option value="">全部</option>
+                {labels.map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        }
+      />
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
       <DataTable
@@ -98,11 +90,7 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
         empty="暂无数据"
         row={(row) => (
           <tr key={row.id}>
-            <td className="mono">{row.baoquan}</td>
-            <td>{row.title}</td>
-            <td>{fileTypeLabel(row.fileType)}</td>
-            <td>{row.label || '-'}</td>
-            <td>{row.saveTime}</td>
+            <EvidenceCells row={row} />
             <td className="row-actions">
               <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
               <details>
@@ -135,12 +123,7 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
           </tr>
         )}
       />
-      <Pagination
-        page={filters.page}
-        pageSize={EVIDENCE_PAGE_SIZE}
-        count={count}
-        href={(n) => pageHref(filters, n)}
-      />
+      <ListPagination filters={filters} count={count} />
     </section>
   );
 }

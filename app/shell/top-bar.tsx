@@ -28,6 +28,16 @@ const TIPS: Record<string, { text: string; link: string }> = {
   '4': { text: '实名认证审核未通过，请调整资料后重新提交', link: '重新认证' },
 };
 
+/** The account menu's entries before 认证信息 and 退出登录 (spec 02 "Top bar"): path and label. */
+const ACCOUNT_MENU: [string, string][] = [
+  ['/setting', '账户设置'],
+  ['/notifications', '消息通知'],
+  ['/signature', '签章管理'],
+  ['/orders', '我的订单'],
+  ['/invoice', '我的发票'],
+  ['/address', '地址管理'],
+];
+
 /** The top bar; `verifyLinks` is null for a visitor (and ignored then). */
 export function TopBar({ user, verifyLinks }: { user: UserInfo | null; verifyLinks: VerifyLinks | null }) {
   const tip = user ? TIPS[user.userStatus] : undefined;
@@ -60,24 +70,11 @@ export function TopBar({ user, verifyLinks }: { user: UserInfo | null; verifyLin
               <details className="account-menu">
                 <summary>{user.userName || maskMobile(user.mobile)}</summary>
                 <ul>
-                  <li>
-                    <Link to="/setting">账户设置</Link>
-                  </li>
-                  <li>
-                    <Link to="/notifications">消息通知</Link>
-                  </li>
-                  <li>
-                    <Link to="/signature">签章管理</Link>
-                  </li>
-                  <li>
-                    <Link to="/orders">我的订单</Link>
-                  </li>
-                  <li>
-                    <Link to="/invoice">我的发票</Link>
-                  </li>
-                  <li>
-                    <Link to="/address">地址管理</Link>
-                  </li>
+                  {ACCOUNT_MENU.map(([to, label]) => (
+                    <li key={to}>
+                      <Link to={to}>{label}</Link>
+                    </li>
+                  ))}
                   {authInfo ? (
                     <li>
                       <Link to={authInfo}>认证信息</Link>
