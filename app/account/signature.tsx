@@ -4,7 +4,7 @@
  * flag, PNG image ≤ 10 MB) streams to the platform, which checks the PNG by its bytes. Messages are the spec's:
  * 签章名称不能为空, 上传签章图片只能是 png 格式!, 上传签章图片大小不能超过 10MB!, 请上传签章图片.
  */
-import { data, redirect } from 'react-router';
+import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/signature';
 import {
   AccountAreaPaths,
@@ -16,10 +16,10 @@ import {
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
+import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
-import { StreamedUploadForm } from '../shell/upload-form.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '签章管理 - 存证云' }];
 
@@ -66,6 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Signatures({ loaderData, actionData }: Route.ComponentProps) {
   const { list, error, notice } = loaderData;
+  const csrf = useCsrfToken();
   return (
     <section className="page">
       <h1>签章管理</h1>
@@ -106,7 +107,13 @@ export default function Signatures({ loaderData, actionData }: Route.ComponentPr
           </tr>
         )}
       />
-      <StreamedUploadForm action="/signature" className="card narrow-card upload-seal">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        action={`/signature?csrf=${encodeURIComponent(csrf)}`}
+        className="card narrow-card upload-seal"
+        noValidate
+      >
         <h2 className="section-title">上传签章</h2>
         <Field label="签章名称" id="seal-name">
           <input id="seal-name" name="name" type="text" maxLength={30} />
@@ -126,7 +133,7 @@ export default function Signatures({ loaderData, actionData }: Route.ComponentPr
         <button type="submit" className="button primary">
           上传签章
         </button>
-      </StreamedUploadForm>
+      </Form>
     </section>
   );
 }

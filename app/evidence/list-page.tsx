@@ -11,10 +11,11 @@ import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
 
-const NEW_LINKS: Record<ListKind, { to: string; label: string }> = {
-  file: { to: '/newAccessCard', label: '文件保全' },
-  hash: { to: '/newAccessHashCard', label: '哈希保全' },
-  property: { to: '/newProperty', label: '数据保全' },
+/** Each list's tab label, which is also the label of its "new evidence" button, and that button's path. */
+const KINDS: Record<ListKind, { label: string; create: string }> = {
+  file: { label: '文件保全', create: '/newAccessCard' },
+  hash: { label: '哈希保全', create: '/newAccessHashCard' },
+  property: { label: '数据保全', create: '/newProperty' },
 };
 
 /** What each list route hands the page: its loader's data (listLoader) and its action's answer (listAction). */
@@ -23,7 +24,10 @@ export interface EvidenceListProps {
   actionData?: { error?: string } | undefined;
 }
 
-/** The list screen; the file, hash and user-data routes render it with their Route.ComponentProps. */
+/**
+ * The list screen: the default export of the file, hash and user-data routes (checked against their
+ * Route.ComponentProps).
+ */
 export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) {
   const { kind, filters, list, count, error, labels, notice } = loaderData;
   const base = `/attestation-list/${kind}`;
@@ -35,21 +39,17 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
           <Link to="/attestation-list/download" className="button">
             批量下载
           </Link>
-          <Link to={NEW_LINKS[kind].to} className="button primary">
-            {NEW_LINKS[kind].label}
+          <Link to={KINDS[kind].create} className="button primary">
+            {KINDS[kind].label}
           </Link>
         </div>
       </div>
       <nav className="tabs" aria-label="保全类型">
-        <NavLink to="/attestation-list/file" aria-current={kind === 'file' ? 'page' : undefined}>
-          文件保全
-        </NavLink>
-        <NavLink to="/attestation-list/hash" aria-current={kind === 'hash' ? 'page' : undefined}>
-          哈希保全
-        </NavLink>
-        <NavLink to="/attestation-list/property" aria-current={kind === 'property' ? 'page' : undefined}>
-          数据保全
-        </NavLink>
+        {(Object.keys(KINDS) as ListKind[]).map((k) => (
+          <NavLink key={k} to={`/attestation-list/${k}`} aria-current={k === kind ? 'page' : undefined}>
+            {KINDS[k].label}
+          </NavLink>
+        ))}
       </nav>
       <EvidenceFilters
         filters={filters}

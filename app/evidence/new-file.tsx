@@ -4,7 +4,7 @@
  * platform hashes it while storing it. Success lands on the new certificate (Post/Redirect/Get).
  * CSRF: the token rides in the action URL, because reading a form field would mean parsing the stream.
  */
-import { data, Link, redirect, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/new-file';
 import {
   EvidencePaths,
@@ -16,10 +16,10 @@ import {
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrfInUrl } from '../lib/csrf.server.ts';
+import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
-import { StreamedUploadForm } from '../shell/upload-form.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
-import { KycGateNotice } from '../kyc/kyc-ui.tsx';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '文件保全 - 存证云' }];
 
@@ -61,6 +61,7 @@ export default function NewFileEvidence({ loaderData, actionData }: Route.Compon
   const { labels, maxBytes, gate } = loaderData;
   const gated = !!actionData && 'gated' in actionData;
   const busy = useNavigation().state === 'submitting';
+  const csrf = useCsrfToken();
   return (
     <section className="page narrow">
       <p className="breadcrumb">
@@ -74,7 +75,13 @@ export default function NewFileEvidence({ loaderData, actionData }: Route.Compon
       {gate || gated ? (
         <KycGateNotice href={gate ?? '/no-type'} message={gated ? actionData?.error : undefined} />
       ) : null}
-      <StreamedUploadForm action="/newAccessCard" className="card">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        action={`/newAccessCard?csrf=${encodeURIComponent(csrf)}`}
+        className="card"
+        noValidate
+      >
         <Field label="证据名称" id="title">
           <input id="title" name="title" type="text" maxLength={100} placeholder="默认使用文件名" />
         </Field>
@@ -100,7 +107,7 @@ export default function NewFileEvidence({ loaderData, actionData }: Route.Compon
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? '正在上传并保全…' : '提交保全'}
         </button>
-      </StreamedUploadForm>
+      </Form>
     </section>
   );
 }

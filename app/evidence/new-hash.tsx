@@ -18,7 +18,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
-import { KycGateNotice } from '../kyc/kyc-ui.tsx';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '哈希保全 - 存证云' }];
 

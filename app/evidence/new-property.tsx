@@ -16,11 +16,10 @@ import {
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
-import { CsrfInput } from '../shell/csrf-input.tsx';
+import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
-import { StreamedUploadForm } from '../shell/upload-form.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
-import { KycGateNotice } from '../kyc/kyc-ui.tsx';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '数据保全 - 存证云' }];
 
@@ -85,6 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function NewPropertyEvidence({ loaderData, actionData }: Route.ComponentProps) {
   const { gate } = loaderData;
   const gated = !!actionData && 'gated' in actionData;
+  const csrf = useCsrfToken();
   return (
     <section className="page narrow">
       <p className="breadcrumb">
@@ -120,7 +120,13 @@ export default function NewPropertyEvidence({ loaderData, actionData }: Route.Co
           提交保全
         </button>
       </Form>
-      <StreamedUploadForm action="/newProperty" className="card">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        action={`/newProperty?csrf=${encodeURIComponent(csrf)}`}
+        className="card"
+        noValidate
+      >
         <h2 className="section-title">上传文件</h2>
         <Field label="证据名称" id="f-title">
           <input id="f-title" name="title" type="text" maxLength={100} placeholder="默认使用文件名" />
@@ -143,7 +149,7 @@ export default function NewPropertyEvidence({ loaderData, actionData }: Route.Co
         <button type="submit" className="button primary">
           上传并保全
         </button>
-      </StreamedUploadForm>
+      </Form>
     </section>
   );
 }

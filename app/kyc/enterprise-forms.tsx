@@ -19,7 +19,8 @@ import {
   withKeptImages,
   type EnterpriseFields,
 } from './kyc-forms.ts';
-import { ImageInput, InfoRows, KycForm, RadioField, SubmitButton, TextInput, Thumb } from './kyc-ui.tsx';
+import { KycForm, RadioField, SubmitButton, TextInput } from './kyc-page-ui.tsx';
+import { ImageInput, InfoRows, Thumb } from './kyc-ui.tsx';
 
 const IMAGE_ACCEPT = 'image/png,image/jpeg,.png,.jpg,.jpeg';
 const IMAGE_HINT = '支持 png、jpg、jpeg 格式，大小不超过20M。';

@@ -19,7 +19,8 @@ import {
   type PersonalPhotoFields,
   withKeptImages,
 } from './kyc-forms.ts';
-import { ImageInput, InfoRows, KycForm, RadioField, SubmitButton, TextInput, Thumb } from './kyc-ui.tsx';
+import { KycForm, RadioField, SubmitButton, TextInput } from './kyc-page-ui.tsx';
+import { ImageInput, InfoRows, Thumb } from './kyc-ui.tsx';
 import type { Method, PersonalPage } from './personal.server.ts';
 
 const IMAGE_LABELS: Record<(typeof PERSONAL_IMAGES)[number], string> = {

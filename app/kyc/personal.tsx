@@ -11,7 +11,7 @@ import { useLocation } from 'react-router';
 import type { Route } from './+types/personal';
 import { KycMsg } from '../../contract/index.ts';
 import { KycText } from './kyc-forms.ts';
-import { KycPageHead, kycTitle, type KycTitles } from './kyc-ui.tsx';
+import { KycPageHead, kycTitle, type KycTitles } from './kyc-page-ui.tsx';
 import { FaceForm, MethodChoice, PersonalReadOnly, PhotoForm } from './personal-forms.tsx';
 import { loadPersonalPage, submitPersonal, type Method } from './personal.server.ts';
 

@@ -40,7 +40,7 @@ export async function validateCsrf(formData: FormData, request: Request, ctx: Ap
 
 /**
  * Checks the `?csrf=` parameter of the action URL against the cookie: for multipart bodies the action forwards as a
- * stream, unparsed (shell/upload-form.tsx puts the token there).
+ * stream, unparsed (the upload forms put the token there).
  * @throws a 403 response when it is missing or does not match.
  */
 export async function validateCsrfInUrl(request: Request, ctx: AppLoadContext): Promise<void> {
