@@ -1,7 +1,7 @@
 /**
  * Pieces of the two KYC form pages (/personage-kyc, /person-info, /organization-kyc, /kyc-info): the page head with
  * the status banner (spec 02 §4), the form frame, the submit button, and text and radio inputs of Conform forms.
- * Apart from kyc-ui.tsx so that the pages that only show a banner or the gate notice do not load Conform.
+ * Apart from kyc-ui.tsx so that the operator console, which shows KYC images and rows, does not load Conform.
  */
 import { getFormProps, getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
 import type { InputHTMLAttributes, ReactNode } from 'react';
@@ -50,7 +50,8 @@ export function KycPageHead({
     <>
       {pathname === titles.infoPath ? null : (
         <p className="breadcrumb">
-          <Link to="/attestation-list">返回</Link> / {titles.form}
+          <Link to="/attestation-list">返回</Link>
+          {` / ${titles.form}`}
         </p>
       )}
       <h1>{kycTitle(titles, pathname)}</h1>
@@ -141,8 +142,8 @@ export function RadioField({
           <input
             {...getInputProps(field, { type: 'radio', value: o.value })}
             id={`${field.id}-${o.idSuffix}`}
-          />{' '}
-          {o.label}
+          />
+          {` ${o.label}`}
         </label>
       ))}
       {field.errors ? (
