@@ -1,5 +1,4 @@
 /** /forgetpwd (spec 01 §2.1, §7): reset the password with an SMS code sent to the registered mobile. */
-import { useActionData, useLoaderData } from 'react-router';
 import type { Route } from './+types/forgetpwd';
 import { requireAnonymous } from '../lib/auth.server.ts';
 import { captchaLoader, smsPasswordAction } from './sms-password.server.ts';
@@ -19,9 +18,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return smsPasswordAction(request, context, 'reset');
 }
 
-export default function ForgetPassword() {
-  const { captcha } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function ForgetPassword({ loaderData: { captcha }, actionData }: Route.ComponentProps) {
   return (
     <SmsPasswordForm
       title="找回密码"

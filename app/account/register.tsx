@@ -1,5 +1,5 @@
 /** /register (spec 01 §2.1, §7): mobile, image captcha, SMS code, password (spec 02 §5 validators). */
-import { Link, useActionData, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/register';
 import { requireAnonymous } from '../lib/auth.server.ts';
 import { captchaLoader, smsPasswordAction } from './sms-password.server.ts';
@@ -20,9 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return smsPasswordAction(request, context, 'register');
 }
 
-export default function Register() {
-  const { captcha } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Register({ loaderData: { captcha }, actionData }: Route.ComponentProps) {
   return (
     <SmsPasswordForm
       title="注册账号"
