@@ -5,7 +5,7 @@
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from 'react-router';
+import { Form, Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
 import { LoginBody, Msg } from '../../contract/index.ts';
 import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
@@ -34,9 +34,7 @@ const NOTICES: Record<string, string> = {
   passwordChanged: `${Msg.passwordChanged}，请重新登录`,
 };
 
-export default function Login() {
-  const { expired, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Login({ loaderData: { expired, notice }, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const [form, fields] = useForm({
     lastResult: actionData?.result,

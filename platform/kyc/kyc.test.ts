@@ -1,8 +1,9 @@
 /**
- * Issue 5 platform integration tests, on SQLite and PostgreSQL: the verification gate; the personal photo and
- * enterprise submissions with their validation; privacy of the images (signed URLs only) and masking; the operator
- * review (login, queue, detail, approve, reject with remark, audit, notifications, AppID/SecurityKey shown once);
- * the face method through the real alipay-sdk against the sandbox gateway, applied once however many pollers ask.
+ * Real-name verification (spec 02 §4–§7) platform integration tests, on SQLite and PostgreSQL: the
+ * verification gate; the personal photo and enterprise submissions with their validation; privacy of the
+ * images (signed URLs only) and masking; the operator review (login, queue, detail, approve, reject with
+ * remark, audit, notifications, AppID/SecurityKey shown once); the face method through the real alipay-sdk
+ * against the sandbox gateway, applied once however many pollers ask.
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';

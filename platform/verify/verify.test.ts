@@ -1,5 +1,5 @@
 /**
- * Public verification calls on both dialects (issue 3 item 7): bqno → viewToken → bqview, byHash, and the per-IP
+ * Public verification calls on both dialects (spec 01 §7): bqno → viewToken → bqview, byHash, and the per-IP
  * rate limit (the gateway's X-Forwarded-For is trusted from loopback, which is where inject comes from).
  */
 import { createHash } from 'node:crypto';

@@ -1,9 +1,10 @@
 /**
- * Evidence package downloads (issue 3 item 5), served by the gateway as streamed ZIPs:
- * `GET /attestation/:baoquan/package.zip?exp=&sig=` (one evidence) and
- * `GET /attestation-list/download/batch.zip?items=<baoquan>.<exp>.<sig>,…` (up to 100, a folder each).
- * Every signature is checked by the platform's authorize call; the ZIP holds proof.json, certificate.pdf and the
- * original. Registered on the root scope after the PDF plugin (it uses `app.certificatePdf`), outside compression.
+ * Evidence package downloads (spec 01 §2.4, §6; docs/decisions/007-pdf-and-packages.md), served by the
+ * gateway as streamed ZIPs: `GET /attestation/:baoquan/package.zip?exp=&sig=` (one evidence) and `GET
+ * /attestation-list/download/batch.zip?items=<baoquan>.<exp>.<sig>,…` (up to 100, a folder each). Every
+ * signature is checked by the platform's authorize call; the ZIP holds proof.json, certificate.pdf and the
+ * original. Registered on the root scope after the PDF plugin (it uses `app.certificatePdf`), outside
+ * compression.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Msg } from '../../contract/messages.ts';

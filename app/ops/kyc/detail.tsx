@@ -6,7 +6,7 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
 import {
   ApiCode,
@@ -105,9 +105,7 @@ function detailRows(d: KycReviewDetail): [string, ReactNode][] {
   ];
 }
 
-export default function OpsDetail() {
-  const { detail: d } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function OpsDetail({ loaderData: { detail: d }, actionData }: Route.ComponentProps) {
   return (
     <>
       <p className="breadcrumb">
