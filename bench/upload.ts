@@ -16,8 +16,8 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ApiEnvelope } from '../contract/envelope.ts';
 import { AccountPaths, type LoginData } from '../contract/account.ts';
+import type { ApiEnvelope } from '../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData } from '../contract/evidence.ts';
 import { startServer } from '../server/start.ts';
 

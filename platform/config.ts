@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/index.ts';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 
 /** scrypt parameters (RFC 7914): `N` CPU/memory cost (power of two), `r` block size, `p` parallelism. */

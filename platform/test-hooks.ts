@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiCode, ok } from '../contract/index.ts';
+import { ApiCode, ok } from '../contract/envelope.ts';
 import { peekCaptcha } from './account/captcha.ts';
 import { SMS_INTERVAL_SECONDS } from './account/sms.ts';
 import { ApiError, parseInput } from './core/errors.ts';

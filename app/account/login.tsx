@@ -7,7 +7,8 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
-import { LoginBody, Msg } from '../../contract/index.ts';
+import { AccountMsg, LoginBody } from '../../contract/account.ts';
+import { Msg } from '../../contract/messages.ts';
 import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
@@ -29,9 +30,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 const NOTICES: Record<string, string> = {
-  registered: `${Msg.registered}，请登录`,
-  reset: Msg.passwordReset,
-  passwordChanged: `${Msg.passwordChanged}，请重新登录`,
+  registered: `${AccountMsg.registered}，请登录`,
+  reset: AccountMsg.passwordReset,
+  passwordChanged: `${AccountMsg.passwordChanged}，请重新登录`,
 };
 
 export default function Login({ loaderData: { expired, notice }, actionData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@
  * operator (命令行 for operator accounts changed with the CLI), the subject, the user concerned and the remark.
  */
 import type { Route } from './+types/audit';
-import { OPS_PAGE_SIZE, OpsPaths, type AuditEntry, type AuditListData } from '../../contract/index.ts';
+import { type AuditEntry, type AuditListData, OPS_PAGE_SIZE, OpsPaths } from '../../contract/ops.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { opsData } from './ops.server.ts';

@@ -5,7 +5,8 @@
  */
 import { isRouteErrorResponse, Outlet } from 'react-router';
 import type { Route } from './+types/console';
-import { OpsPaths, Msg, type OpsOperator } from '../../contract/index.ts';
+import { Msg } from '../../contract/messages.ts';
+import { type OpsOperator, OpsPaths } from '../../contract/ops.ts';
 import { opsData } from './ops.server.ts';
 import { OpsShell } from './ops-ui.tsx';
 import { queuesFor } from './queues.ts';

@@ -5,7 +5,7 @@
  */
 import { Link } from 'react-router';
 import type { Route } from './+types/home';
-import { OpsMsg, OpsPaths, type OpsHomeData } from '../../contract/index.ts';
+import { type OpsHomeData, OpsMsg, OpsPaths } from '../../contract/ops.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { FormNotice } from '../shell/field.tsx';
 import { opsData } from './ops.server.ts';

@@ -7,7 +7,7 @@ import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, redirect } from 'react-router';
 import type { Route } from './+types/login';
-import { OpsLoginBody, OpsMsg } from '../../contract/index.ts';
+import { OpsLoginBody, OpsMsg } from '../../contract/ops.ts';
 import { loginAction } from '../lib/auth.server.ts';
 import { getOpsSession } from '../lib/session.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';

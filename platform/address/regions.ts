@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { RegionNode } from '../../contract/index.ts';
+import type { RegionNode } from '../../contract/address.ts';
 
 /** A node as the package's `dist/level.json` has it. */
 export interface PackageRegion {

@@ -5,7 +5,8 @@
  * name, model, version, processor, kernel). Deleted evidence carries the owner's deletion date. Every
  * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
-import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
+import { fileTypeLabel } from '../../contract/evidence.ts';
+import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { EvidenceKind } from '../db/schema.ts';
 

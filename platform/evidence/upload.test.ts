@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EvidencePaths, Msg, type SaveEvidenceData } from '../../contract/index.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { forEachDialect, login, upload, type PlatformHarness } from '../../tests/support/platform.ts';
 

@@ -9,18 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EvidencePaths, type EvidenceView, type SaveEvidenceData } from '../../contract/evidence.ts';
 import {
-  EvidenceKindPaths,
-  EvidencePaths,
-  type EvidenceView,
-  LedgerPaths,
   type ConsistencyProofData,
   type LedgerEntryView,
+  LedgerPaths,
   type LedgerPublicKey,
   type ProofBundle,
-  type SaveEvidenceData,
   type SignedTreeHead,
-} from '../../contract/index.ts';
+} from '../../contract/ledger.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { openDatabase, type PlatformDb } from '../db/database.ts';
@@ -360,7 +357,7 @@ forEachDialect('ledger routes', (h) => {
 
   it('hash and user-data evidence: fileName null and data.csv, kind in the record', async () => {
     const hash = createHash('sha256').update('only the hash').digest('hex');
-    const r = await post<SaveEvidenceData>(h.app, EvidenceKindPaths.saveHash, { hash, title: '哈希' }, token);
+    const r = await post<SaveEvidenceData>(h.app, EvidencePaths.saveHash, { hash, title: '哈希' }, token);
     expect(r.code).toBe(200);
     const b = (await get<ProofBundle>(h.app, LedgerPaths.proof, { baoquan: r.data.baoquan })).data;
     expect(b).toMatchObject({

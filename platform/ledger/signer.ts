@@ -8,7 +8,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { sthSigningInput, type LedgerPublicKey, type SignedTreeHead } from '../../contract/ledger.ts';
+import { type LedgerPublicKey, type SignedTreeHead, sthSigningInput } from '../../contract/ledger.ts';
 import type { Database } from '../db/schema.ts';
 import { readOrCreateKeyFile } from '../core/key-file.ts';
 import { rootHash, treeSize } from './ledger.ts';

@@ -7,7 +7,7 @@
  * compression.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Msg } from '../../contract/messages.ts';
+import { EvidenceMsg } from '../../contract/evidence.ts';
 import { contentDisposition, replyRenderError } from '../pdf/plugin.ts';
 import { BAOQUAN_PATH_RE } from '../pdf/renderer.ts';
 import { httpPackageUpstream, type PackageGrant, type PackageUpstream } from './upstream.ts';
@@ -54,7 +54,7 @@ export interface BatchItemRef {
  */
 export function parseBatchItems(raw: unknown): BatchItemRef[] | { error: string; status: 400 | 403 } {
   if (typeof raw !== 'string' || raw.trim() === '')
-    return { error: Msg.selectEvidenceToDownload, status: 400 };
+    return { error: EvidenceMsg.selectEvidenceToDownload, status: 400 };
   const parts = raw
     .split(',')
     .map((s) => s.trim())
@@ -69,13 +69,14 @@ export function parseBatchItems(raw: unknown): BatchItemRef[] | { error: string;
       !/^\d{1,12}$/.test(exp) ||
       !/^[0-9a-f]{16,128}$/i.test(sig)
     )
-      return { error: Msg.downloadLinkInvalid, status: 403 };
+      return { error: EvidenceMsg.downloadLinkInvalid, status: 403 };
     if (seen.has(baoquan)) continue;
     seen.add(baoquan);
     items.push({ baoquan, exp, sig });
   }
-  if (items.length === 0) return { error: Msg.selectEvidenceToDownload, status: 400 };
-  if (items.length > BATCH_MAX_ITEMS) return { error: Msg.batchTooMany(BATCH_MAX_ITEMS), status: 400 };
+  if (items.length === 0) return { error: EvidenceMsg.selectEvidenceToDownload, status: 400 };
+  if (items.length > BATCH_MAX_ITEMS)
+    return { error: EvidenceMsg.batchTooMany(BATCH_MAX_ITEMS), status: 400 };
   return items;
 }
 
@@ -159,13 +160,15 @@ async function packageRoutes(app: FastifyInstance, opts: PackagePluginOptions): 
     async (request, reply) => {
       const { baoquan } = request.params;
       const { exp, sig } = request.query;
-      if (!BAOQUAN_PATH_RE.test(baoquan) || !exp || !sig) return text(reply, 403, Msg.downloadLinkInvalid);
+      if (!BAOQUAN_PATH_RE.test(baoquan) || !exp || !sig)
+        return text(reply, 403, EvidenceMsg.downloadLinkInvalid);
       const controller = new AbortController();
       let first: PreparedPackage;
       try {
         const auth = await upstream.authorize(baoquan, exp, sig);
         if (!auth.ok) {
-          const fallback = auth.status === 403 ? Msg.downloadLinkInvalid : Msg.evidenceNotFound;
+          const fallback =
+            auth.status === 403 ? EvidenceMsg.downloadLinkInvalid : EvidenceMsg.evidenceNotFound;
           return text(reply, auth.status, auth.msg ?? fallback);
         }
         // Everything that can fail with a meaningful status happens before the first byte goes out.
@@ -197,7 +200,7 @@ async function packageRoutes(app: FastifyInstance, opts: PackagePluginOptions): 
         // One bad or expired signature spoils the URL: it was issued as a whole.
         const refused = answers.find((a) => !a.ok);
         if (refused && !refused.ok)
-          return text(reply, 403, (refused.status === 403 && refused.msg) || Msg.downloadLinkInvalid);
+          return text(reply, 403, (refused.status === 403 && refused.msg) || EvidenceMsg.downloadLinkInvalid);
         grants = answers.map((a) => (a as { ok: true; grant: PackageGrant }).grant);
         first = await preparePackage(grants[0]!, sources, controller.signal, false);
       } catch (err) {

@@ -8,16 +8,15 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
+import { ApiCode, isSuccess } from '../../../contract/envelope.ts';
 import {
-  ApiCode,
-  isSuccess,
   KycDecisionBody,
-  KycMsg,
   KycRejectBody,
-  KycReviewPaths,
-  Msg,
   type KycReviewDetail,
-} from '../../../contract/index.ts';
+  KycReviewPaths,
+} from '../../../contract/kyc-review.ts';
+import { KycMsg } from '../../../contract/kyc.ts';
+import { Msg } from '../../../contract/messages.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
 import { CsrfInput } from '../../shell/csrf-input.tsx';
 import { FormErrors } from '../../shell/field.tsx';

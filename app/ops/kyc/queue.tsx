@@ -4,7 +4,8 @@
  */
 import { Link } from 'react-router';
 import type { Route } from './+types/queue';
-import { KycReviewPaths, OPS_PAGE_SIZE, type KycQueueData } from '../../../contract/index.ts';
+import { type KycQueueData, KycReviewPaths } from '../../../contract/kyc-review.ts';
+import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
 import { DataTable } from '../../shell/data-table.tsx';
 import { Pagination } from '../../shell/pagination.tsx';
 import { opsData } from '../ops.server.ts';
