@@ -3,7 +3,7 @@
  * (app/lib/auth.server.ts); on success the upstream token goes into the encrypted session and the user returns to
  * `redirect` (same-site paths only). `expired=1` shows the spec's "log in again" message.
  */
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
@@ -11,7 +11,8 @@ import { AccountMsg, LoginBody } from '../../contract/account.ts';
 import { Msg } from '../../contract/messages.ts';
 import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
-import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { InputField } from '../shell/input-field.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '登录 - 存证云' }];
 
@@ -55,20 +56,20 @@ export default function Login({ loaderData: { expired, notice }, actionData }: R
       <Form method="post" {...getFormProps(form)} noValidate>
         <CsrfInput />
         <input type="hidden" name="redirect" value={params.get('redirect') ?? ''} />
-        <Field label="手机号" id={fields.mobile.id} errors={fields.mobile.errors}>
-          <input
-            {...getInputProps(fields.mobile, { type: 'tel' })}
-            autoComplete="username"
-            placeholder="请输入手机号"
-          />
-        </Field>
-        <Field label="密码" id={fields.password.id} errors={fields.password.errors}>
-          <input
-            {...getInputProps(fields.password, { type: 'password' })}
-            autoComplete="current-password"
-            placeholder="请输入密码"
-          />
-        </Field>
+        <InputField
+          meta={fields.mobile}
+          label="手机号"
+          type="tel"
+          autoComplete="username"
+          placeholder="请输入手机号"
+        />
+        <InputField
+          meta={fields.password}
+          label="密码"
+          type="password"
+          autoComplete="current-password"
+          placeholder="请输入密码"
+        />
         <FormErrors errors={form.errors} />
         <button type="submit" className="button primary block">
           登录
