@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/** app/ never imports platform/ (ARCHITECTURE "Boundaries"); repeated where another rule sets the same option. */
+const appNotPlatform = { group: ['**/platform/**'], message: 'app/ reaches the platform only over HTTP' };
+
 export default tseslint.config(
   { ignores: ['node_modules', 'build', 'data', '.react-router', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -25,15 +28,33 @@ export default tseslint.config(
   {
     files: ['app/**/*.{ts,tsx}'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [appNotPlatform] }],
+    },
+  },
+  {
+    // The shell (top bar, footer, notices, form pieces) is the frame of every area's pages and imports none of them:
+    // what it shows of an area (verification links, legal paths) the root route hands it. Area folders are every
+    // folder of app/ but lib/ and shell/, imported relatively (`../kyc/…`) or through the `~/` alias.
+    files: ['app/shell/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/platform/**'], message: 'app/ reaches the platform only over HTTP' }] },
+        {
+          patterns: [
+            appNotPlatform,
+            {
+              regex: '^(?:\\.\\./|~/)(?!(?:lib|shell)/)[^./][^/]*/',
+              message: 'app/shell imports no business area: take what it needs as props from app/root.tsx',
+            },
+          ],
+        },
       ],
     },
   },
   {
-    // Every page loads the root route and the shell: importing values from the contract's index there pulls the
-    // zod schemas (about 100 KB) into every page's JavaScript (bench/page-weight.ts). Import the module needed.
+    // Every page loads the root route and the shell: a value import of a contract module that builds zod schemas
+    // there pulls zod (about 100 KB) into every page's JavaScript (bench/page-weight.ts). Only the zod-free modules
+    // (messages, envelope) may be imported for values; types from anywhere.
     files: ['app/root.tsx', 'app/shell/**/*.tsx'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -41,9 +62,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/contract/index.ts'],
+              group: ['**/contract/*', '!**/contract/messages.ts', '!**/contract/envelope.ts'],
               allowTypeImports: true,
-              message: 'import from the contract module itself (e.g. contract/messages.ts), not its index',
+              message:
+                'the root and the shell import values only from contract/messages.ts and contract/envelope.ts',
             },
           ],
         },

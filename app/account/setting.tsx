@@ -7,18 +7,12 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useState } from 'react';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { Route } from './+types/setting';
-import {
-  AccountAreaPaths,
-  AccountPaths,
-  EditPasswordBody,
-  ExtractCodeBody,
-  isSuccess,
-  Msg,
-  type UserInfo,
-} from '../../contract/index.ts';
+import { AccountPaths, EditPasswordBody, ExtractCodeBody, type UserInfo } from '../../contract/account.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { getSession, sessionStorageFor } from '../lib/session.server.ts';
@@ -44,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: ExtractCodeBody });
     if (submission.status !== 'success')
       return data({ intent: 'extractCode', result: submission.reply() }, { status: 400 });
-    const res = await authedCall(request, context, AccountAreaPaths.editExtractCode, {
+    const res = await authedCall(request, context, AccountPaths.editExtractCode, {
       body: submission.value,
     });
     if (!isSuccess(res.code)) {
@@ -60,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') {
     return data({ intent: 'password', result: submission.reply({ hideFields }) }, { status: 400 });
   }
-  const res = await authedCall(request, context, AccountAreaPaths.editPassword, { body: submission.value });
+  const res = await authedCall(request, context, AccountPaths.editPassword, { body: submission.value });
   if (!isSuccess(res.code)) {
     return data(
       { intent: 'password', result: submission.reply({ formErrors: [res.msg], hideFields }) },
@@ -74,8 +68,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-function PasswordForm() {
-  const actionData = useActionData<typeof action>();
+type ActionData = Route.ComponentProps['actionData'];
+
+function PasswordForm({ actionData }: { actionData: ActionData }) {
   const [form, fields] = useForm({
     id: 'password-form',
     lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
@@ -109,8 +104,15 @@ function PasswordForm() {
   );
 }
 
-function ExtractCodeTab({ code, notice }: { code: string; notice: string | null }) {
-  const actionData = useActionData<typeof action>();
+function ExtractCodeTab({
+  code,
+  notice,
+  actionData,
+}: {
+  code: string;
+  notice: string | null;
+  actionData: ActionData;
+}) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
   const [form, fields] = useForm({
@@ -162,8 +164,8 @@ function ExtractCodeTab({ code, notice }: { code: string; notice: string | null 
   );
 }
 
-export default function Setting() {
-  const { tab, extractCode, notice } = useLoaderData<typeof loader>();
+export default function Setting({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab, extractCode, notice } = loaderData;
   return (
     <section className="page">
       <h1>账户设置</h1>
@@ -175,7 +177,11 @@ export default function Setting() {
           提取码
         </Link>
       </nav>
-      {tab === 'password' ? <PasswordForm /> : <ExtractCodeTab code={extractCode} notice={notice} />}
+      {tab === 'password' ? (
+        <PasswordForm actionData={actionData} />
+      ) : (
+        <ExtractCodeTab code={extractCode} notice={notice} actionData={actionData} />
+      )}
     </section>
   );
 }

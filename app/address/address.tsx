@@ -4,17 +4,17 @@
  * region from the GB/T 2260 tree (请选择所在地区); at most 5 (最多保存5个地址, enforced by the platform); one default.
  */
 import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/address';
 import {
-  AccountAreaPaths,
+  type Address,
   AddressBody,
   AddressMsg,
-  isSuccess,
+  AddressPaths,
   MAX_ADDRESSES,
-  Msg,
-  type Address,
-} from '../../contract/index.ts';
+} from '../../contract/address.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -57,7 +57,7 @@ function valuesOf(a?: Partial<Address> | null): Values {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [list, tree] = await Promise.all([
-    authedCall<Address[]>(request, context, AccountAreaPaths.addressList),
+    authedCall<Address[]>(request, context, AddressPaths.addressList),
     regionTree(context),
   ]);
   const addresses = isSuccess(list.code) ? list.data : [];
@@ -76,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(formData, request, context);
   const intent = formData.get('intent');
   if (intent === 'del') {
-    const res = await authedCall(request, context, AccountAreaPaths.delAddress, {
+    const res = await authedCall(request, context, AddressPaths.delAddress, {
       body: { id: String(formData.get('id')) },
     });
     if (!isSuccess(res.code)) return data({ values: null, errors: {}, formError: res.msg }, { status: 400 });
@@ -101,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const res = await authedCall(
     request,
     context,
-    values.id ? AccountAreaPaths.editAddress : AccountAreaPaths.addAddress,
+    values.id ? AddressPaths.editAddress : AddressPaths.addAddress,
     {
       body,
     },
@@ -110,9 +110,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/address?done=${values.id ? 'modified' : 'added'}`);
 }
 
-export default function Addresses() {
-  const { addresses, tree, editing, error, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Addresses({ loaderData, actionData }: Route.ComponentProps) {
+  const { addresses, tree, editing, error, notice } = loaderData;
   const values = actionData?.values ?? editing ?? valuesOf(null);
   const errors: Record<string, string> = actionData?.errors ?? {};
   const regionError = errors.province || errors.city || errors.area ? AddressMsg.regionRequired : undefined;

@@ -5,25 +5,16 @@
  * PDF, proof.json) that the browser follows as a document (the file arrives as an attachment; the page stays).
  * Print: with JavaScript a confirmation and the browser's print; without it the link opens the PDF.
  */
-import {
-  data,
-  Form,
-  Link,
-  redirectDocument,
-  useActionData,
-  useLoaderData,
-  useRouteLoaderData,
-} from 'react-router';
+import { data, Form, Link, redirectDocument } from 'react-router';
 import type { Route } from './+types/attestation';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
   CodeDownloadBody,
-  EvidencePaths,
-  isSuccess,
-  Msg,
-  OwnerDownloadBody,
   type DownloadData,
-  type UserInfo,
-} from '../../contract/index.ts';
+  EvidenceMsg,
+  EvidencePaths,
+  OwnerDownloadBody,
+} from '../../contract/evidence.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
@@ -52,12 +43,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   let res;
   if (formData.get('intent') === 'owner') {
     const body = OwnerDownloadBody.safeParse({ dataId: formData.get('dataId') });
-    if (!body.success) return data({ error: Msg.evidenceNotFound }, { status: 400 });
+    if (!body.success) return data({ error: EvidenceMsg.evidenceNotFound }, { status: 400 });
     res = await authedCall<DownloadData>(request, context, EvidencePaths.ownerDownload, { body: body.data });
   } else {
     const body = CodeDownloadBody.safeParse({ code: formData.get('code'), baoquan: params.attestationId });
     if (!body.success) {
-      return data({ error: body.error.issues[0]?.message ?? Msg.extractCodeRequired }, { status: 400 });
+      return data(
+        { error: body.error.issues[0]?.message ?? EvidenceMsg.extractCodeRequired },
+        { status: 400 },
+      );
     }
     res = await apiCall<DownloadData>(context, EvidencePaths.codeDownload, {
       body: body.data,
@@ -71,7 +65,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 /** The download state of spec 01 §4: 1 downloadable; 0 with query isDownload 2 uploading; 0 otherwise missing. */
 export function downloadBlock(isDownload: number, queryIsDownload: string | null): string | null {
   if (isDownload === 1) return null;
-  return queryIsDownload === '2' ? Msg.evidenceUploading : Msg.evidenceMissing;
+  return queryIsDownload === '2' ? EvidenceMsg.evidenceUploading : EvidenceMsg.evidenceMissing;
 }
 
 /** Print with a confirmation when JavaScript runs; the plain link opens the PDF otherwise. */
@@ -80,11 +74,11 @@ function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
   if (window.confirm('确认打印该证书？')) window.print();
 }
 
-export default function Attestation() {
-  const { view, qr, queryIsDownload } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const root = useRouteLoaderData('root') as { user: UserInfo | null } | undefined;
-  const owner = view.isSelf === 1 && !!root?.user?.userStatus;
+export default function Attestation({ loaderData, actionData, matches }: Route.ComponentProps) {
+  const { view, qr, queryIsDownload } = loaderData;
+  // matches[0] is the root route: its loader's data carries the logged-in user (or null).
+  const user = matches[0].loaderData.user;
+  const owner = view.isSelf === 1 && !!user?.userStatus;
   const blocked = view.kind === 'hash' ? null : downloadBlock(view.isDownload, queryIsDownload);
   const pdf = `/attestation/${encodeURIComponent(view.baoquan)}.pdf`;
   return (
@@ -157,7 +151,7 @@ export default function Attestation() {
           </Form>
         )}
         <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
-        {!root?.user ? (
+        {!user ? (
           <p className="muted">
             您是证据所有人？
             <Link to={`/login?redirect=${encodeURIComponent(`/attestation/${view.baoquan}`)}`}>登录</Link>

@@ -4,7 +4,7 @@
  * spec 01 §2.3: app-capture device info, user-data row count and field names with example values (≤ 10 characters).
  */
 import { Link } from 'react-router';
-import type { EvidenceView } from '../../contract/index.ts';
+import type { EvidenceView } from '../../contract/evidence.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {
   return <article className="certificate-body" dangerouslySetInnerHTML={{ __html: view.html }} />;
@@ -85,7 +85,7 @@ export function Hashes({ view, english = false }: { view: EvidenceView; english?
   );
 }
 
-/** The deleted-data notice (issue 3: the ledger entry stays, the data went on that date). */
+/** The deleted-data notice (decision 006: the ledger entry stays, the data went on that date). */
 export function DeletedNotice({ view, english = false }: { view: EvidenceView; english?: boolean }) {
   if (!view.deletedAt) return null;
   return (

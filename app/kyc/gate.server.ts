@@ -1,16 +1,11 @@
 /**
- * The verification gate on the evidence pages (issue 5 item 6): the platform refuses saving evidence (code 412,
+ * The verification gate on the evidence pages (decision 011 "The gate"): the platform refuses saving evidence (code 412,
  * KycGateMsg.required) unless userStatus is 3; the pages also say so up front, with the 去认证 link.
  */
 import type { AppLoadContext } from 'react-router';
-import {
-  AccountPaths,
-  isSuccess,
-  KYC_REQUIRED_CODE,
-  UserStatus,
-  type ApiEnvelope,
-  type UserInfo,
-} from '../../contract/index.ts';
+import { AccountPaths, type UserInfo } from '../../contract/account.ts';
+import { type ApiEnvelope, isSuccess } from '../../contract/envelope.ts';
+import { KYC_REQUIRED_CODE, UserStatus } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { tipHref } from './kyc-links.ts';
 
