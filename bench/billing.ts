@@ -10,6 +10,7 @@
  * server outside it on PostgreSQL), which says more than the rate on a busy machine. Figures, not pass/fail: it exits non-zero only when a notification is not applied exactly once.
  */
 import fsp from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -122,8 +123,24 @@ async function alipayDeliveries(
   });
 }
 
+/** One POST over a keep-alive agent (node:http: lighter than fetch, so the figures are the server's). */
+function postOnce(url: URL, agent: http.Agent, d: Delivery): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: d.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(d.body);
+  });
+}
+
 /** Posts every delivery, CONCURRENCY at a time. @returns latencies (ms), elapsed ms, and refused deliveries */
 async function deliver(url: string, deliveries: Delivery[]) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const target = new URL(url);
   const latencies: number[] = [];
   let refused = 0;
   let next = 0;
@@ -133,13 +150,13 @@ async function deliver(url: string, deliveries: Delivery[]) {
       while (next < deliveries.length) {
         const d = deliveries[next++]!;
         const t0 = performance.now();
-        const res = await fetch(url, { method: 'POST', headers: d.headers, body: d.body });
-        const text = await res.text();
+        const res = await postOnce(target, agent, d);
         latencies.push(performance.now() - t0);
-        if (!(res.status === 204 || text === 'success')) refused++;
+        if (!(res.status === 204 || res.body === 'success')) refused++;
       }
     }),
   );
+  agent.destroy();
   return { latencies, elapsed: performance.now() - started, refused };
 }
 
