@@ -1,13 +1,15 @@
 /**
- * Payment notification benchmark (`npm run bench:billing`; BENCH_DIALECTS narrows): on SQLite (a temp DATA_DIR) and on PostgreSQL (a fresh
- * database on TEST_PG_URL's server, skipped when it cannot be reached), a platform listening on loopback receives
- * BENCH_NOTIFICATIONS (default 2000) genuine, distinct notifications per provider over HTTP, BENCH_CONCURRENCY
- * (default 16) at a time: WeChat Pay (RSA signature, AES-256-GCM resource) and Alipay (RSA2, form-encoded), each
- * for its own pending order spread over 50 users, signed by the sandboxes' keys. Each one is verified, checked
- * against its order and applied in its own transaction (one credit, one journal entry, the stored raw notification).
- * Prints, per dialect and provider: notifications applied per second (goal ≥ 500/s) and the notify endpoint's p50
- * and p99 latency, and the process's CPU time per notification (the sender's share included; with the database
- * server outside it on PostgreSQL), which says more than the rate on a busy machine. Figures, not pass/fail: it exits non-zero only when a notification is not applied exactly once.
+ * Payment notification benchmark (`npm run bench:billing`; BENCH_DIALECTS narrows): on SQLite (a temp DATA_DIR)
+ * and on PostgreSQL (a fresh database on TEST_PG_URL's server, skipped when it cannot be reached), a platform
+ * listening on loopback receives BENCH_NOTIFICATIONS (default 2000) genuine, distinct notifications per provider over
+ * HTTP (a node:http keep-alive client), BENCH_CONCURRENCY (default 16) at a time: WeChat Pay (RSA signature,
+ * AES-256-GCM resource) and Alipay (RSA2, form-encoded), each for its own pending order spread over 50 users, signed
+ * by the sandboxes' keys. Each one is verified, checked against its order and applied in its own transaction (one
+ * credit, one journal entry, the stored raw notification).
+ * Prints, per dialect and provider: notifications applied per second (goal ≥ 500/s), the notify endpoint's p50 and
+ * p99 latency, and the process's CPU time per notification (the sender's share included, the PostgreSQL server's
+ * not), which says more than the rate on a busy machine. Figures, not pass/fail: it exits non-zero only when a
+ * notification is not applied exactly once.
  */
 import fsp from 'node:fs/promises';
 import http from 'node:http';
