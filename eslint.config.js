@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/** app/ never imports platform/ (ARCHITECTURE "Boundaries"); repeated where another rule sets the same option. */
+const appNotPlatform = { group: ['**/platform/**'], message: 'app/ reaches the platform only over HTTP' };
+
 export default tseslint.config(
   { ignores: ['node_modules', 'build', 'data', '.react-router', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -25,9 +28,26 @@ export default tseslint.config(
   {
     files: ['app/**/*.{ts,tsx}'],
     rules: {
+      'no-restricted-imports': ['error', { patterns: [appNotPlatform] }],
+    },
+  },
+  {
+    // The shell (top bar, footer, notices, form pieces) is the frame of every area's pages and imports none of them:
+    // what it shows of an area (verification links, legal paths) the root route hands it. Area folders are every
+    // folder of app/ but lib/ and shell/, imported relatively (`../kyc/…`) or through the `~/` alias.
+    files: ['app/shell/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/platform/**'], message: 'app/ reaches the platform only over HTTP' }] },
+        {
+          patterns: [
+            appNotPlatform,
+            {
+              regex: '^(?:\\.\\./|~/)(?!(?:lib|shell)/)[^./][^/]*/',
+              message: 'app/shell imports no business area: take what it needs as props from app/root.tsx',
+            },
+          ],
+        },
       ],
     },
   },

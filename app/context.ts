@@ -1,11 +1,35 @@
 /**
- * The load context the gateway (server/app.ts `getLoadContext`) hands to every loader and action.
- * A plain object typed by augmenting AppLoadContext with the gateway's own declaration (a type-only import: nothing
- * of server/ is bundled). A `createContext` token would exist twice (once in the gateway, once inside the bundled
- * server build) and never match; see docs/decisions/003-load-context.md.
+ * The load context every loader and action receives: its shape (`GatewayLoadContext`), declared here, where the
+ * route modules use it, and built per request by the gateway (`createLoadContext` in server/app.ts, which imports
+ * this type). A plain object typed by augmenting AppLoadContext: a `createContext` token would exist twice (once in
+ * the gateway, once inside the bundled server build) and never match; see docs/decisions/003-load-context.md.
  */
 import 'react-router';
-import type { GatewayLoadContext } from '../server/app.ts';
+
+/**
+ * What every loader and action receives as `context`. Values are per process except `cspNonce` and `clientIp`,
+ * which are per request.
+ */
+export interface GatewayLoadContext {
+  /** The request's CSP script nonce (helmet `enableCSPNonces`, `reply.cspNonce.script`): put it on inline scripts. */
+  cspNonce: string;
+  /** Base URL of the upstream API without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  upstreamUrl: string;
+  /** Cookie session secrets, newest first (SESSION_SECRET comma list, or the generated key). */
+  sessionSecrets: string[];
+  /** Set `Secure` on cookies (SECURE_COOKIES, behind TLS). */
+  secureCookies: boolean;
+  /** Upload limit in bytes (MAX_UPLOAD_BYTES). */
+  maxUploadBytes: number;
+  /**
+   * The announcement banner window (ANNOUNCEMENT_FROM/UNTIL/TEXT, parsed by server/config.ts): ISO datetimes and
+   * the text, or null when none is configured.
+   */
+  announcement: { from: string; until: string; text: string } | null;
+  /** The browser's address as the gateway sees it (Fastify `request.ip`, honouring TRUST_PROXY); forwarded to the
+   * upstream as X-Forwarded-For so per-client limits count browsers, not the gateway. */
+  clientIp: string;
+}
 
 declare module 'react-router' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type

@@ -1,7 +1,10 @@
 /**
  * The document shell: top bar, notices, footer, the error pages (404, connection failed), and the root loader that
  * refreshes the user's info on every page ("with a token, user info is refreshed before the route opens",
- * spec 02 "Route guard") and issues the CSRF token.
+ * spec 02 "Route guard") and issues the CSRF token. The shell components (app/shell) import no business area: this
+ * module hands them the areas' links — the user's verification links (worked out by the loader from the user's
+ * KYC state, spec 02 "Top bar") and the legal documents' paths (constants, so the footer keeps them on error pages
+ * rendered without loader data).
  */
 import {
   data,
@@ -20,6 +23,8 @@ import { Msg } from '../contract/messages.ts';
 import { optionalUser } from './lib/auth.server.ts';
 import { commitCsrfToken } from './lib/csrf.server.ts';
 import { sessionStorageFor } from './lib/session.server.ts';
+import { authInfoMenuHref, tipHref } from './kyc/kyc-links.ts';
+import { LegalPaths } from './legal/paths.ts';
 import { TopBar } from './shell/top-bar.tsx';
 import { Footer } from './shell/footer.tsx';
 import { AnnouncementBanner, IeNotice, announcementActive, isOldIe } from './shell/notices.tsx';
@@ -45,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       user,
+      verifyLinks: user ? { tip: tipHref(user), authInfo: authInfoMenuHref(user) } : null,
       csrf,
       nonce: context.cspNonce,
       oldIe: isOldIe(request.headers.get('User-Agent')),
@@ -82,10 +88,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {root?.oldIe ? <IeNotice /> : null}
-        <TopBar user={root?.user ?? null} />
+        <TopBar user={root?.user ?? null} verifyLinks={root?.verifyLinks ?? null} />
         {root?.announcement ? <AnnouncementBanner text={root.announcement} /> : null}
         <main className="main">{children}</main>
-        <Footer notaryOffice={root?.notaryOffice ?? '合作公证机构'} />
+        <Footer notaryOffice={root?.notaryOffice ?? '合作公证机构'} legal={LegalPaths} />
         <ScrollRestoration nonce={root?.nonce} />
         <Scripts nonce={root?.nonce} />
       </body>

@@ -13,8 +13,8 @@ export default [
   route('privacy', 'legal/legal-page.tsx', { id: 'privacy' }),
   route('clause', 'legal/legal-page.tsx', { id: 'clause' }),
   route('login', 'account/login.tsx'),
-  route('register', 'account/register.tsx'),
-  route('forgetpwd', 'account/forgetpwd.tsx'),
+  route('register', 'account/sms-password.tsx'),
+  route('forgetpwd', 'account/sms-password.tsx', { id: 'forgetpwd' }),
   route('logout', 'account/logout.tsx'),
   // certificates (public: the link is the secret)
   route('attestation/:attestationId', 'certificate/attestation.tsx'),

@@ -22,31 +22,10 @@ import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
 import type { ApiEnvelope } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
-import type { Announcement, GatewayConfig } from './config.ts';
+import type { GatewayLoadContext } from '../app/context.ts';
+import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
-
-/**
- * What every loader and action receives as `context` (app/context.ts declares the same shape).
- * Values are per process except `cspNonce`, which is per request.
- */
-export interface GatewayLoadContext {
-  /** The request's CSP script nonce (helmet `enableCSPNonces`, `reply.cspNonce.script`): put it on inline scripts. */
-  cspNonce: string;
-  /** Base URL of the upstream API without a trailing slash, e.g. `http://127.0.0.1:41234`. */
-  upstreamUrl: string;
-  /** Cookie session secrets, newest first (SESSION_SECRET comma list, or the generated key). */
-  sessionSecrets: string[];
-  /** Set `Secure` on cookies (SECURE_COOKIES, behind TLS). */
-  secureCookies: boolean;
-  /** Upload limit in bytes (MAX_UPLOAD_BYTES). */
-  maxUploadBytes: number;
-  /** Announcement banner window, or null when none is configured. */
-  announcement: Announcement | null;
-  /** The browser's address as the gateway sees it (Fastify `request.ip`, honouring TRUST_PROXY); forwarded to the
-   * upstream as X-Forwarded-For so per-client limits count browsers, not the gateway. */
-  clientIp: string;
-}
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
 export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);

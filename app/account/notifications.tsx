@@ -3,7 +3,7 @@
  * rows styled differently; opening an unread row marks it read; delete the selected rows; mark all read. One form:
  * the checkboxes and every button are plain form controls, so it all works without JavaScript (PRG after each).
  */
-import { data, Form, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/notifications';
 import {
   AccountAreaPaths,
@@ -67,9 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(back({ done: 'deleted' }));
 }
 
-export default function Notifications() {
-  const { page, list, count, error, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Notifications({ loaderData, actionData }: Route.ComponentProps) {
+  const { page, list, count, error, notice } = loaderData;
   return (
     <section className="page">
       <h1>消息通知</h1>

@@ -7,7 +7,7 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useState } from 'react';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { Route } from './+types/setting';
 import {
@@ -74,8 +74,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-function PasswordForm() {
-  const actionData = useActionData<typeof action>();
+type ActionData = Route.ComponentProps['actionData'];
+
+function PasswordForm({ actionData }: { actionData: ActionData }) {
   const [form, fields] = useForm({
     id: 'password-form',
     lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
@@ -109,8 +110,15 @@ function PasswordForm() {
   );
 }
 
-function ExtractCodeTab({ code, notice }: { code: string; notice: string | null }) {
-  const actionData = useActionData<typeof action>();
+function ExtractCodeTab({
+  code,
+  notice,
+  actionData,
+}: {
+  code: string;
+  notice: string | null;
+  actionData: ActionData;
+}) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
   const [form, fields] = useForm({
@@ -162,8 +170,8 @@ function ExtractCodeTab({ code, notice }: { code: string; notice: string | null 
   );
 }
 
-export default function Setting() {
-  const { tab, extractCode, notice } = useLoaderData<typeof loader>();
+export default function Setting({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab, extractCode, notice } = loaderData;
   return (
     <section className="page">
       <h1>账户设置</h1>
@@ -175,7 +183,11 @@ export default function Setting() {
           提取码
         </Link>
       </nav>
-      {tab === 'password' ? <PasswordForm /> : <ExtractCodeTab code={extractCode} notice={notice} />}
+      {tab === 'password' ? (
+        <PasswordForm actionData={actionData} />
+      ) : (
+        <ExtractCodeTab code={extractCode} notice={notice} actionData={actionData} />
+      )}
     </section>
   );
 }

@@ -4,7 +4,7 @@
  * flag, PNG image ≤ 10 MB) streams to the platform, which checks the PNG by its bytes. Messages are the spec's:
  * 签章名称不能为空, 上传签章图片只能是 png 格式!, 上传签章图片大小不能超过 10MB!, 请上传签章图片.
  */
-import { data, Form, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/signature';
 import {
   AccountAreaPaths,
@@ -15,9 +15,9 @@ import {
   type Signature,
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
+import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
-import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 
@@ -42,9 +42,7 @@ const MULTIPART_OVERHEAD = 16 * 1024;
 export async function action({ request, context }: Route.ActionArgs) {
   const contentType = request.headers.get('Content-Type') ?? '';
   if (contentType.startsWith('multipart/form-data')) {
-    const csrfForm = new FormData();
-    csrfForm.set('csrf', new URL(request.url).searchParams.get('csrf') ?? '');
-    await validateCsrf(csrfForm, request, context);
+    await validateCsrfInUrl(request, context);
     if (Number(request.headers.get('Content-Length') ?? 0) > SIGNATURE_MAX_BYTES + MULTIPART_OVERHEAD) {
       return data({ error: SignatureMsg.tooLarge }, { status: 413 });
     }
@@ -66,9 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/signature?done=${intent === 'setDefault' ? 'default' : 'deleted'}`);
 }
 
-export default function Signatures() {
-  const { list, error, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Signatures({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, error, notice } = loaderData;
   const csrf = useCsrfToken();
   return (
     <section className="page">
@@ -118,10 +115,9 @@ export default function Signatures() {
         noValidate
       >
         <h2 className="section-title">上传签章</h2>
-        <div className="field">
-          <label htmlFor="seal-name">签章名称</label>
+        <Field label="签章名称" id="seal-name">
           <input id="seal-name" name="name" type="text" maxLength={30} />
-        </div>
+        </Field>
         <fieldset className="field">
           <legend>是否默认</legend>
           <label>
@@ -131,10 +127,9 @@ export default function Signatures() {
             <input type="radio" name="isDefault" value="0" defaultChecked /> 否
           </label>
         </fieldset>
-        <div className="field">
-          <label htmlFor="seal-file">签章图片（PNG，不超过10MB）</label>
+        <Field label="签章图片（PNG，不超过10MB）" id="seal-file">
           <input id="seal-file" name="file" type="file" accept="image/png" />
-        </div>
+        </Field>
         <button type="submit" className="button primary">
           上传签章
         </button>

@@ -4,7 +4,7 @@
  * region from the GB/T 2260 tree (请选择所在地区); at most 5 (最多保存5个地址, enforced by the platform); one default.
  */
 import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/address';
 import {
   AccountAreaPaths,
@@ -110,9 +110,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/address?done=${values.id ? 'modified' : 'added'}`);
 }
 
-export default function Addresses() {
-  const { addresses, tree, editing, error, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Addresses({ loaderData, actionData }: Route.ComponentProps) {
+  const { addresses, tree, editing, error, notice } = loaderData;
   const values = actionData?.values ?? editing ?? valuesOf(null);
   const errors: Record<string, string> = actionData?.errors ?? {};
   const regionError = errors.province || errors.city || errors.area ? AddressMsg.regionRequired : undefined;

@@ -24,6 +24,33 @@ export function regionOptions(tree: RegionNode[], v: RegionValue) {
   };
 }
 
+/** One level's select: the placeholder 请选择<label> and the level's names; `onPick` gets the chosen name. */
+function LevelSelect({
+  name,
+  label,
+  value,
+  names,
+  onPick,
+}: {
+  name: keyof RegionValue;
+  label: string;
+  value: string;
+  names: string[];
+  onPick: (name: string) => void;
+}) {
+  return (
+    <select name={name} aria-label={label} value={value} onChange={(e) => onPick(e.target.value)}>
+      <option value="">{`请选择${label}`}</option>
+      {names.map((n) => (
+        <option key={n} value={n}>
+          {n}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** The region picker of the address form; `serverOptions` are the options rendered without JavaScript. */
 export function RegionSelect({
   serverOptions,
   value,
@@ -54,45 +81,27 @@ export function RegionSelect({
   return (
     <fieldset className="field region">
       <legend>所在地区</legend>
-      <select
+      <LevelSelect
         name="province"
-        aria-label="省份"
+        label="省份"
         value={v.province}
-        onChange={(e) => setV({ province: e.target.value, city: '', area: '' })}
-      >
-        <option value="">请选择省份</option>
-        {options.provinces.map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
-      </select>
-      <select
+        names={options.provinces}
+        onPick={(province) => setV({ province, city: '', area: '' })}
+      />
+      <LevelSelect
         name="city"
-        aria-label="城市"
+        label="城市"
         value={v.city}
-        onChange={(e) => setV({ ...v, city: e.target.value, area: '' })}
-      >
-        <option value="">请选择城市</option>
-        {options.cities.map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
-      </select>
-      <select
+        names={options.cities}
+        onPick={(city) => setV({ ...v, city, area: '' })}
+      />
+      <LevelSelect
         name="area"
-        aria-label="区县"
+        label="区县"
         value={v.area}
-        onChange={(e) => setV({ ...v, area: e.target.value })}
-      >
-        <option value="">请选择区县</option>
-        {options.areas.map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
-      </select>
+        names={options.areas}
+        onPick={(area) => setV({ ...v, area })}
+      />
       {tree ? null : (
         <button type="submit" name="intent" value="region" className="button small" formNoValidate>
           下一步

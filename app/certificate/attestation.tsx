@@ -5,15 +5,7 @@
  * PDF, proof.json) that the browser follows as a document (the file arrives as an attachment; the page stays).
  * Print: with JavaScript a confirmation and the browser's print; without it the link opens the PDF.
  */
-import {
-  data,
-  Form,
-  Link,
-  redirectDocument,
-  useActionData,
-  useLoaderData,
-  useRouteLoaderData,
-} from 'react-router';
+import { data, Form, Link, redirectDocument } from 'react-router';
 import type { Route } from './+types/attestation';
 import {
   CodeDownloadBody,
@@ -22,7 +14,6 @@ import {
   Msg,
   OwnerDownloadBody,
   type DownloadData,
-  type UserInfo,
 } from '../../contract/index.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
@@ -80,11 +71,11 @@ function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
   if (window.confirm('确认打印该证书？')) window.print();
 }
 
-export default function Attestation() {
-  const { view, qr, queryIsDownload } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const root = useRouteLoaderData('root') as { user: UserInfo | null } | undefined;
-  const owner = view.isSelf === 1 && !!root?.user?.userStatus;
+export default function Attestation({ loaderData, actionData, matches }: Route.ComponentProps) {
+  const { view, qr, queryIsDownload } = loaderData;
+  // matches[0] is the root route: its loader's data carries the logged-in user (or null).
+  const user = matches[0].loaderData.user;
+  const owner = view.isSelf === 1 && !!user?.userStatus;
   const blocked = view.kind === 'hash' ? null : downloadBlock(view.isDownload, queryIsDownload);
   const pdf = `/attestation/${encodeURIComponent(view.baoquan)}.pdf`;
   return (
@@ -157,7 +148,7 @@ export default function Attestation() {
           </Form>
         )}
         <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
-        {!root?.user ? (
+        {!user ? (
           <p className="muted">
             您是证据所有人？
             <Link to={`/login?redirect=${encodeURIComponent(`/attestation/${view.baoquan}`)}`}>登录</Link>

@@ -85,7 +85,7 @@ export function Hashes({ view, english = false }: { view: EvidenceView; english?
   );
 }
 
-/** The deleted-data notice (issue 3: the ledger entry stays, the data went on that date). */
+/** The deleted-data notice (decision 006: the ledger entry stays, the data went on that date). */
 export function DeletedNotice({ view, english = false }: { view: EvidenceView; english?: boolean }) {
   if (!view.deletedAt) return null;
   return (

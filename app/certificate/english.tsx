@@ -2,7 +2,7 @@
  * /English/attestation/{id}: the certificate in English (spec 01 §2.3). The facts come from the evidence view; the
  * platform's Chinese certificate body is not repeated. Download and extraction stay on the Chinese page.
  */
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/english';
 import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
 import { DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
@@ -19,8 +19,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { view: await loadView(request, context, params.attestationId) };
 }
 
-export default function EnglishAttestation() {
-  const { view } = useLoaderData<typeof loader>();
+export default function EnglishAttestation({ loaderData }: Route.ComponentProps) {
+  const { view } = loaderData;
   const id = encodeURIComponent(view.baoquan);
   return (
     <section className="page certificate-page" lang="en">

@@ -1,4 +1,4 @@
-/** The ledger proof summary a certificate prints (issue 3): leaf index, tree size, root, signed-tree-head time. */
+/** The ledger proof summary a certificate prints (decisions 005, 007): leaf index, tree size, root, signed-tree-head time. */
 import type { AppLoadContext } from 'react-router';
 import { isSuccess, LedgerPaths, type ProofBundle } from '../../contract/index.ts';
 import { apiCall } from '../lib/api.server.ts';

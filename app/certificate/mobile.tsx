@@ -4,7 +4,7 @@
  * /mobile/previewProgress/{fileUrl}, where {token}/{fileUrl} is the file-URL token of spec 01 §2.3. A forged or
  * altered token shows a clear message instead of the file.
  */
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/mobile';
 import { fileTypeLabel } from '../../contract/index.ts';
 import { DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
@@ -45,8 +45,8 @@ function Preview({ url, fileType }: { url: string; fileType: number }) {
   return null;
 }
 
-export default function MobileView() {
-  const { view, fileUrl, tokenValid, fileType } = useLoaderData<typeof loader>();
+export default function MobileView({ loaderData }: Route.ComponentProps) {
+  const { view, fileUrl, tokenValid, fileType } = loaderData;
   return (
     <section className="page mobile-page">
       {view ? (

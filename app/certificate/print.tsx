@@ -1,12 +1,11 @@
 /**
  * /attestation/{id}/print and /English/attestation/{id}/print: the A4 print view the gateway renders to PDF with
- * Chromium (issue 3 item 4) and that a browser can print directly. No top bar, no script needed; the Chinese text
+ * Chromium (decision 007) and that a browser can print directly. No top bar, no script needed; the Chinese text
  * is set in Noto Sans SC shipped as an npm package (@fontsource/noto-sans-sc) so the PDF embeds it. It carries a QR
  * code to the public certificate and the ledger proof summary.
  */
 import '@fontsource/noto-sans-sc/400.css';
 import '@fontsource/noto-sans-sc/700.css';
-import { useLoaderData } from 'react-router';
 import type { Route } from './+types/print';
 import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
 import { CertificateBody, DeletedNotice, KindFacts } from './certificate-parts.tsx';
@@ -31,8 +30,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export default function PrintCertificate() {
-  const { view, english, certificateUrl, qr, proof } = useLoaderData<typeof loader>();
+export default function PrintCertificate({ loaderData }: Route.ComponentProps) {
+  const { view, english, certificateUrl, qr, proof } = loaderData;
   return (
     <div className="print-sheet" lang={english ? 'en' : 'zh-CN'}>
       {english ? (

@@ -6,13 +6,12 @@
  * clean-up has nothing to clean). Errors: 请选择需要下载的证据 (nothing selected), 无下载文件 (nothing downloadable).
  */
 import { useEffect, useState } from 'react';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/batch-download';
 import {
   EVIDENCE_PAGE_SIZE,
   EvidenceKindPaths,
   EvidencePaths,
-  fileTypeLabel,
   isSuccess,
   Msg,
   type BatchDownloadData,
@@ -22,8 +21,8 @@ import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
-import { Pagination } from '../shell/pagination.tsx';
-import { pageHref, readFilters, toListQuery } from './filters.ts';
+import { readFilters, toListQuery } from './filters.ts';
+import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 
 /** Countdown before the download starts (spec 01 §9), seconds. */
@@ -91,9 +90,8 @@ function Countdown({ href, items }: { href: string; items: number }) {
   );
 }
 
-export default function BatchDownload() {
-  const { filters, list, count, batch, itemCount } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function BatchDownload({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, list, count, batch, itemCount } = loaderData;
   return (
     <section className="page">
       <p className="breadcrumb">
@@ -101,20 +99,7 @@ export default function BatchDownload() {
       </p>
       <h1>批量下载</h1>
       {batch ? <Countdown href={batch} items={itemCount} /> : null}
-      <Form method="get" className="filters" role="search">
-        <label>
-          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
-        </label>
-        <label>
-          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
-        </label>
-        <label>
-          关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
-        </label>
-        <button type="submit" className="button">
-          查询
-        </button>
-      </Form>
+      <EvidenceFilters filters={filters} />
       <Form method="post">
         <CsrfInput />
         <DataTable
@@ -126,11 +111,7 @@ export default function BatchDownload() {
               <td>
                 <input type="checkbox" name="ids" value={row.id} aria-label={`选择 ${row.title}`} />
               </td>
-              <td className="mono">{row.baoquan}</td>
-              <td>{row.title}</td>
-              <td>{fileTypeLabel(row.fileType)}</td>
-              <td>{row.label || '-'}</td>
-              <td>{row.saveTime}</td>
+              <EvidenceCells row={row} />
             </tr>
           )}
         />
@@ -139,12 +120,7 @@ export default function BatchDownload() {
           下载所选证据
         </button>
       </Form>
-      <Pagination
-        page={filters.page}
-        pageSize={EVIDENCE_PAGE_SIZE}
-        count={count}
-        href={(n) => pageHref(filters, n)}
-      />
+      <ListPagination filters={filters} count={count} />
     </section>
   );
 }

@@ -2,26 +2,34 @@
  * The evidence list screen of spec 01 §2.4, shared by the file, hash and user-data tabs: GET filter form, table,
  * pagination by links, and per-row actions (label, delete) confirmed in <details> steps (no JavaScript needed).
  */
-import { Form, Link, NavLink, useActionData, useLoaderData } from 'react-router';
-import { EVIDENCE_PAGE_SIZE, FILE_TYPES, fileTypeLabel } from '../../contract/index.ts';
+import { Form, Link, NavLink } from 'react-router';
+import { FILE_TYPES } from '../../contract/index.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
-import { Pagination } from '../shell/pagination.tsx';
-import { pageHref } from './filters.ts';
 import type { listLoader, ListKind } from './list.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
+import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
 
-const NEW_LINKS: Record<ListKind, { to: string; label: string }> = {
-  file: { to: '/newAccessCard', label: '文件保全' },
-  hash: { to: '/newAccessHashCard', label: '哈希保全' },
-  property: { to: '/newProperty', label: '数据保全' },
+/** Each list's tab label, which is also the label of its "new evidence" button, and that button's path. */
+const KINDS: Record<ListKind, { label: string; create: string }> = {
+  file: { label: '文件保全', create: '/newAccessCard' },
+  hash: { label: '哈希保全', create: '/newAccessHashCard' },
+  property: { label: '数据保全', create: '/newProperty' },
 };
 
-export function EvidenceListPage() {
-  const { kind, filters, list, count, error, labels, notice } =
-    useLoaderData<Awaited<ReturnType<typeof listLoader>>>();
-  const actionData = useActionData<{ error?: string }>();
+/** What each list route hands the page: its loader's data (listLoader) and its action's answer (listAction). */
+export interface EvidenceListProps {
+  loaderData: Awaited<ReturnType<typeof listLoader>>;
+  actionData?: { error?: string } | undefined;
+}
+
+/**
+ * The list screen: the default export of the file, hash and user-data routes (checked against their
+ * Route.ComponentProps).
+ */
+export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) {
+  const { kind, filters, list, count, error, labels, notice } = loaderData;
   const base = `/attestation-list/${kind}`;
   return (
     <section className="page">
@@ -31,60 +39,49 @@ export function EvidenceListPage() {
           <Link to="/attestation-list/download" className="button">
             批量下载
           </Link>
-          <Link to={NEW_LINKS[kind].to} className="button primary">
-            {NEW_LINKS[kind].label}
+          <Link to={KINDS[kind].create} className="button primary">
+            {KINDS[kind].label}
           </Link>
         </div>
       </div>
       <nav className="tabs" aria-label="保全类型">
-        <NavLink to="/attestation-list/file" aria-current={kind === 'file' ? 'page' : undefined}>
-          文件保全
-        </NavLink>
-        <NavLink to="/attestation-list/hash" aria-current={kind === 'hash' ? 'page' : undefined}>
-          哈希保全
-        </NavLink>
-        <NavLink to="/attestation-list/property" aria-current={kind === 'property' ? 'page' : undefined}>
-          数据保全
-        </NavLink>
+        {(Object.keys(KINDS) as ListKind[]).map((k) => (
+          <NavLink key={k} to={`/attestation-list/${k}`} aria-current={k === kind ? 'page' : undefined}>
+            {KINDS[k].label}
+          </NavLink>
+        ))}
       </nav>
-      <Form method="get" className="filters" role="search">
-        <label>
-          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
-        </label>
-        <label>
-          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
-        </label>
-        {kind === 'file' ? (
-          <label>
-            文件类型
-            <select name="type" defaultValue={String(filters.type)}>
-              {FILE_TYPES.map((t) => (
-                <option key={t.code} value={t.code}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
-        <label>
-          标签
-          <select name="label" defaultValue={filters.label}>
-            <option value="">全部</option>
-            {labels.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
-        </label>
-        <button type="submit" className="button">
-          查询
-        </button>
-        <Link to={base}>重置</Link>
-      </Form>
+      <EvidenceFilters
+        filters={filters}
+        after={<Link to={base}>重置</Link>}
+        selects={
+          <>
+            {kind === 'file' ? (
+              <label>
+                文件类型
+                <select name="type" defaultValue={String(filters.type)}>
+                  {FILE_TYPES.map((t) => (
+                    <option key={t.code} value={t.code}>
+                      {t.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            ) : null}
+            <label>
+              标签
+              <select name="label" defaultValue={filters.label}>
+                <option value="">全部</option>
+                {labels.map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </>
+        }
+      />
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
       <DataTable
@@ -93,11 +90,7 @@ export function EvidenceListPage() {
         empty="暂无数据"
         row={(row) => (
           <tr key={row.id}>
-            <td className="mono">{row.baoquan}</td>
-            <td>{row.title}</td>
-            <td>{fileTypeLabel(row.fileType)}</td>
-            <td>{row.label || '-'}</td>
-            <td>{row.saveTime}</td>
+            <EvidenceCells row={row} />
             <td className="row-actions">
               <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
               <details>
@@ -130,12 +123,7 @@ export function EvidenceListPage() {
           </tr>
         )}
       />
-      <Pagination
-        page={filters.page}
-        pageSize={EVIDENCE_PAGE_SIZE}
-        count={count}
-        href={(n) => pageHref(filters, n)}
-      />
+      <ListPagination filters={filters} count={count} />
     </section>
   );
 }

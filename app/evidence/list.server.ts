@@ -1,7 +1,8 @@
 /**
  * Loader and action shared by the three evidence lists (spec 01 §2.2, §2.4): /attestation-list/file (getList),
  * /hash (getHashSaveList) and /property (getList v=property). The action handles the per-row label change and
- * deletion (issue 3), each confirmed in a <details> step that works without JavaScript, then redirects back.
+ * deletion (the data goes, the ledger entry stays: decision 006), each confirmed in a <details> step that works
+ * without JavaScript, then redirects back.
  */
 import { data, redirect, type AppLoadContext } from 'react-router';
 import {

@@ -4,7 +4,7 @@
  * platform hashes it while storing it. Success lands on the new certificate (Post/Redirect/Get).
  * CSRF: the token rides in the action URL, because reading a form field would mean parsing the stream.
  */
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from 'react-router';
+import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/new-file';
 import {
   EvidencePaths,
@@ -15,11 +15,11 @@ import {
   type SaveEvidenceData,
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
+import { validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
-import { FormErrors } from '../shell/field.tsx';
+import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
-import { KycGateNotice } from '../kyc/kyc-ui.tsx';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '文件保全 - 存证云' }];
 
@@ -39,10 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 const MULTIPART_OVERHEAD = 64 * 1024;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const url = new URL(request.url);
-  const csrfForm = new FormData();
-  csrfForm.set('csrf', url.searchParams.get('csrf') ?? '');
-  await validateCsrf(csrfForm, request, context);
+  await validateCsrfInUrl(request, context);
   const contentType = request.headers.get('Content-Type') ?? '';
   if (!contentType.startsWith('multipart/form-data') || !request.body) {
     return data({ error: Msg.fileRequired }, { status: 400 });
@@ -60,12 +57,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
 }
 
-export default function NewFileEvidence() {
-  const { labels, maxBytes, gate } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function NewFileEvidence({ loaderData, actionData }: Route.ComponentProps) {
+  const { labels, maxBytes, gate } = loaderData;
   const gated = !!actionData && 'gated' in actionData;
-  const csrf = useCsrfToken();
   const busy = useNavigation().state === 'submitting';
+  const csrf = useCsrfToken();
   return (
     <section className="page narrow">
       <p className="breadcrumb">
@@ -86,12 +82,10 @@ export default function NewFileEvidence() {
         className="card"
         noValidate
       >
-        <div className="field">
-          <label htmlFor="title">证据名称</label>
+        <Field label="证据名称" id="title">
           <input id="title" name="title" type="text" maxLength={100} placeholder="默认使用文件名" />
-        </div>
-        <div className="field">
-          <label htmlFor="label">标签</label>
+        </Field>
+        <Field label="标签" id="label">
           <input
             id="label"
             name="label"
@@ -105,11 +99,10 @@ export default function NewFileEvidence() {
               <option key={l} value={l} />
             ))}
           </datalist>
-        </div>
-        <div className="field">
-          <label htmlFor="file">选择文件</label>
+        </Field>
+        <Field label="选择文件" id="file">
           <input id="file" name="file" type="file" required />
-        </div>
+        </Field>
         <FormErrors errors={actionData?.error && !gated ? [actionData.error] : undefined} />
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? '正在上传并保全…' : '提交保全'}

@@ -1,5 +1,5 @@
 /**
- * /newAccessHashCard: hash evidence (issue 3 item 1). The file never leaves the user's machine: with JavaScript the
+ * /newAccessHashCard: hash evidence (spec 01 §2.2). The file never leaves the user's machine: with JavaScript the
  * page reads the chosen file in 4 MiB slices and computes SHA-256 incrementally (a 2 GiB file in constant memory);
  * without JavaScript the user pastes the SHA-256 hex. Web Crypto's `digest` is one-shot (it needs the whole file in
  * memory), so the incremental hash is @noble/hashes (audited, pure JS, CSP-friendly); docs/decisions/008.
@@ -10,7 +10,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-hash';
 import { EvidenceKindPaths, isSuccess, SaveHashBody, type SaveEvidenceData } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
@@ -18,7 +18,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
-import { KycGateNotice } from '../kyc/kyc-ui.tsx';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '哈希保全 - 存证云' }];
 
@@ -60,9 +60,8 @@ async function hashFile(file: File, onProgress: (done: number) => void): Promise
   return bytesToHex(h.digest());
 }
 
-export default function NewHashEvidence() {
-  const { gate } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function NewHashEvidence({ loaderData, actionData }: Route.ComponentProps) {
+  const { gate } = loaderData;
   const gated = actionData && 'gated' in actionData ? String(actionData.gated) : null;
   const [form, fields] = useForm({
     lastResult: actionData?.result,

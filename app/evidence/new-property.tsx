@@ -1,11 +1,11 @@
 /**
- * /newProperty: user-data evidence (issue 3 item 1): rows with named fields, typed into the form (first line the
+ * /newProperty: user-data evidence (spec 01 §2.2, §3): rows with named fields, typed into the form (first line the
  * field names, one row per line, comma-separated, quotes as in CSV) or uploaded as a CSV/XLSX file. Typed rows are
  * parsed here with csv-parse and sent as `fields`/`rows`; an uploaded file is forwarded to the platform as a stream
  * (CSRF token in the action URL, as on /newAccessCard), where a well-kept parser reads it.
  */
 import { parse } from 'csv-parse/sync';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-property';
 import {
   EvidenceKindPaths,
@@ -15,11 +15,11 @@ import {
   type SaveEvidenceData,
 } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
+import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
-import { FormErrors } from '../shell/field.tsx';
+import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
-import { KycGateNotice } from '../kyc/kyc-ui.tsx';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '数据保全 - 存证云' }];
 
@@ -53,9 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const contentType = request.headers.get('Content-Type') ?? '';
   let res;
   if (contentType.startsWith('multipart/form-data')) {
-    const csrfForm = new FormData();
-    csrfForm.set('csrf', new URL(request.url).searchParams.get('csrf') ?? '');
-    await validateCsrf(csrfForm, request, context);
+    await validateCsrfInUrl(request, context);
     if (!request.body) return data({ error: Msg.fileRequired, typed: '' }, { status: 400 });
     res = await authedCall<SaveEvidenceData>(request, context, EvidenceKindPaths.saveProperty, {
       method: 'POST',
@@ -83,9 +81,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
 }
 
-export default function NewPropertyEvidence() {
-  const { gate } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function NewPropertyEvidence({ loaderData, actionData }: Route.ComponentProps) {
+  const { gate } = loaderData;
   const gated = !!actionData && 'gated' in actionData;
   const csrf = useCsrfToken();
   return (
@@ -104,16 +101,13 @@ export default function NewPropertyEvidence() {
       <Form method="post" className="card" noValidate>
         <h2 className="section-title">在线填写</h2>
         <CsrfInput />
-        <div className="field">
-          <label htmlFor="p-title">证据名称</label>
+        <Field label="证据名称" id="p-title">
           <input id="p-title" name="title" type="text" maxLength={100} />
-        </div>
-        <div className="field">
-          <label htmlFor="p-label">标签</label>
+        </Field>
+        <Field label="标签" id="p-label">
           <input id="p-label" name="label" type="text" maxLength={30} placeholder="可选" />
-        </div>
-        <div className="field">
-          <label htmlFor="rowsText">数据</label>
+        </Field>
+        <Field label="数据" id="rowsText" hint="第一行为字段名称，其余每行一条数据，用英文逗号分隔。">
           <textarea
             id="rowsText"
             name="rowsText"
@@ -121,8 +115,7 @@ export default function NewPropertyEvidence() {
             defaultValue={actionData?.typed ?? ''}
             placeholder={'订单号,金额,下单时间\nA1001,199.00,2026-11-01 10:00\nA1002,58.50,2026-11-02 09:30'}
           />
-          <div className="field-hint">第一行为字段名称，其余每行一条数据，用英文逗号分隔。</div>
-        </div>
+        </Field>
         <button type="submit" className="button primary">
           提交保全
         </button>
@@ -135,24 +128,24 @@ export default function NewPropertyEvidence() {
         noValidate
       >
         <h2 className="section-title">上传文件</h2>
-        <div className="field">
-          <label htmlFor="f-title">证据名称</label>
+        <Field label="证据名称" id="f-title">
           <input id="f-title" name="title" type="text" maxLength={100} placeholder="默认使用文件名" />
-        </div>
-        <div className="field">
-          <label htmlFor="f-label">标签</label>
+        </Field>
+        <Field label="标签" id="f-label">
           <input id="f-label" name="label" type="text" maxLength={30} placeholder="可选" />
-        </div>
-        <div className="field">
-          <label htmlFor="f-file">CSV 或 Excel（.xlsx）文件</label>
+        </Field>
+        <Field
+          label="CSV 或 Excel（.xlsx）文件"
+          id="f-file"
+          hint="第一行为字段名称；Excel 文件读取第一个工作表。"
+        >
           <input
             id="f-file"
             name="file"
             type="file"
             accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           />
-          <div className="field-hint">第一行为字段名称；Excel 文件读取第一个工作表。</div>
-        </div>
+        </Field>
         <button type="submit" className="button primary">
           上传并保全
         </button>

@@ -1,5 +1,5 @@
 /** /helpCenter: answers to the questions users of an evidence platform ask first (content ours; spec shows none). */
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/help-center';
 import { LegalPaths } from '../legal/paths.ts';
 
@@ -30,8 +30,8 @@ const FAQ: { q: string; a: string }[] = [
   },
 ];
 
-export default function HelpCenter() {
-  const { contact } = useLoaderData<typeof loader>();
+export default function HelpCenter({ loaderData }: Route.ComponentProps) {
+  const { contact } = loaderData;
   return (
     <section className="page narrow">
       <h1>帮助中心</h1>

@@ -1,16 +1,15 @@
 /** / and /home: what the platform does, and the ways in (spec 01 §1). */
-import { Link, useRouteLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/home';
-import type { UserInfo } from '../../contract/index.ts';
 
 export const meta: Route.MetaFunction = () => [
   { title: '存证云 - 电子数据保全与在线公证平台' },
   { name: 'description', content: '电子数据保全：文件哈希上链存证，在线出具保全证书，一键申请公证。' },
 ];
 
-export default function Home() {
-  const root = useRouteLoaderData('root') as { user: UserInfo | null } | undefined;
-  const user = root?.user;
+export default function Home({ matches }: Route.ComponentProps) {
+  // matches[0] is the root route: its loader's data carries the logged-in user (or null).
+  const user = matches[0].loaderData.user;
   return (
     <>
       <section className="hero">

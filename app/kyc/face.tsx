@@ -7,7 +7,7 @@
  * The QR content arrives in the signed query the face-start action redirected to (kyc.server.ts faceUrl).
  */
 import { useEffect } from 'react';
-import { Link, redirect, useLoaderData, useRevalidator } from 'react-router';
+import { Link, redirect, useRevalidator } from 'react-router';
 import type { Route } from './+types/face';
 import { AliQueryBody, FACE_PENDING_CODE, isSuccess, KycPaths } from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
@@ -54,8 +54,8 @@ function clock(unixSeconds: number): string {
   return new Date(unixSeconds * 1000 + 8 * 3600_000).toISOString().slice(11, 16);
 }
 
-export default function FaceKyc() {
-  const { state, message, qr, expiresAt } = useLoaderData<typeof loader>();
+export default function FaceKyc({ loaderData }: Route.ComponentProps) {
+  const { state, message, qr, expiresAt } = loaderData;
   const revalidator = useRevalidator();
   useEffect(() => {
     if (state !== 'open') return;

@@ -1,5 +1,5 @@
 /**
- * The verification gate on the evidence pages (issue 5 item 6): the platform refuses saving evidence (code 412,
+ * The verification gate on the evidence pages (decision 011 "The gate"): the platform refuses saving evidence (code 412,
  * KycGateMsg.required) unless userStatus is 3; the pages also say so up front, with the 去认证 link.
  */
 import type { AppLoadContext } from 'react-router';

@@ -1,10 +1,9 @@
 /**
- * Pieces the KYC screens share: the status banner (spec 02 §4), an image field with the stored image's thumbnail
- * and a "keep" flag, read-only rows, and the verification-gate notice of the evidence pages (issue 5 item 6).
+ * Pieces the KYC screens and the operator console share: the status banner (spec 02 §4), an image field with the
+ * stored image's thumbnail and a "keep" flag, and read-only rows. Kept free of Conform, which the console does not
+ * load; the pieces only the two KYC forms use are in kyc-page-ui.tsx.
  */
 import { Fragment, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import { KycGateMsg } from '../../contract/index.ts';
 import { Field } from '../shell/field.tsx';
 import { KEEP_SUFFIX, KycText } from './kyc-forms.ts';
 
@@ -114,16 +113,5 @@ export function InfoRows({ rows }: { rows: [string, ReactNode][] }) {
         </Fragment>
       ))}
     </dl>
-  );
-}
-
-/** The verification gate (issue 5 item 6): the platform's message with the 去认证 link. */
-export function KycGateNotice({ href, message }: { href: string; message?: string | undefined }) {
-  return (
-    <div className="form-error kyc-gate" role="alert" data-testid="kyc-gate">
-      <p>
-        {message || KycGateMsg.required} <Link to={href}>去认证</Link>
-      </p>
-    </div>
   );
 }

@@ -5,11 +5,21 @@
  * personal, ≤ 20 MB enterprise), and parsing lets the page answer every field's message at once and keep what was
  * typed when JavaScript is off. The byte cap bounds the memory a request can take.
  */
+import type { SubmissionResult } from '@conform-to/react';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
 import { data, redirect, type AppLoadContext } from 'react-router';
-import { isKycEditable, isSuccess, KycPaths, type AuthInfo, type UserInfo } from '../../contract/index.ts';
+import {
+  isKycEditable,
+  isSuccess,
+  KycPaths,
+  type AuthInfo,
+  type KycImageInput,
+  type UserInfo,
+} from '../../contract/index.ts';
 import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { UNCHANGED_IMAGE } from './kyc-forms.ts';
 import { infoHref } from './kyc-links.ts';
 
 /**
@@ -71,6 +81,37 @@ export async function readFormDataCapped(request: Request, maxBytes: number): Pr
     if (seen > maxBytes) throw new BodyTooLarge();
     throw err;
   }
+}
+
+/**
+ * The submitted form of a KYC page: the body read with {@link readFormDataCapped} under `maxBytes`, then its CSRF
+ * token checked. Null when the body is larger than the cap (the page answers its image-size message, status 413).
+ * @throws the CSRF failure response of validateCsrf, or the body's read error.
+ */
+export async function readKycForm(
+  request: Request,
+  ctx: AppLoadContext,
+  maxBytes: number,
+): Promise<FormData | null> {
+  let formData: FormData;
+  try {
+    formData = await readFormDataCapped(request, maxBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) return null;
+    throw err;
+  }
+  await validateCsrf(formData, request, ctx);
+  return formData;
+}
+
+/** A Conform submission result carrying one form-level message (for answers no schema produced). */
+export function formErrorResult(message: string): SubmissionResult<string[]> {
+  return { status: 'error', error: { '': [message] } };
+}
+
+/** The part an image field sends to the platform: the new file, or the "unchanged" text for a kept image. */
+export function imagePart(v: KycImageInput): string | Blob {
+  return typeof v === 'string' ? UNCHANGED_IMAGE : (v as Blob);
 }
 
 /** A multipart body for the platform from checked values: strings as text parts, files as file parts. */

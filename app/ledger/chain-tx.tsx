@@ -1,8 +1,9 @@
 /**
- * /chain/tx/{hash}: the public ledger explorer the certificate's chain transaction hash links to (issue 3 item 2):
- * the entry's leaf, its record, the inclusion proof and the signed tree head, with the public key to check it.
+ * /chain/tx/{hash}: the public ledger explorer the certificate's chain transaction hash links to (spec 01 §2.3,
+ * decision 005): the entry's leaf, its record, the inclusion proof and the signed tree head, with the public key to
+ * check it.
  */
-import { data, Link, useLoaderData } from 'react-router';
+import { data, Link } from 'react-router';
 import type { Route } from './+types/chain-tx';
 import { isSuccess, LedgerPaths, type LedgerEntryView, type LedgerPublicKey } from '../../contract/index.ts';
 import { apiCall } from '../lib/api.server.ts';
@@ -28,8 +29,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
-export default function ChainTx() {
-  const { entry, key, signedAt, savedAt } = useLoaderData<typeof loader>();
+export default function ChainTx({ loaderData }: Route.ComponentProps) {
+  const { entry, key, signedAt, savedAt } = loaderData;
   return (
     <section className="page">
       <h1>账本记录</h1>

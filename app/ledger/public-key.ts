@@ -1,4 +1,4 @@
-/** /.well-known/cunzheng-ledger-key.pem: the ledger's Ed25519 public key as a file (issue 3 item 2). */
+/** /.well-known/cunzheng-ledger-key.pem: the ledger's Ed25519 public key as a file (decision 005). */
 import { data } from 'react-router';
 import type { Route } from './+types/public-key';
 import { isSuccess, LedgerPaths, type LedgerPublicKey } from '../../contract/index.ts';

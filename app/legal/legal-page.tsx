@@ -3,7 +3,7 @@
  * server-rendered document with its version and effective date, and the support contact (SUPPORT_CONTACT) when
  * configured. Works the same with and without JavaScript.
  */
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/legal-page';
 import { legalDocument } from './legal-texts.ts';
 import { LegalPaths, type LegalKind } from './paths.ts';
@@ -31,8 +31,8 @@ const TITLES: Record<LegalKind, string> = {
   clause: '服务规则',
 };
 
-export default function LegalPage() {
-  const { kind, doc, contact } = useLoaderData<typeof loader>();
+export default function LegalPage({ loaderData }: Route.ComponentProps) {
+  const { kind, doc, contact } = loaderData;
   return (
     <article className="page narrow legal">
       <nav className="tabs" aria-label="平台规则">

@@ -37,3 +37,14 @@ export async function validateCsrf(formData: FormData, request: Request, ctx: Ap
     throw err;
   }
 }
+
+/**
+ * Checks the `?csrf=` parameter of the action URL against the cookie: for multipart bodies the action forwards as a
+ * stream, unparsed (the upload forms put the token there).
+ * @throws a 403 response when it is missing or does not match.
+ */
+export async function validateCsrfInUrl(request: Request, ctx: AppLoadContext): Promise<void> {
+  const form = new FormData();
+  form.set('csrf', new URL(request.url).searchParams.get('csrf') ?? '');
+  await validateCsrf(form, request, ctx);
+}

@@ -1,13 +1,21 @@
 /**
  * The top bar (spec 02 "Top bar"): logo and menu, help, notification badge (capped at 99), points with a buy link,
  * the account menu (a <details> disclosure, so it opens without JavaScript) and logout; login/register for visitors.
- * Also the verification tip for userStatus 1, 2 and 4 (spec 02 §4) with its link (kyc/kyc-links.ts): 1 去认证 → the
- * form of the account type or /no-type, 2 认证中 → the info page, 4 重新认证 → the form.
+ * Also the verification tip for userStatus 1, 2 and 4 (spec 02 §4) with its link: 1 去认证 → the form of the account
+ * type or /no-type, 2 认证中 → the info page, 4 重新认证 → the form. Where those links lead is the KYC area's rule:
+ * the root loader works them out and hands them in ({@link VerifyLinks}); the shell imports no area.
  */
 import { Form, Link, NavLink } from 'react-router';
 import type { UserInfo } from '../../contract/index.ts';
-import { authInfoMenuHref, tipHref } from '../kyc/kyc-links.ts';
 import { CsrfInput } from './csrf-input.tsx';
+
+/** Where the logged-in user's verification links lead (spec 02 "Top bar", §4), from the root loader. */
+export interface VerifyLinks {
+  /** The tip's link (去认证, 认证中, 重新认证): a path such as `/personage-kyc` or `/kyc-info`. */
+  tip: string;
+  /** The account menu's 认证信息 entry, or null when the menu shows none. */
+  authInfo: string | null;
+}
 
 /** Badge text: the unread count, "99+" above 99 (spec 01 §9, spec 02 §9). */
 export function badgeText(n: number): string {
@@ -20,9 +28,20 @@ const TIPS: Record<string, { text: string; link: string }> = {
   '4': { text: '实名认证审核未通过，请调整资料后重新提交', link: '重新认证' },
 };
 
-export function TopBar({ user }: { user: UserInfo | null }) {
+/** The account menu's entries before 认证信息 and 退出登录 (spec 02 "Top bar"): path and label. */
+const ACCOUNT_MENU: [string, string][] = [
+  ['/setting', '账户设置'],
+  ['/notifications', '消息通知'],
+  ['/signature', '签章管理'],
+  ['/orders', '我的订单'],
+  ['/invoice', '我的发票'],
+  ['/address', '地址管理'],
+];
+
+/** The top bar; `verifyLinks` is null for a visitor (and ignored then). */
+export function TopBar({ user, verifyLinks }: { user: UserInfo | null; verifyLinks: VerifyLinks | null }) {
   const tip = user ? TIPS[user.userStatus] : undefined;
-  const authInfo = user ? authInfoMenuHref(user) : null;
+  const authInfo = verifyLinks?.authInfo ?? null;
   return (
     <header className="topbar">
       <div className="topbar-inner">
@@ -51,24 +70,11 @@ export function TopBar({ user }: { user: UserInfo | null }) {
               <details className="account-menu">
                 <summary>{user.userName || maskMobile(user.mobile)}</summary>
                 <ul>
-                  <li>
-                    <Link to="/setting">账户设置</Link>
-                  </li>
-                  <li>
-                    <Link to="/notifications">消息通知</Link>
-                  </li>
-                  <li>
-                    <Link to="/signature">签章管理</Link>
-                  </li>
-                  <li>
-                    <Link to="/orders">我的订单</Link>
-                  </li>
-                  <li>
-                    <Link to="/invoice">我的发票</Link>
-                  </li>
-                  <li>
-                    <Link to="/address">地址管理</Link>
-                  </li>
+                  {ACCOUNT_MENU.map(([to, label]) => (
+                    <li key={to}>
+                      <Link to={to}>{label}</Link>
+                    </li>
+                  ))}
                   {authInfo ? (
                     <li>
                       <Link to={authInfo}>认证信息</Link>
@@ -95,9 +101,9 @@ export function TopBar({ user }: { user: UserInfo | null }) {
           )}
         </div>
       </div>
-      {user && tip ? (
+      {user && tip && verifyLinks ? (
         <div className="verify-tip" role="status">
-          {tip.text} <Link to={tipHref(user)}>{tip.link}</Link>
+          {tip.text} <Link to={verifyLinks.tip}>{tip.link}</Link>
         </div>
       ) : null}
     </header>

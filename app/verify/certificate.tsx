@@ -3,7 +3,7 @@
  * the browser (never uploaded); without it the file is streamed to the gateway, hashed and discarded; or the user
  * pastes a SHA-256. Says clearly when nothing matches.
  */
-import { data, Form, useActionData } from 'react-router';
+import { data, Form } from 'react-router';
 import type { Route } from './+types/certificate';
 import { HashPicker } from './hash-picker.tsx';
 import { hashUpload, lookupByHash } from './lookup.server.ts';
@@ -20,8 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { error: null, hash, list: found.value };
 }
 
-export default function CertificateCheck() {
-  const result = useActionData<typeof action>();
+export default function CertificateCheck({ actionData: result }: Route.ComponentProps) {
   return (
     <>
       <p className="lead">

@@ -1,5 +1,5 @@
 /** /queryAuthentication/electronicData: open a ledger record by its chain transaction hash (→ /chain/tx/{hash}). */
-import { data, Form, redirect, useActionData } from 'react-router';
+import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/electronic-data';
 import { NotFound } from './result.tsx';
 
@@ -13,8 +13,7 @@ export async function action({ request }: Route.ActionArgs) {
   return redirect(`/chain/tx/${hash}`);
 }
 
-export default function ElectronicData() {
-  const result = useActionData<typeof action>();
+export default function ElectronicData({ actionData: result }: Route.ComponentProps) {
   return (
     <>
       <p className="lead">输入证书上的链上交易哈希，查看账本记录、包含证明（RFC 9162）和签名树头。</p>

@@ -2,7 +2,7 @@
  * /queryAuthentication/keepSingle: check a file (or its SHA-256) against one preservation number: is this the very
  * data that evidence preserved? Answers match / no match with both hashes shown.
  */
-import { data, Form, useActionData } from 'react-router';
+import { data, Form } from 'react-router';
 import type { Route } from './+types/keep-single';
 import { Sha256Hex } from '../../contract/index.ts';
 import { HashPicker } from './hash-picker.tsx';
@@ -22,8 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { error: null, match: found.value.filehash === hash.data, hash: hash.data, evidence: found.value };
 }
 
-export default function KeepSingle() {
-  const result = useActionData<typeof action>();
+export default function KeepSingle({ actionData: result }: Route.ComponentProps) {
   return (
     <>
       <p className="lead">

@@ -1,5 +1,5 @@
 /**
- * Public verification lookups (spec 01 §2.1 /queryAuthentication; issue 3 item 7), rate-limited per client by the
+ * Public verification lookups (spec 01 §2.1 /queryAuthentication; decision 006), rate-limited per client by the
  * platform: by preservation number (bqno → viewToken → bqview), by SHA-256 (byHash), and the SHA-256 of a file a
  * browser without JavaScript uploads: streamed through busboy into a hash and discarded, never stored.
  */

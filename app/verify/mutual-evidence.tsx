@@ -3,7 +3,7 @@
  * root printed on a certificate, or `sth` in a package's proof.json) checks that today's ledger extends it: nothing
  * recorded before was changed or removed (RFC 9162 consistency proof, verified on the gateway).
  */
-import { data, Form, useActionData } from 'react-router';
+import { data, Form } from 'react-router';
 import type { Route } from './+types/mutual-evidence';
 import { checkConsistency } from './consistency.server.ts';
 import { NotFound } from './result.tsx';
@@ -28,8 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   };
 }
 
-export default function MutualEvidence() {
-  const result = useActionData<typeof action>();
+export default function MutualEvidence({ actionData: result }: Route.ComponentProps) {
   return (
     <>
       <p className="lead">

@@ -2,7 +2,7 @@
  * /queryAuthentication/safekeeping and /English/safekeeping: look an evidence up by its preservation number
  * (spec 01 §7 bqno → viewToken → bqview). A GET form, so the result has a shareable URL and needs no JavaScript.
  */
-import { Form, useLoaderData } from 'react-router';
+import { Form } from 'react-router';
 import type { Route } from './+types/safekeeping';
 import { lookupByNumber } from './lookup.server.ts';
 import { EvidenceResult, NotFound } from './result.tsx';
@@ -23,8 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { english, no, result: await lookupByNumber(context, no, url.pathname) };
 }
 
-export default function Safekeeping() {
-  const { english, no, result } = useLoaderData<typeof loader>();
+export default function Safekeeping({ loaderData }: Route.ComponentProps) {
+  const { english, no, result } = loaderData;
   const form = (
     <Form method="get" className="inline-form verify-form">
       <label htmlFor="no">{english ? 'Preservation No.' : '保全编号'}</label>

@@ -1,5 +1,17 @@
-/** Small crypto helpers shared by the areas: hashing, random identifiers, constant-time comparison. */
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+/**
+ * Small crypto helpers shared by the areas: hashing, random identifiers, constant-time comparison, and the RSA key
+ * pairs the payment and face sandboxes create once.
+ */
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto';
+import { promisify } from 'node:util';
 
 /** Lower-case hex SHA-256 of a string (UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
@@ -45,4 +57,17 @@ export function randomFromAlphabet(alphabet: string, length: number): string {
  */
 export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+const generateRsa = promisify(generateKeyPair);
+
+/** A new RSA-2048 private key as PKCS#8 PEM (the key size Alipay's RSA2 and WeChat Pay's v3 signatures use). */
+export async function newRsaPrivateKeyPem(): Promise<string> {
+  const { privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}
+
+/** The SPKI PEM public key of a PEM private key. @throws when `privatePem` is not a private key */
+export function publicKeyPem(privatePem: string): string {
+  return createPublicKey(createPrivateKey(privatePem)).export({ type: 'spki', format: 'pem' }).toString();
 }

@@ -6,15 +6,13 @@
  */
 import {
   createPrivateKey,
-  createPublicKey,
-  generateKeyPair,
   randomInt,
   sign as rsaSign,
   verify as rsaVerify,
   type KeyObject,
 } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { newRsaPrivateKeyPem, publicKeyPem } from '../core/crypto.ts';
 import { readOrCreateKeyFile } from '../core/key-file.ts';
 import type { AlipayClientConfig } from './alipay-face.ts';
 
@@ -35,17 +33,6 @@ export interface AlipaySandboxKeys {
   alipayPrivateKey: string;
   /** The sandbox's public key (SPKI PEM): the SDK verifies responses with it (`alipayPublicKey`). */
   alipayPublicKey: string;
-}
-
-const generateRsa = promisify(generateKeyPair);
-
-async function newRsaPrivateKeyPem(): Promise<string> {
-  const { privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
-  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-}
-
-function publicPem(privatePem: string): string {
-  return createPublicKey(createPrivateKey(privatePem)).export({ type: 'spki', format: 'pem' }).toString();
 }
 
 /**
@@ -81,9 +68,9 @@ export async function loadOrCreateSandboxKeys(dataDir: string): Promise<AlipaySa
   return {
     appId: stored.appId,
     appPrivateKey: stored.appPrivateKey,
-    appPublicKey: publicPem(stored.appPrivateKey),
+    appPublicKey: publicKeyPem(stored.appPrivateKey),
     alipayPrivateKey: stored.alipayPrivateKey,
-    alipayPublicKey: publicPem(stored.alipayPrivateKey),
+    alipayPublicKey: publicKeyPem(stored.alipayPrivateKey),
   };
 }
 

@@ -8,9 +8,9 @@
  * `PUB_KEY_ID_…` in Wechatpay-Serial; the merchant verifies with the matching public key. `wechatpay-axios-plugin`
  * takes a public key or a platform certificate alike, so no X.509 certificate is needed.
  */
-import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, randomInt } from 'node:crypto';
+import { createPrivateKey, randomBytes, randomInt } from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { newRsaPrivateKeyPem, publicKeyPem } from '../../core/crypto.ts';
 import { readOrCreateKeyFile } from '../../core/key-file.ts';
 import type { WechatPayConfig } from './client.ts';
 import { randomAlnum } from './v3.ts';
@@ -40,17 +40,6 @@ export interface WechatPaySandboxKeys {
   platformPublicKey: string;
   /** APIv3 key: 32 letters and digits; encrypts notification resources. */
   apiV3Key: string;
-}
-
-const generateRsa = promisify(generateKeyPair);
-
-async function newRsaPrivateKeyPem(): Promise<string> {
-  const { privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
-  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-}
-
-function publicPem(privatePem: string): string {
-  return createPublicKey(createPrivateKey(privatePem)).export({ type: 'spki', format: 'pem' }).toString();
 }
 
 const digits = (n: number): string => Array.from({ length: n }, () => randomInt(0, 10)).join('');
@@ -96,8 +85,8 @@ export async function loadOrCreateWechatPaySandboxKeys(dataDir: string): Promise
   }
   return {
     ...keys,
-    merchantPublicKey: publicPem(keys.merchantPrivateKey),
-    platformPublicKey: publicPem(keys.platformPrivateKey),
+    merchantPublicKey: publicKeyPem(keys.merchantPrivateKey),
+    platformPublicKey: publicKeyPem(keys.platformPrivateKey),
   };
 }
 

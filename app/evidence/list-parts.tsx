@@ -1,0 +1,68 @@
+/**
+ * Pieces of the evidence list screens (spec 01 §2.4) that the three lists and the batch download share: the GET
+ * filter form (date range and file-name keyword, with the list's own selects in between), an evidence's cells in a
+ * table row, and the pagination that keeps the filters.
+ */
+import type { ReactNode } from 'react';
+import { Form } from 'react-router';
+import { EVIDENCE_PAGE_SIZE, fileTypeLabel, type EvidenceListItem } from '../../contract/index.ts';
+import { Pagination } from '../shell/pagination.tsx';
+import { pageHref, type ListFilters } from './filters.ts';
+
+/**
+ * The filter form (a GET form: the filters live in the URL). `selects` stand between the dates and the keyword;
+ * `after` follows the 查询 button (e.g. a reset link).
+ */
+export function EvidenceFilters({
+  filters,
+  selects,
+  after,
+}: {
+  filters: ListFilters;
+  selects?: ReactNode;
+  after?: ReactNode;
+}) {
+  return (
+    <Form method="get" className="filters" role="search">
+      <label>
+        开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
+      </label>
+      <label>
+        结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
+      </label>
+      {selects}
+      <label>
+        关键词 <input type="search" name="keyword" defaultValue={filters.keyword} placeholder="证据名称" />
+      </label>
+      <button type="submit" className="button">
+        查询
+      </button>
+      {after}
+    </Form>
+  );
+}
+
+/** An evidence's cells: number, title, file type, label (- when none), save time. */
+export function EvidenceCells({ row }: { row: EvidenceListItem }) {
+  return (
+    <>
+      <td className="mono">{row.baoquan}</td>
+      <td>{row.title}</td>
+      <td>{fileTypeLabel(row.fileType)}</td>
+      <td>{row.label || '-'}</td>
+      <td>{row.saveTime}</td>
+    </>
+  );
+}
+
+/** The pages of a list of `count` evidences, 20 a page (spec 01 §2.4), each link keeping the filters. */
+export function ListPagination({ filters, count }: { filters: ListFilters; count: number }) {
+  return (
+    <Pagination
+      page={filters.page}
+      pageSize={EVIDENCE_PAGE_SIZE}
+      count={count}
+      href={(n) => pageHref(filters, n)}
+    />
+  );
+}
