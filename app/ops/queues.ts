@@ -6,6 +6,7 @@
  * platform enforces the role on the queue's own calls (403 无权访问).
  */
 import { KYC_REVIEW_ROLE, KycMsg, type OpsRole } from '../../contract/index.ts';
+import { BILLING_OPS_ROLE, BillingMsg } from '../../contract/billing.ts';
 
 /** One queue of the console. */
 export interface OpsQueueEntry {
@@ -39,6 +40,15 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     ],
     notices: { approved: KycMsg.reviewApproved, rejected: KycMsg.reviewRejected },
     actions: { approve: '通过', reject: '驳回' },
+  },
+  {
+    area: 'billing',
+    title: '订单管理',
+    path: '/ops/billing',
+    role: BILLING_OPS_ROLE,
+    views: [{ label: '全部订单', to: '/ops/billing' }],
+    notices: { reconciled: BillingMsg.reconciled },
+    actions: { search: '查询订单', view: '查看订单', reconcile: '手动对账' },
   },
 ];
 
