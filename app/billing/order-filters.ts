@@ -32,7 +32,9 @@ export function statusChoices(tab: OrderTabCode): Readonly<Record<number, string
 export function beijingDayStart(date: string): number | undefined {
   if (!DATE_RE.test(date)) return undefined;
   const ms = Date.parse(`${date}T00:00:00+08:00`);
-  return Number.isNaN(ms) ? undefined : ms / 1000;
+  // Date.parse rolls 2026-02-30 over to March: only a date that reads back the same is real.
+  if (Number.isNaN(ms) || new Date(ms + 8 * 3600_000).toISOString().slice(0, 10) !== date) return undefined;
+  return ms / 1000;
 }
 
 /** Reads the filters from a URL; a bad value falls back to its default instead of reaching the platform. */

@@ -55,7 +55,17 @@ export default function OpsOrders({ loaderData }: Route.ComponentProps) {
       </Form>
       <FormErrors errors={error ? [error] : undefined} />
       <DataTable
-        headers={['订单号', '手机号', '积分', '金额（元）', '支付方式', '状态', '下单时间', '支付时间', '操作']}
+        headers={[
+          '订单号',
+          '手机号',
+          '积分',
+          '金额（元）',
+          '支付方式',
+          '状态',
+          '下单时间',
+          '支付时间',
+          '操作',
+        ]}
         items={list}
         empty="暂无订单"
         row={(o) => (
