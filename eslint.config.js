@@ -52,8 +52,9 @@ export default tseslint.config(
     },
   },
   {
-    // Every page loads the root route and the shell: importing values from the contract's index there pulls the
-    // zod schemas (about 100 KB) into every page's JavaScript (bench/page-weight.ts). Import the module needed.
+    // Every page loads the root route and the shell: a value import of a contract module that builds zod schemas
+    // there pulls zod (about 100 KB) into every page's JavaScript (bench/page-weight.ts). Only the zod-free modules
+    // (messages, envelope) may be imported for values; types from anywhere.
     files: ['app/root.tsx', 'app/shell/**/*.tsx'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -61,9 +62,10 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/contract/index.ts'],
+              group: ['**/contract/*', '!**/contract/messages.ts', '!**/contract/envelope.ts'],
               allowTypeImports: true,
-              message: 'import from the contract module itself (e.g. contract/messages.ts), not its index',
+              message:
+                'the root and the shell import values only from contract/messages.ts and contract/envelope.ts',
             },
           ],
         },

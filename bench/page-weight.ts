@@ -33,7 +33,7 @@ const PAGES: [string, string][] = [
   ['/queryAuthentication/certificate', 'verify/certificate'],
   ['/address', 'address/address'],
   ['/personage-kyc', 'kyc/personal'],
-  ['/ops', 'ops/queue'],
+  ['/ops/kyc', 'ops/kyc/queue'],
 ];
 
 function readManifest(): Manifest {

@@ -4,7 +4,8 @@
  * multipart stream read from disk: (1) `api`: to `POST /api/data/save` through the gateway's proxy with a bearer
  * token; (2) `page`: to the `/newAccessCard` form action (what a browser without JavaScript does) with the session
  * and CSRF cookies of a real login through `/login`. For each it prints throughput and the resident set size
- * (sampled every 50 ms). Issue 2: the process must not grow by more than 150 MB. Run `npm run build` first.
+ * (sampled every 50 ms). The goal (README "Figures"): the process must not grow by more than 150 MB. Run
+ * `npm run build` first.
  *
  * Figures, not pass/fail: it exits non-zero only when the upload fails or the returned SHA-256 is wrong.
  */
@@ -15,8 +16,8 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ApiEnvelope } from '../contract/envelope.ts';
 import { AccountPaths, type LoginData } from '../contract/account.ts';
+import type { ApiEnvelope } from '../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData } from '../contract/evidence.ts';
 import { startServer } from '../server/start.ts';
 

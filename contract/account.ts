@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { freeText, imgCode, loginPassword, mobile, password, requiredText, smsCode } from './validators.ts';
-import { Msg } from './messages.ts';
 
 export const AccountPaths = {
   imgCode: '/api/Register/getImgCode',
@@ -24,6 +23,18 @@ export const AccountPaths = {
 
 /** Messages of the account area beyond the shared `Msg` (our wording where the spec shows none). */
 export const AccountMsg = {
+  passwordsDiffer: '两次新密码不一致',
+  newPasswordSameAsOld: '新密码不能与旧密码相同',
+  passwordChanged: '修改密码成功',
+  loginFailed: '手机号或密码错误',
+  mobileRegistered: '该手机号已注册',
+  mobileNotRegistered: '该手机号未注册',
+  smsTooFrequent: '验证码发送过于频繁，请一分钟后再试',
+  smsSent: '验证码已发送',
+  registered: '注册成功',
+  passwordReset: '密码重置成功，请登录',
+  loggedIn: '登录成功',
+  loggedOut: '退出成功',
   oldPasswordWrong: '原密码错误',
   /** Notification written when the password changes (spec 01 §3 News; our wording). */
   passwordChangedNews: '您的登录密码已修改，所有设备需重新登录。如非本人操作，请立即找回密码。',
@@ -98,7 +109,10 @@ export const EditPasswordBody = z
     confirmPassword: requiredText('确认新密码'),
   })
   .refine((v) => v.password === v.confirmPassword, {
-    message: Msg.passwordsDiffer,
+    message: AccountMsg.passwordsDiffer,
     path: ['confirmPassword'],
   })
-  .refine((v) => v.password !== v.oldPassword, { message: Msg.newPasswordSameAsOld, path: ['password'] });
+  .refine((v) => v.password !== v.oldPassword, {
+    message: AccountMsg.newPasswordSameAsOld,
+    path: ['password'],
+  });

@@ -11,13 +11,13 @@ export interface ApiEnvelope<T = unknown> {
 /** Envelope codes this platform answers with. 408 means "log in again" (spec 01 §8). */
 export const ApiCode = {
   OK: 200,
-  /** Face certification still open: keep polling (issue 5; contract FACE_PENDING_CODE). */
+  /** Face certification still open: keep polling (spec 02 §4 face flow; contract FACE_PENDING_CODE). */
   PENDING: 202,
   BAD_REQUEST: 400,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   SESSION_EXPIRED: 408,
-  /** Real-name verification required first (issue 5 gate; contract KYC_REQUIRED_CODE). */
+  /** Real-name verification required first (decision 011 gate; contract KYC_REQUIRED_CODE). */
   KYC_REQUIRED: 412,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,

@@ -4,8 +4,46 @@
  * Type codes: 0 all, 1 document, 2 image, 3 audio, 4 video, 5 other (spec 01 §2.4, §9).
  */
 import { z } from 'zod';
-import { freeText } from './validators.ts';
 import { Msg } from './messages.ts';
+import { freeText } from './validators.ts';
+
+/** Messages of the evidence area: the spec's (spec 01 §8) verbatim, ours where it shows none. */
+export const EvidenceMsg = {
+  certificateGenerating: '证书生成中',
+  evidenceUploading: '证据上传中请稍后下载',
+  evidenceMissing: '证据缺失不可下载',
+  selectEvidenceToDownload: '请选择需要下载的证据',
+  noDownloadFiles: '无下载文件',
+  fileRequired: '请选择需要保全的文件',
+  evidenceSaved: '保全成功',
+  evidenceNotFound: '证据不存在',
+  extractCodeWrong: '提取码错误',
+  extractCodeRequired: '请输入提取码',
+  downloadLinkInvalid: '下载链接无效或已过期',
+  evidenceDeleted: '该证据数据已由所有人删除，不可下载',
+  evidenceDataDeleted: '已删除该证据数据，保全记录仍保留在账本中',
+  batchTooMany: (max: number) => `一次最多下载${max}个证据`,
+  propertyDataRequired: '请上传CSV或XLSX文件，或填写字段名称和数据',
+  propertyBadFileType: '仅支持CSV或XLSX格式的文件',
+  propertyXlsUnsupported: '不支持旧版Excel（.xls）文件，请另存为.xlsx或CSV后上传',
+  propertyBadEncoding: '无法识别文件编码，请使用UTF-8或GBK编码的CSV文件',
+  propertyBadXlsx: 'XLSX文件无法读取，请检查文件是否损坏',
+  propertyBadCsv: (line: number) => `CSV格式有误（第${line}行），含逗号、引号或换行的内容请用英文双引号括起`,
+  propertyBadJson: '字段或数据格式有误',
+  propertyNoFields: '请填写字段名称',
+  propertyNoRows: '请至少填写一条数据',
+  propertyFieldNameEmpty: (col: number) => `第${col}列的字段名称不能为空`,
+  propertyFieldDuplicate: (name: string) => `字段名称“${name}”重复`,
+  propertyTooManyFields: (max: number) => `字段不能超过${max}个`,
+  propertyTooManyRows: (max: number) => `数据不能超过${max}条`,
+  propertyCellTooLong: (row: number, col: number, max: number) =>
+    `第${row}行第${col}列的内容不能超过${max}个字符`,
+  propertyRagged: (row: number, got: number, want: number) => `第${row}行有${got}项，与字段数${want}不一致`,
+  /** Title of user data saved without a title and without an uploaded file's name. */
+  propertyDefaultTitle: '用户数据',
+  /** Notification written when an evidence is saved (spec 01 §3 News). */
+  savedNews: (title: string, baoquan: string) => `您的证据「${title}」已保全成功，保全号：${baoquan}`,
+} as const;
 
 export const FILE_TYPES = [
   { code: 0, label: '全部' },
@@ -97,9 +135,9 @@ export interface EvidenceListItem {
   fileType: number;
   label: string;
   saveTime: string;
-  /** file | hash | property | app (issue 3; added by the platform, optional for older fixtures). */
+  /** file | hash | property | app (decision 006; added by the platform, optional for older fixtures). */
   kind?: 'file' | 'hash' | 'property' | 'app';
-  /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data, else null (issue 3). */
+  /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data, else null (spec 01 §2.4 deletion). */
   deletedAt?: string | null;
 }
 export interface EvidenceListData {
@@ -136,11 +174,11 @@ export interface EvidenceView {
   userData: { line: number; fields: { fieldName: string; exampleValue: string }[] } | null;
   /** Evidence id, present only for the owner (isSelf 1), for `downBaoquan`. */
   id: number | null;
-  /** file | hash | property | app (issue 3). */
+  /** file | hash | property | app (decision 006). */
   kind: 'file' | 'hash' | 'property' | 'app';
-  /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data; the ledger entry stays (issue 3). */
+  /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data; the ledger entry stays (decision 006). */
   deletedAt: string | null;
-  /** Position of the evidence in the ledger (issue 3). */
+  /** Position of the evidence in the ledger (decision 005). */
   leafIndex: number;
 }
 
@@ -150,14 +188,14 @@ export const OwnerDownloadBody = z.object({ dataId: z.coerce.number().int().posi
 export const CodeDownloadBody = z.object({
   code: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.string({ error: Msg.extractCodeRequired }).trim().max(30, Msg.tooLong('提取码', 30)),
+    z.string({ error: EvidenceMsg.extractCodeRequired }).trim().max(30, Msg.tooLong('提取码', 30)),
   ),
   baoquan: z.string().trim().min(1).max(64),
 });
 /**
  * Both download calls → `{ downUrl, packageUrl }`: signed, expiring same-origin URLs. `downUrl` streams the original
  * bytes; `packageUrl` (`/attestation/<baoquan>/package.zip?exp=&sig=`, served by the gateway) the evidence package:
- * original (or data.csv), certificate.pdf and proof.json (issue 3).
+ * original (or data.csv), certificate.pdf and proof.json (decision 007).
  */
 export interface DownloadData {
   downUrl: string;
@@ -203,13 +241,6 @@ export interface BatchDownloadData {
  * Messages of the evidence area beyond the shared `Msg` (which still holds the evidence messages written before the
  * contract was split by area). Our wording: the spec shows none.
  */
-export const EvidenceMsg = {
-  /** Title of user data saved without a title and without an uploaded file's name. */
-  propertyDefaultTitle: '用户数据',
-  /** Notification written when an evidence is saved (spec 01 §3 News). */
-  savedNews: (title: string, baoquan: string) => `您的证据「${title}」已保全成功，保全号：${baoquan}`,
-} as const;
-
 /** Text fields of `POST /api/data/saveProperty` (title defaults to the uploaded file's name, else "用户数据"). */
 export const SavePropertyFields = z.object({
   title: freeText('证据名称', 100),
@@ -217,12 +248,18 @@ export const SavePropertyFields = z.object({
 });
 /** `POST /api/Evidences/labelSave {dataId, label}` ('' clears the label). */
 export const LabelSaveBody = z.object({
-  dataId: z.coerce.number({ error: Msg.evidenceNotFound }).int().positive(Msg.evidenceNotFound),
+  dataId: z.coerce
+    .number({ error: EvidenceMsg.evidenceNotFound })
+    .int()
+    .positive(EvidenceMsg.evidenceNotFound),
   label: freeText('标签', 30),
 });
 /** `GET|POST /api/data/delData {dataId}`. */
 export const DelDataBody = z.object({
-  dataId: z.coerce.number({ error: Msg.evidenceNotFound }).int().positive(Msg.evidenceNotFound),
+  dataId: z.coerce
+    .number({ error: EvidenceMsg.evidenceNotFound })
+    .int()
+    .positive(EvidenceMsg.evidenceNotFound),
 });
 /** Most ids one downloadBatch call accepts. */
 export const BATCH_MAX_ITEMS = 100;
@@ -230,7 +267,7 @@ export const BATCH_MAX_ITEMS = 100;
 export const BatchDownloadBody = z.object({
   dataIdStr: z.preprocess(
     (v) => (Array.isArray(v) ? v.join(',') : v == null ? '' : String(v)),
-    z.string().max(BATCH_MAX_ITEMS * 24, Msg.batchTooMany(BATCH_MAX_ITEMS)),
+    z.string().max(BATCH_MAX_ITEMS * 24, EvidenceMsg.batchTooMany(BATCH_MAX_ITEMS)),
   ),
 });
 /** `GET /api/share/getView?baoquan=`. */

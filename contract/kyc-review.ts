@@ -4,8 +4,7 @@
  * `KycMsg` (contract/kyc.ts). No I/O.
  */
 import { z } from 'zod';
-import type { KycDetails } from './kyc.ts';
-import { KycMsg } from './kyc.ts';
+import { type KycDetails, KycMsg } from './kyc.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
 

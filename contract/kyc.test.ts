@@ -12,6 +12,7 @@ import {
   USER_STATUS_MEANING,
   userStatusSchema,
 } from './kyc.ts';
+import { Msg } from './messages.ts';
 import {
   bankNo,
   birthDate,
@@ -27,7 +28,6 @@ import {
   personNameField,
   shortChineseNameField,
 } from './validators.ts';
-import { Msg } from './messages.ts';
 
 /** A fixed "now" (2024-06-01 12:00 China time) so birth-date limits do not move. */
 const NOW = Date.UTC(2024, 5, 1, 4, 0, 0);

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { UserInfo } from './account.ts';
 import { ApiCode } from './envelope.ts';
-import { KycImageMsg, kycImageField } from './kyc-images.ts';
+import { kycImageField, KycImageMsg } from './kyc-images.ts';
 import { Msg } from './messages.ts';
 import {
   bankNo,
@@ -19,8 +19,8 @@ import {
   idCard,
   idCardField,
   isValidBirthDate,
-  MOBILE_RE,
   mobile,
+  MOBILE_RE,
   parseIdCard,
   personNameField,
   SPECIAL_CHARS_RE,

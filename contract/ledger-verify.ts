@@ -8,7 +8,7 @@
  * the check fail (false / null).
  */
 import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { sthSigningInput, type SignedTreeHead } from './ledger.ts';
+import { type SignedTreeHead, sthSigningInput } from './ledger.ts';
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;

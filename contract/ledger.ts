@@ -1,5 +1,5 @@
 /**
- * Ledger calls and the evidence package's proof file (issue 3; ARCHITECTURE "Evidence, ledger, certificates").
+ * Ledger calls and the evidence package's proof file (decision 005; ARCHITECTURE "Evidence, ledger, certificates").
  * The ledger is an append-only Merkle log in the style of RFC 9162 (Certificate Transparency v2): leaf hash =
  * SHA-256(0x00 ‖ leaf input), node hash = SHA-256(0x01 ‖ left ‖ right), where the leaf input is the UTF-8 canonical
  * JSON of the evidence record. Signed tree heads are Ed25519 signatures. Hashes are lower-case hex.

@@ -6,6 +6,12 @@ import { z } from 'zod';
 import { Sha256Hex } from './evidence.ts';
 import { Msg } from './messages.ts';
 
+/** Messages of the public verification pages (ours; the spec shows none). */
+export const VerifyMsg = {
+  evidenceNumberNotFound: '未查询到该保全编号的证据',
+  viewTokenInvalid: '查询凭证无效或已过期，请重新查询',
+} as const;
+
 export const VerifyPaths = {
   /** `POST {no}` → `{viewToken}`: a short-lived token for one evidence number (public; rate-limited per client). */
   bqno: '/api/check/bqno',
@@ -38,7 +44,11 @@ export const NoBody = z.object({
 
 /** `POST {viewToken, no}` of bqview. `viewToken` is what bqno answered. */
 export const ViewTokenBody = z.object({
-  viewToken: z.string({ error: Msg.viewTokenInvalid }).trim().min(1, Msg.viewTokenInvalid).max(200),
+  viewToken: z
+    .string({ error: VerifyMsg.viewTokenInvalid })
+    .trim()
+    .min(1, VerifyMsg.viewTokenInvalid)
+    .max(200),
   no: NoBody.shape.no,
 });
 /** bqno → `{viewToken}`: `<exp>.<hex HMAC>`, valid 10 minutes for that one number. */

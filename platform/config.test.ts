@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/index.ts';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import { loadPlatformConfig } from './config.ts';
 
 describe('loadPlatformConfig', () => {

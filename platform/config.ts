@@ -1,10 +1,10 @@
 /**
  * Platform configuration: read once from the environment, validated with zod, failing fast with one readable
- * message that lists every bad variable (ARCHITECTURE "Quality habits"; issue 2 "Platform").
+ * message that lists every bad variable (ARCHITECTURE "Quality habits"; docs/decisions/002-platform.md).
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/index.ts';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import { BillingNotifyPaths } from '../contract/billing.ts';
 import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
@@ -51,9 +51,10 @@ export interface PlatformConfig {
    */
   trustProxy: string | boolean;
   /**
-   * Alipay face verification (issue 5): ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY (the app's RSA private key, PEM),
-   * ALIPAY_PUBLIC_KEY (Alipay's public key, PEM) and ALIPAY_GATEWAY (default the production gateway). All three keys
-   * set → the real Alipay; none → the sandbox gateway of platform/kyc/alipay-sandbox.ts on loopback.
+   * Alipay face verification (spec 02 §4 "Face flow"; docs/decisions/010-kyc-foundations.md): ALIPAY_APP_ID,
+   * ALIPAY_PRIVATE_KEY (the app's RSA private key, PEM), ALIPAY_PUBLIC_KEY (Alipay's public key, PEM) and
+   * ALIPAY_GATEWAY (default the production gateway). All three keys set → the real Alipay; none → the sandbox
+   * gateway of platform/kyc/alipay-sandbox.ts on loopback.
    */
   alipay: {
     appId: string;
@@ -207,7 +208,7 @@ export class ConfigError extends Error {
 /**
  * Parses the platform configuration from `env` (default `process.env`).
  * @throws ConfigError listing each invalid variable, or when APP_ENV=production asks for TEST_HOOKS=1
- *   ("a production start refuses to enable test hooks", issue 2) or a scrypt cost below N=2^14.
+ *   (a production start refuses to enable test hooks) or a scrypt cost below N=2^14.
  */
 export function loadPlatformConfig(env: Record<string, string | undefined> = process.env): PlatformConfig {
   const parsed = EnvSchema.safeParse(env);

@@ -4,11 +4,11 @@
  * every token of that user; `POST /api/__test/ageSms {mobile}` moves that mobile's SMS send times back by the
  * one-minute interval (a test clock, so a flow may send a second code at once); `POST /api/__test/setUserStatus
  * {mobile, userStatus, status?, authType?}` sets a user's verification state (setup for flows behind the KYC gate). They let e2e tests pass the
- * captcha and exercise session expiry (issue 2).
+ * captcha and exercise session expiry (spec 01 §8, code 408).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ApiCode, ok } from '../contract/index.ts';
+import { ApiCode, ok } from '../contract/envelope.ts';
 import { peekCaptcha } from './account/captcha.ts';
 import { SMS_INTERVAL_SECONDS } from './account/sms.ts';
 import { ApiError, parseInput } from './core/errors.ts';
@@ -42,7 +42,8 @@ export async function testHookRoutes(app: FastifyInstance): Promise<void> {
       .executeTakeFirst();
     return ok({ expired: Number(r.numUpdatedRows) });
   });
-  // Sets a user's verification state directly: e2e setup for flows other than KYC itself (issue 5 gate).
+  // Sets a user's verification state directly: e2e setup for flows other than KYC itself (the verification
+  // gate of docs/decisions/011-kyc-review.md).
   app.post(TestHookPaths.setUserStatus, async (request) => {
     const body = parseInput(
       z.object({

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, openSync, readFileSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-// 2 GiB, the default upload limit (issue 2), shared with the platform.
+// 2 GiB, the default upload limit (MAX_UPLOAD_BYTES), shared with the platform.
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 
 /** Log levels pino accepts. */

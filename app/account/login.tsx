@@ -3,14 +3,16 @@
  * (app/lib/auth.server.ts); on success the upstream token goes into the encrypted session and the user returns to
  * `redirect` (same-site paths only). `expired=1` shows the spec's "log in again" message.
  */
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, Link, useActionData, useLoaderData, useSearchParams } from 'react-router';
+import { Form, Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
-import { LoginBody, Msg } from '../../contract/index.ts';
+import { AccountMsg, LoginBody } from '../../contract/account.ts';
+import { Msg } from '../../contract/messages.ts';
 import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
-import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { InputField } from '../shell/input-field.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '登录 - 存证云' }];
 
@@ -29,14 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 const NOTICES: Record<string, string> = {
-  registered: `${Msg.registered}，请登录`,
-  reset: Msg.passwordReset,
-  passwordChanged: `${Msg.passwordChanged}，请重新登录`,
+  registered: `${AccountMsg.registered}，请登录`,
+  reset: AccountMsg.passwordReset,
+  passwordChanged: `${AccountMsg.passwordChanged}，请重新登录`,
 };
 
-export default function Login() {
-  const { expired, notice } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function Login({ loaderData: { expired, notice }, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
   const [form, fields] = useForm({
     lastResult: actionData?.result,
@@ -56,20 +56,20 @@ export default function Login() {
       <Form method="post" {...getFormProps(form)} noValidate>
         <CsrfInput />
         <input type="hidden" name="redirect" value={params.get('redirect') ?? ''} />
-        <Field label="手机号" id={fields.mobile.id} errors={fields.mobile.errors}>
-          <input
-            {...getInputProps(fields.mobile, { type: 'tel' })}
-            autoComplete="username"
-            placeholder="请输入手机号"
-          />
-        </Field>
-        <Field label="密码" id={fields.password.id} errors={fields.password.errors}>
-          <input
-            {...getInputProps(fields.password, { type: 'password' })}
-            autoComplete="current-password"
-            placeholder="请输入密码"
-          />
-        </Field>
+        <InputField
+          meta={fields.mobile}
+          label="手机号"
+          type="tel"
+          autoComplete="username"
+          placeholder="请输入手机号"
+        />
+        <InputField
+          meta={fields.password}
+          label="密码"
+          type="password"
+          autoComplete="current-password"
+          placeholder="请输入密码"
+        />
         <FormErrors errors={form.errors} />
         <button type="submit" className="button primary block">
           登录

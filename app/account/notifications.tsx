@@ -5,12 +5,12 @@
  */
 import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/notifications';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
-  AccountAreaPaths,
-  isSuccess,
   NOTIFICATION_PAGE_SIZE,
   type NotificationListData,
-} from '../../contract/index.ts';
+  NotificationPaths,
+} from '../../contract/notification.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -25,7 +25,7 @@ const DONE: Record<string, string> = { deleted: '已删除所选消息', readAll
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
-  const res = await authedCall<NotificationListData>(request, context, AccountAreaPaths.newsListing, {
+  const res = await authedCall<NotificationListData>(request, context, NotificationPaths.newsListing, {
     query: { page },
   });
   return {
@@ -47,11 +47,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = (extra: Record<string, string>) =>
     `/notifications?${new URLSearchParams({ ...(page && /^\d+$/.test(page) ? { page } : {}), ...extra })}`;
   if (intent.startsWith('read:')) {
-    await authedCall(request, context, AccountAreaPaths.newsRead, { body: { newsId: intent.slice(5) } });
+    await authedCall(request, context, NotificationPaths.newsRead, { body: { newsId: intent.slice(5) } });
     return redirect(back({ open: intent.slice(5) }));
   }
   if (intent === 'readAll') {
-    const res = await authedCall(request, context, AccountAreaPaths.newsRead, { body: { newsId: 'all' } });
+    const res = await authedCall(request, context, NotificationPaths.newsRead, { body: { newsId: 'all' } });
     if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
     return redirect(back({ done: 'readAll' }));
   }
@@ -60,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     .map(String)
     .filter((v) => /^\d+$/.test(v));
   if (ids.length === 0) return data({ error: '请选择需要删除的消息' }, { status: 400 });
-  const res = await authedCall(request, context, AccountAreaPaths.newsDel, {
+  const res = await authedCall(request, context, NotificationPaths.newsDel, {
     body: { newsId: ids.join(',') },
   });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });

@@ -10,15 +10,9 @@ import { useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { Route } from './+types/setting';
-import {
-  AccountAreaPaths,
-  AccountPaths,
-  EditPasswordBody,
-  ExtractCodeBody,
-  isSuccess,
-  Msg,
-  type UserInfo,
-} from '../../contract/index.ts';
+import { AccountPaths, EditPasswordBody, ExtractCodeBody, type UserInfo } from '../../contract/account.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { getSession, sessionStorageFor } from '../lib/session.server.ts';
@@ -44,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: ExtractCodeBody });
     if (submission.status !== 'success')
       return data({ intent: 'extractCode', result: submission.reply() }, { status: 400 });
-    const res = await authedCall(request, context, AccountAreaPaths.editExtractCode, {
+    const res = await authedCall(request, context, AccountPaths.editExtractCode, {
       body: submission.value,
     });
     if (!isSuccess(res.code)) {
@@ -60,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') {
     return data({ intent: 'password', result: submission.reply({ hideFields }) }, { status: 400 });
   }
-  const res = await authedCall(request, context, AccountAreaPaths.editPassword, { body: submission.value });
+  const res = await authedCall(request, context, AccountPaths.editPassword, { body: submission.value });
   if (!isSuccess(res.code)) {
     return data(
       { intent: 'password', result: submission.reply({ formErrors: [res.msg], hideFields }) },

@@ -6,14 +6,14 @@
  */
 import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/signature';
+import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import {
-  AccountAreaPaths,
-  isSuccess,
-  Msg,
+  type Signature,
   SIGNATURE_MAX_BYTES,
   SignatureMsg,
-  type Signature,
-} from '../../contract/index.ts';
+  SignaturePaths,
+} from '../../contract/signature.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: '签章管理 - 存证�
 const DONE: Record<string, string> = { added: Msg.added, default: '已设为默认签章', deleted: '已删除该签章' };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const res = await authedCall<Signature[]>(request, context, AccountAreaPaths.signatureListing, {
+  const res = await authedCall<Signature[]>(request, context, SignaturePaths.signatureListing, {
     method: 'POST',
   });
   return {
@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ error: SignatureMsg.tooLarge }, { status: 413 });
     }
     if (!request.body) return data({ error: SignatureMsg.imageRequired }, { status: 400 });
-    const res = await authedCall(request, context, AccountAreaPaths.signatureUpload, {
+    const res = await authedCall(request, context, SignaturePaths.signatureUpload, {
       method: 'POST',
       stream: { body: request.body, contentType },
     });
@@ -58,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(formData, request, context);
   const id = String(formData.get('id') ?? '');
   const intent = formData.get('intent');
-  const path = intent === 'setDefault' ? AccountAreaPaths.signatureSetDefault : AccountAreaPaths.signatureDel;
+  const path = intent === 'setDefault' ? SignaturePaths.signatureSetDefault : SignaturePaths.signatureDel;
   const res = await authedCall(request, context, path, { body: { id } });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
   return redirect(`/signature?done=${intent === 'setDefault' ? 'default' : 'deleted'}`);

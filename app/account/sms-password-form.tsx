@@ -7,6 +7,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from 'react-router';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
+import { InputField } from '../shell/input-field.tsx';
 import { schemaFor } from './sms-password.schema.ts';
 
 export function SmsPasswordForm({
@@ -77,25 +78,21 @@ export function SmsPasswordForm({
             </button>
           </div>
         </Field>
-        <Field
+        <InputField
+          meta={fields.password}
           label="密码"
-          id={fields.password.id}
-          errors={fields.password.errors}
+          type="password"
           hint="6-18位，须同时包含字母和数字"
-        >
-          <input
-            {...getInputProps(fields.password, { type: 'password' })}
-            autoComplete="new-password"
-            placeholder="请输入密码"
-          />
-        </Field>
-        <Field label="确认密码" id={fields.confirmPassword.id} errors={fields.confirmPassword.errors}>
-          <input
-            {...getInputProps(fields.confirmPassword, { type: 'password' })}
-            autoComplete="new-password"
-            placeholder="请再次输入密码"
-          />
-        </Field>
+          autoComplete="new-password"
+          placeholder="请输入密码"
+        />
+        <InputField
+          meta={fields.confirmPassword}
+          label="确认密码"
+          type="password"
+          autoComplete="new-password"
+          placeholder="请再次输入密码"
+        />
         <FormErrors errors={form.errors} />
         <button type="submit" name="intent" value="submit" className="button primary block">
           {submitLabel}

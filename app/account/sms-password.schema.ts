@@ -1,6 +1,6 @@
 /** Schema choice of the /register and /forgetpwd form, by the pressed button (`intent`); shared by client and action. */
 import { z } from 'zod';
-import { PasswordConfirmForm, SendSmsBody } from '../../contract/index.ts';
+import { PasswordConfirmForm, SendSmsBody } from '../../contract/account.ts';
 
 /** 换一张 (a new captcha) validates nothing: it only keeps what was typed. */
 const CaptchaRefresh = z.object({}).loose();

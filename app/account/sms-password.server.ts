@@ -6,7 +6,8 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data, redirect, type AppLoadContext } from 'react-router';
-import { AccountPaths, isSuccess, Msg, SendSmsBody, type ImgCodeData } from '../../contract/index.ts';
+import { AccountMsg, AccountPaths, type ImgCodeData, SendSmsBody } from '../../contract/account.ts';
+import { isSuccess } from '../../contract/envelope.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { schemaFor } from './sms-password.schema.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
@@ -64,7 +65,7 @@ export async function smsPasswordAction(request: Request, context: AppLoadContex
         { status: 400 },
       );
     }
-    return { result: submission.reply({ hideFields }), notice: `${Msg.smsSent}，10分钟内有效` };
+    return { result: submission.reply({ hideFields }), notice: `${AccountMsg.smsSent}，10分钟内有效` };
   }
   const { mobile, password, smsCode } = submission.value as {
     mobile: string;

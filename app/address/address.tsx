@@ -7,14 +7,14 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/address';
 import {
-  AccountAreaPaths,
+  type Address,
   AddressBody,
   AddressMsg,
-  isSuccess,
+  AddressPaths,
   MAX_ADDRESSES,
-  Msg,
-  type Address,
-} from '../../contract/index.ts';
+} from '../../contract/address.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -57,7 +57,7 @@ function valuesOf(a?: Partial<Address> | null): Values {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [list, tree] = await Promise.all([
-    authedCall<Address[]>(request, context, AccountAreaPaths.addressList),
+    authedCall<Address[]>(request, context, AddressPaths.addressList),
     regionTree(context),
   ]);
   const addresses = isSuccess(list.code) ? list.data : [];
@@ -76,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(formData, request, context);
   const intent = formData.get('intent');
   if (intent === 'del') {
-    const res = await authedCall(request, context, AccountAreaPaths.delAddress, {
+    const res = await authedCall(request, context, AddressPaths.delAddress, {
       body: { id: String(formData.get('id')) },
     });
     if (!isSuccess(res.code)) return data({ values: null, errors: {}, formError: res.msg }, { status: 400 });
@@ -101,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const res = await authedCall(
     request,
     context,
-    values.id ? AccountAreaPaths.editAddress : AccountAreaPaths.addAddress,
+    values.id ? AddressPaths.editAddress : AddressPaths.addAddress,
     {
       body,
     },

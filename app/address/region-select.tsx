@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
-import type { RegionNode } from '../../contract/index.ts';
+import type { RegionNode } from '../../contract/address.ts';
 
 export interface RegionValue {
   province: string;

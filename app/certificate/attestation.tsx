@@ -7,14 +7,14 @@
  */
 import { data, Form, Link, redirectDocument } from 'react-router';
 import type { Route } from './+types/attestation';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
   CodeDownloadBody,
-  EvidencePaths,
-  isSuccess,
-  Msg,
-  OwnerDownloadBody,
   type DownloadData,
-} from '../../contract/index.ts';
+  EvidenceMsg,
+  EvidencePaths,
+  OwnerDownloadBody,
+} from '../../contract/evidence.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
@@ -43,12 +43,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   let res;
   if (formData.get('intent') === 'owner') {
     const body = OwnerDownloadBody.safeParse({ dataId: formData.get('dataId') });
-    if (!body.success) return data({ error: Msg.evidenceNotFound }, { status: 400 });
+    if (!body.success) return data({ error: EvidenceMsg.evidenceNotFound }, { status: 400 });
     res = await authedCall<DownloadData>(request, context, EvidencePaths.ownerDownload, { body: body.data });
   } else {
     const body = CodeDownloadBody.safeParse({ code: formData.get('code'), baoquan: params.attestationId });
     if (!body.success) {
-      return data({ error: body.error.issues[0]?.message ?? Msg.extractCodeRequired }, { status: 400 });
+      return data(
+        { error: body.error.issues[0]?.message ?? EvidenceMsg.extractCodeRequired },
+        { status: 400 },
+      );
     }
     res = await apiCall<DownloadData>(context, EvidencePaths.codeDownload, {
       body: body.data,
@@ -62,7 +65,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 /** The download state of spec 01 §4: 1 downloadable; 0 with query isDownload 2 uploading; 0 otherwise missing. */
 export function downloadBlock(isDownload: number, queryIsDownload: string | null): string | null {
   if (isDownload === 1) return null;
-  return queryIsDownload === '2' ? Msg.evidenceUploading : Msg.evidenceMissing;
+  return queryIsDownload === '2' ? EvidenceMsg.evidenceUploading : EvidenceMsg.evidenceMissing;
 }
 
 /** Print with a confirmation when JavaScript runs; the plain link opens the PDF otherwise. */

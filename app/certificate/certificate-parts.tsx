@@ -4,7 +4,7 @@
  * spec 01 §2.3: app-capture device info, user-data row count and field names with example values (≤ 10 characters).
  */
 import { Link } from 'react-router';
-import type { EvidenceView } from '../../contract/index.ts';
+import type { EvidenceView } from '../../contract/evidence.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {
   return <article className="certificate-body" dangerouslySetInnerHTML={{ __html: view.html }} />;

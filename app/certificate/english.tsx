@@ -4,7 +4,8 @@
  */
 import { Link } from 'react-router';
 import type { Route } from './+types/english';
-import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
+import { fileTypeLabel } from '../../contract/evidence.ts';
+import { formatBytes } from '../../contract/messages.ts';
 import { DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { loadView } from './view.server.ts';
 

@@ -1,6 +1,7 @@
 /** The ledger proof summary a certificate prints (decisions 005, 007): leaf index, tree size, root, signed-tree-head time. */
 import type { AppLoadContext } from 'react-router';
-import { isSuccess, LedgerPaths, type ProofBundle } from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 
 export interface ProofSummary {

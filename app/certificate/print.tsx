@@ -7,7 +7,8 @@
 import '@fontsource/noto-sans-sc/400.css';
 import '@fontsource/noto-sans-sc/700.css';
 import type { Route } from './+types/print';
-import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
+import { fileTypeLabel } from '../../contract/evidence.ts';
+import { formatBytes } from '../../contract/messages.ts';
 import { CertificateBody, DeletedNotice, KindFacts } from './certificate-parts.tsx';
 import { loadProofSummary } from './ledger-proof.server.ts';
 import { loadView, qrDataUri } from './view.server.ts';

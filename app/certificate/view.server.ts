@@ -5,13 +5,8 @@
  */
 import { data, type AppLoadContext } from 'react-router';
 import QRCode from 'qrcode';
-import {
-  EvidencePaths,
-  isSessionExpired,
-  isSuccess,
-  type DownloadData,
-  type EvidenceView,
-} from '../../contract/index.ts';
+import { isSessionExpired, isSuccess } from '../../contract/envelope.ts';
+import { type DownloadData, EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { getToken } from '../lib/auth.server.ts';
 import { sanitizeCertificateHtml } from '../lib/sanitize.server.ts';

@@ -8,15 +8,14 @@
 import { useEffect, useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/batch-download';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
-  EVIDENCE_PAGE_SIZE,
-  EvidenceKindPaths,
-  EvidencePaths,
-  isSuccess,
-  Msg,
   type BatchDownloadData,
+  EVIDENCE_PAGE_SIZE,
   type EvidenceListData,
-} from '../../contract/index.ts';
+  EvidenceMsg,
+  EvidencePaths,
+} from '../../contract/evidence.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -58,12 +57,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     .getAll('ids')
     .map(String)
     .filter((v) => /^\d+$/.test(v));
-  if (ids.length === 0) return data({ error: Msg.selectEvidenceToDownload }, { status: 400 });
-  const res = await authedCall<BatchDownloadData>(request, context, EvidenceKindPaths.downloadBatch, {
+  if (ids.length === 0) return data({ error: EvidenceMsg.selectEvidenceToDownload }, { status: 400 });
+  const res = await authedCall<BatchDownloadData>(request, context, EvidencePaths.downloadBatch, {
     body: { dataIdStr: ids.join(',') },
   });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  if (res.data.list.length === 0) return data({ error: Msg.noDownloadFiles }, { status: 400 });
+  if (res.data.list.length === 0) return data({ error: EvidenceMsg.noDownloadFiles }, { status: 400 });
   const params = new URLSearchParams({ batch: res.data.batchUrl, n: String(res.data.list.length) });
   return redirect(`/attestation-list/download?${params}`);
 }

@@ -3,7 +3,7 @@
  * pagination by links, and per-row actions (label, delete) confirmed in <details> steps (no JavaScript needed).
  */
 import { Form, Link, NavLink } from 'react-router';
-import { FILE_TYPES } from '../../contract/index.ts';
+import { FILE_TYPES } from '../../contract/evidence.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import type { listLoader, ListKind } from './list.server.ts';

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Form } from 'react-router';
-import { EVIDENCE_PAGE_SIZE, fileTypeLabel, type EvidenceListItem } from '../../contract/index.ts';
+import { EVIDENCE_PAGE_SIZE, type EvidenceListItem, fileTypeLabel } from '../../contract/evidence.ts';
 import { Pagination } from '../shell/pagination.tsx';
 import { pageHref, type ListFilters } from './filters.ts';
 

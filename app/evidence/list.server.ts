@@ -5,15 +5,14 @@
  * without JavaScript, then redirects back.
  */
 import { data, redirect, type AppLoadContext } from 'react-router';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
   EVIDENCE_PAGE_SIZE,
-  EvidenceKindPaths,
-  EvidencePaths,
-  isSuccess,
-  Msg,
   type EvidenceListData,
+  EvidencePaths,
   type LabelItem,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { readFilters, toListQuery } from './filters.ts';
@@ -22,7 +21,7 @@ export type ListKind = 'file' | 'hash' | 'property';
 
 const SOURCES: Record<ListKind, { list: string; labels: string; v?: string }> = {
   file: { list: EvidencePaths.list, labels: EvidencePaths.labels },
-  hash: { list: EvidenceKindPaths.hashList, labels: EvidenceKindPaths.hashLabels },
+  hash: { list: EvidencePaths.hashList, labels: EvidencePaths.hashLabels },
   property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
 };
 
@@ -61,8 +60,8 @@ export async function listAction(request: Request, context: AppLoadContext) {
   const intent = formData.get('intent');
   const res =
     intent === 'delete'
-      ? await authedCall(request, context, EvidenceKindPaths.delData, { method: 'POST', body: { dataId } })
-      : await authedCall(request, context, EvidenceKindPaths.labelSave, {
+      ? await authedCall(request, context, EvidencePaths.delData, { method: 'POST', body: { dataId } })
+      : await authedCall(request, context, EvidencePaths.labelSave, {
           body: { dataId, label: String(formData.get('label') ?? '') },
         });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });

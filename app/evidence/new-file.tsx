@@ -6,14 +6,14 @@
  */
 import { data, Form, Link, redirect, useNavigation } from 'react-router';
 import type { Route } from './+types/new-file';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
+  EvidenceMsg,
   EvidencePaths,
-  formatBytes,
-  isSuccess,
-  Msg,
   type LabelItem,
   type SaveEvidenceData,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
+import { formatBytes, Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrfInUrl(request, context);
   const contentType = request.headers.get('Content-Type') ?? '';
   if (!contentType.startsWith('multipart/form-data') || !request.body) {
-    return data({ error: Msg.fileRequired }, { status: 400 });
+    return data({ error: EvidenceMsg.fileRequired }, { status: 400 });
   }
   const length = Number(request.headers.get('Content-Length') ?? 0);
   if (length > context.maxUploadBytes + MULTIPART_OVERHEAD) {

@@ -12,7 +12,8 @@ import { useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-hash';
-import { EvidenceKindPaths, isSuccess, SaveHashBody, type SaveEvidenceData } from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { EvidencePaths, type SaveEvidenceData, SaveHashBody } from '../../contract/evidence.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -31,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(formData, request, context);
   const submission = parseWithZod(formData, { schema: SaveHashBody });
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 });
-  const res = await authedCall<SaveEvidenceData>(request, context, EvidenceKindPaths.saveHash, {
+  const res = await authedCall<SaveEvidenceData>(request, context, EvidencePaths.saveHash, {
     body: {
       hash: submission.value.hash,
       title: submission.value.title,

@@ -7,13 +7,13 @@
 import { parse } from 'csv-parse/sync';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-property';
+import { isSuccess } from '../../contract/envelope.ts';
 import {
-  EvidenceKindPaths,
-  isSuccess,
-  Msg,
+  EvidenceMsg,
+  EvidencePaths,
   PropertyRowsLimits,
   type SaveEvidenceData,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
@@ -54,8 +54,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   let res;
   if (contentType.startsWith('multipart/form-data')) {
     await validateCsrfInUrl(request, context);
-    if (!request.body) return data({ error: Msg.fileRequired, typed: '' }, { status: 400 });
-    res = await authedCall<SaveEvidenceData>(request, context, EvidenceKindPaths.saveProperty, {
+    if (!request.body) return data({ error: EvidenceMsg.fileRequired, typed: '' }, { status: 400 });
+    res = await authedCall<SaveEvidenceData>(request, context, EvidencePaths.saveProperty, {
       method: 'POST',
       stream: { body: request.body, contentType },
     });
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const typed = String(formData.get('rowsText') ?? '');
     const parsed = parseTypedRows(typed);
     if ('error' in parsed) return data({ error: parsed.error, typed }, { status: 400 });
-    res = await authedCall<SaveEvidenceData>(request, context, EvidenceKindPaths.saveProperty, {
+    res = await authedCall<SaveEvidenceData>(request, context, EvidencePaths.saveProperty, {
       body: {
         title: String(formData.get('title') ?? ''),
         label: String(formData.get('label') ?? ''),

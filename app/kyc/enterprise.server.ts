@@ -6,15 +6,9 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data, redirect, type AppLoadContext } from 'react-router';
-import {
-  isKycEditable,
-  isSuccess,
-  KycExtraPaths,
-  KycMsg,
-  KycPaths,
-  Msg,
-  type AuthInfo,
-} from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { type AuthInfo, isKycEditable, KycExtraPaths, KycMsg, KycPaths } from '../../contract/kyc.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { ENTERPRISE_IMAGES, EnterpriseForm, withKeptImages } from './kyc-forms.ts';
 import {

@@ -9,7 +9,8 @@
 import { useEffect } from 'react';
 import { Link, redirect, useRevalidator } from 'react-router';
 import type { Route } from './+types/face';
-import { AliQueryBody, FACE_PENDING_CODE, isSuccess, KycPaths } from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { AliQueryBody, FACE_PENDING_CODE, KycPaths } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { KycText } from './kyc-forms.ts';
 import { qrDataUri, verifiedFaceQr } from './kyc.server.ts';

@@ -3,14 +3,9 @@
  * KycGateMsg.required) unless userStatus is 3; the pages also say so up front, with the 去认证 link.
  */
 import type { AppLoadContext } from 'react-router';
-import {
-  AccountPaths,
-  isSuccess,
-  KYC_REQUIRED_CODE,
-  UserStatus,
-  type ApiEnvelope,
-  type UserInfo,
-} from '../../contract/index.ts';
+import { AccountPaths, type UserInfo } from '../../contract/account.ts';
+import { type ApiEnvelope, isSuccess } from '../../contract/envelope.ts';
+import { KYC_REQUIRED_CODE, UserStatus } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { tipHref } from './kyc-links.ts';
 

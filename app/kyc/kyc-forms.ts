@@ -6,17 +6,19 @@
  */
 import { z } from 'zod';
 import {
-  EnterpriseSubmitBody,
   isUnchangedImage,
   KYC_IMAGE_RULES,
-  KycMsg,
-  kycConsent,
-  Msg,
-  PersonalFaceSubmitBody,
-  PersonalPhotoSubmitBody,
   type KycImageInput,
   type KycImageKind,
-} from '../../contract/index.ts';
+} from '../../contract/kyc-images.ts';
+import {
+  EnterpriseSubmitBody,
+  kycConsent,
+  KycMsg,
+  PersonalFaceSubmitBody,
+  PersonalPhotoSubmitBody,
+} from '../../contract/kyc.ts';
+import { Msg } from '../../contract/messages.ts';
 
 /** The value sent for an image the user keeps: the platform treats any value starting with http as unchanged. */
 export const UNCHANGED_IMAGE = 'http-unchanged';

@@ -2,7 +2,7 @@
  * Where the verification links lead (spec 02 "Top bar", §4): the top-bar tips, the account menu's 认证信息 entry and
  * the gate notice on the evidence pages all use these, so one account goes to one place.
  */
-import type { UserInfo } from '../../contract/index.ts';
+import type { UserInfo } from '../../contract/account.ts';
 
 type Who = Pick<UserInfo, 'userStatus' | 'status' | 'authType'>;
 

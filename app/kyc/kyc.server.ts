@@ -9,14 +9,10 @@ import type { SubmissionResult } from '@conform-to/react';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
 import { data, redirect, type AppLoadContext } from 'react-router';
-import {
-  isKycEditable,
-  isSuccess,
-  KycPaths,
-  type AuthInfo,
-  type KycImageInput,
-  type UserInfo,
-} from '../../contract/index.ts';
+import type { UserInfo } from '../../contract/account.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import type { KycImageInput } from '../../contract/kyc-images.ts';
+import { type AuthInfo, isKycEditable, KycPaths } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { UNCHANGED_IMAGE } from './kyc-forms.ts';

@@ -9,7 +9,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigate } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { z } from 'zod';
-import { AuthType } from '../../contract/index.ts';
+import { AuthType } from '../../contract/kyc.ts';
 import { LegalPaths } from '../legal/paths.ts';
 import { FormErrors } from '../shell/field.tsx';
 import {

@@ -6,15 +6,9 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data, redirect, type AppLoadContext } from 'react-router';
-import {
-  AuthType,
-  isKycEditable,
-  isSuccess,
-  KycMsg,
-  KycPaths,
-  Msg,
-  type FaceStartData,
-} from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { AuthType, type FaceStartData, isKycEditable, KycMsg, KycPaths } from '../../contract/kyc.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { PERSONAL_IMAGES, PersonalFaceForm, PersonalPhotoForm, withKeptImages } from './kyc-forms.ts';
 import {

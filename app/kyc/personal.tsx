@@ -9,7 +9,7 @@
  */
 import { useLocation } from 'react-router';
 import type { Route } from './+types/personal';
-import { KycMsg } from '../../contract/index.ts';
+import { KycMsg } from '../../contract/kyc.ts';
 import { KycText } from './kyc-forms.ts';
 import { KycPageHead, kycTitle, type KycTitles } from './kyc-page-ui.tsx';
 import { FaceForm, MethodChoice, PersonalReadOnly, PhotoForm } from './personal-forms.tsx';

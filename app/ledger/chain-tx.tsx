@@ -5,7 +5,8 @@
  */
 import { data, Link } from 'react-router';
 import type { Route } from './+types/chain-tx';
-import { isSuccess, LedgerPaths, type LedgerEntryView, type LedgerPublicKey } from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { type LedgerEntryView, LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { beijingTime } from '../certificate/ledger-proof.server.ts';
 

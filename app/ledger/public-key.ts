@@ -1,7 +1,8 @@
 /** /.well-known/cunzheng-ledger-key.pem: the ledger's Ed25519 public key as a file (decision 005). */
 import { data } from 'react-router';
 import type { Route } from './+types/public-key';
-import { isSuccess, LedgerPaths, type LedgerPublicKey } from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -9,7 +9,8 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { data as routeData, type AppLoadContext } from 'react-router';
-import { Msg, type ApiEnvelope } from '../../contract/index.ts';
+import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 
 export interface ApiCallOptions {
   method?: 'GET' | 'POST';

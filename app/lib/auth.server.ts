@@ -9,18 +9,9 @@ import { data, redirect, type AppLoadContext } from 'react-router';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { safeRedirect } from 'remix-utils/safe-redirect';
-import {
-  AccountPaths,
-  isSessionExpired,
-  isSuccess,
-  LoginBody,
-  Msg,
-  OpsLoginBody,
-  OpsMsg,
-  OpsPaths,
-  type ApiEnvelope,
-  type UserInfo,
-} from '../../contract/index.ts';
+import { AccountMsg, AccountPaths, LoginBody, type UserInfo } from '../../contract/account.ts';
+import { type ApiEnvelope, isSessionExpired, isSuccess } from '../../contract/envelope.ts';
+import { OpsLoginBody, OpsMsg, OpsPaths } from '../../contract/ops.ts';
 import { apiCall, type ApiCallOptions } from './api.server.ts';
 import { validateCsrf } from './csrf.server.ts';
 import { getSession, sessionStorageFor, startSession, type SessionKind } from './session.server.ts';
@@ -51,7 +42,7 @@ class LoginRefused extends Error {
 
 /** What each form strategy checks and calls. */
 const LOGINS = {
-  user: { schema: LoginBody, path: AccountPaths.login, urlPath: '/login', failMsg: Msg.loginFailed },
+  user: { schema: LoginBody, path: AccountPaths.login, urlPath: '/login', failMsg: AccountMsg.loginFailed },
   ops: { schema: OpsLoginBody, path: OpsPaths.login, urlPath: '/ops/login', failMsg: OpsMsg.loginFailed },
 } as const;
 

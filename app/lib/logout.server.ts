@@ -5,7 +5,8 @@
  * session of the same browser is left alone.
  */
 import { redirect, type AppLoadContext } from 'react-router';
-import { AccountPaths, OpsPaths } from '../../contract/index.ts';
+import { AccountPaths } from '../../contract/account.ts';
+import { OpsPaths } from '../../contract/ops.ts';
 import { apiCall } from './api.server.ts';
 import { validateCsrf } from './csrf.server.ts';
 import { opsSessionStorageFor, sessionStorageFor } from './session.server.ts';

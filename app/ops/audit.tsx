@@ -3,9 +3,8 @@
  * by links: every decision of the areas the operator's roles open (all areas to an admin), with the area, the
  * operator (命令行 for operator accounts changed with the CLI), the subject, the user concerned and the remark.
  */
-import { useLoaderData } from 'react-router';
 import type { Route } from './+types/audit';
-import { OPS_PAGE_SIZE, OpsPaths, type AuditEntry, type AuditListData } from '../../contract/index.ts';
+import { type AuditEntry, type AuditListData, OPS_PAGE_SIZE, OpsPaths } from '../../contract/ops.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { opsData } from './ops.server.ts';
@@ -33,8 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { page, list: audit.list, count: audit.count };
 }
 
-export default function OpsAudit() {
-  const { page, list, count } = useLoaderData<typeof loader>();
+export default function OpsAudit({ loaderData: { page, list, count } }: Route.ComponentProps) {
   return (
     <>
       <h1>审计日志</h1>

@@ -3,9 +3,10 @@
  * logged-in operator, with the links of the queues their roles open (from the platform's `/api/ops/me` and the
  * registry app/ops/queues.ts). A page the operator's roles do not open shows 无权访问 (HTTP 403) in the frame.
  */
-import { isRouteErrorResponse, Outlet, useLoaderData, useRouteLoaderData } from 'react-router';
+import { isRouteErrorResponse, Outlet } from 'react-router';
 import type { Route } from './+types/console';
-import { OpsPaths, Msg, type OpsOperator } from '../../contract/index.ts';
+import { Msg } from '../../contract/messages.ts';
+import { type OpsOperator, OpsPaths } from '../../contract/ops.ts';
 import { opsData } from './ops.server.ts';
 import { OpsShell } from './ops-ui.tsx';
 import { queuesFor } from './queues.ts';
@@ -16,8 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return opsData<OpsOperator>(request, context, OpsPaths.me, { method: 'GET' });
 }
 
-export default function OpsConsole() {
-  const operator = useLoaderData<typeof loader>();
+export default function OpsConsole({ loaderData: operator }: Route.ComponentProps) {
   return (
     <OpsShell name={operator.username} queues={queuesFor(operator.roles)}>
       <Outlet />
@@ -26,8 +26,7 @@ export default function OpsConsole() {
 }
 
 /** 无权访问 (403), a missing submission (404) or a platform failure, inside the console frame. */
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const operator = useRouteLoaderData<typeof loader>('ops/console');
+export function ErrorBoundary({ error, loaderData: operator }: Route.ErrorBoundaryProps) {
   let message: string = Msg.serverError;
   if (isRouteErrorResponse(error)) {
     const body = error.data as { message?: string } | undefined;

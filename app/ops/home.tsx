@@ -3,9 +3,9 @@
  * with how many items wait and the oldest of them (each opens `<queue path>/<id>`), plus the queue's other views.
  * After a decision the detail page lands here with `?done=<key>` and the queue's message.
  */
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/home';
-import { OpsMsg, OpsPaths, type OpsHomeData } from '../../contract/index.ts';
+import { type OpsHomeData, OpsMsg, OpsPaths } from '../../contract/ops.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { FormNotice } from '../shell/field.tsx';
 import { opsData } from './ops.server.ts';
@@ -20,8 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { queues: home.queues, notice };
 }
 
-export default function OpsHome() {
-  const { queues, notice } = useLoaderData<typeof loader>();
+export default function OpsHome({ loaderData: { queues, notice } }: Route.ComponentProps) {
   const shown = queues.flatMap((summary) => {
     const entry = queueOf(summary.area);
     return entry ? [{ summary, entry }] : [];

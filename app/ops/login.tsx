@@ -5,9 +5,9 @@
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Form, redirect, useActionData, useLoaderData } from 'react-router';
+import { Form, redirect } from 'react-router';
 import type { Route } from './+types/login';
-import { OpsLoginBody, OpsMsg } from '../../contract/index.ts';
+import { OpsLoginBody, OpsMsg } from '../../contract/ops.ts';
 import { loginAction } from '../lib/auth.server.ts';
 import { getOpsSession } from '../lib/session.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -34,9 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   return loginAction(request, context, 'ops', opsTarget);
 }
 
-export default function OpsLogin() {
-  const { redirectTo, expired, loggedOut } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function OpsLogin({ loaderData, actionData }: Route.ComponentProps) {
+  const { redirectTo, expired, loggedOut } = loaderData;
   const [form, fields] = useForm({
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OpsLoginBody }),

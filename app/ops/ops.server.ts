@@ -6,7 +6,8 @@
  */
 import { data, redirect, type AppLoadContext } from 'react-router';
 import { safeRedirect } from 'remix-utils/safe-redirect';
-import { ApiCode, OpsMsg, type ApiEnvelope } from '../../contract/index.ts';
+import { ApiCode, type ApiEnvelope } from '../../contract/envelope.ts';
+import { OpsMsg } from '../../contract/ops.ts';
 import { apiCall, type ApiCallOptions } from '../lib/api.server.ts';
 import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
 

@@ -5,8 +5,10 @@
  * each item linking to `<path>/<id>`; the audit log names entries by the entry's title and action labels. The
  * platform enforces the role on the queue's own calls (403 无权访问).
  */
-import { KYC_REVIEW_ROLE, KycMsg, type OpsRole } from '../../contract/index.ts';
 import { BILLING_OPS_ROLE, BillingMsg } from '../../contract/billing.ts';
+import { KYC_REVIEW_ROLE } from '../../contract/kyc-review.ts';
+import { KycMsg } from '../../contract/kyc.ts';
+import type { OpsRole } from '../../contract/ops.ts';
 
 /** One queue of the console. */
 export interface OpsQueueEntry {

@@ -6,7 +6,7 @@
  * the root loader works them out and hands them in ({@link VerifyLinks}); the shell imports no area.
  */
 import { Form, Link, NavLink } from 'react-router';
-import type { UserInfo } from '../../contract/index.ts';
+import type { UserInfo } from '../../contract/account.ts';
 import { CsrfInput } from './csrf-input.tsx';
 
 /** Where the logged-in user's verification links lead (spec 02 "Top bar", §4), from the root loader. */

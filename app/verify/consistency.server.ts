@@ -4,14 +4,14 @@
  * pure RFC 9162 checks of contract/ (a deployment's gateway need not trust another operator's upstream blindly).
  */
 import type { AppLoadContext } from 'react-router';
+import { isSuccess } from '../../contract/envelope.ts';
 import { checkSth, verifyConsistency } from '../../contract/ledger-verify.ts';
 import {
-  isSuccess,
-  LedgerPaths,
   type ConsistencyProofData,
+  LedgerPaths,
   type LedgerPublicKey,
   type SignedTreeHead,
-} from '../../contract/index.ts';
+} from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 
 export type ConsistencyResult =

@@ -4,7 +4,7 @@
  */
 import { data, Form } from 'react-router';
 import type { Route } from './+types/keep-single';
-import { Sha256Hex } from '../../contract/index.ts';
+import { Sha256Hex } from '../../contract/evidence.ts';
 import { HashPicker } from './hash-picker.tsx';
 import { hashUpload, lookupByNumber } from './lookup.server.ts';
 import { EvidenceResult, NotFound } from './result.tsx';

@@ -8,7 +8,10 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from '@fastify/busboy';
 import type { AppLoadContext } from 'react-router';
-import { EvidenceKindPaths, isSuccess, Msg, Sha256Hex, type PublicEvidence } from '../../contract/index.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { EvidenceMsg, Sha256Hex } from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
+import { type PublicEvidence, VerifyPaths } from '../../contract/verify.ts';
 import { apiCall } from '../lib/api.server.ts';
 
 export type Lookup<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -19,12 +22,12 @@ export async function lookupByNumber(
   no: string,
   urlPath: string,
 ): Promise<Lookup<PublicEvidence>> {
-  const token = await apiCall<{ viewToken: string }>(context, EvidenceKindPaths.bqno, {
+  const token = await apiCall<{ viewToken: string }>(context, VerifyPaths.bqno, {
     body: { no },
     urlPath,
   });
   if (!isSuccess(token.code)) return { ok: false, error: token.msg };
-  const view = await apiCall<PublicEvidence>(context, EvidenceKindPaths.bqview, {
+  const view = await apiCall<PublicEvidence>(context, VerifyPaths.bqview, {
     body: { viewToken: token.data.viewToken, no },
     urlPath,
   });
@@ -39,7 +42,7 @@ export async function lookupByHash(
 ): Promise<Lookup<PublicEvidence[]>> {
   const parsed = Sha256Hex.safeParse(hash);
   if (!parsed.success) return { ok: false, error: parsed.error.issues[0]?.message ?? Msg.badRequest };
-  const res = await apiCall<PublicEvidence[]>(context, EvidenceKindPaths.byHash, {
+  const res = await apiCall<PublicEvidence[]>(context, VerifyPaths.byHash, {
     body: { hash: parsed.data },
     urlPath,
   });
@@ -57,7 +60,8 @@ export async function hashUpload(
   request: Request,
 ): Promise<{ fields: Record<string, string>; sha256: string | null; size: number } | { error: string }> {
   const contentType = request.headers.get('Content-Type') ?? '';
-  if (!contentType.startsWith('multipart/form-data') || !request.body) return { error: Msg.fileRequired };
+  if (!contentType.startsWith('multipart/form-data') || !request.body)
+    return { error: EvidenceMsg.fileRequired };
   const fields: Record<string, string> = {};
   let sha256: string | null = null;
   let size = 0;

@@ -1,6 +1,7 @@
 /** How a found evidence is shown on the verification pages. */
 import { Link } from 'react-router';
-import { fileTypeLabel, type PublicEvidence } from '../../contract/index.ts';
+import { fileTypeLabel } from '../../contract/evidence.ts';
+import type { PublicEvidence } from '../../contract/verify.ts';
 
 const KIND: Record<PublicEvidence['kind'], string> = {
   file: '文件保全',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AccountPaths, Msg, type LoginData, type UserInfo } from '../../contract/index.ts';
+import { AccountMsg, AccountPaths, type LoginData, type UserInfo } from '../../contract/account.ts';
+import { Msg } from '../../contract/messages.ts';
 import { forEachDialect, get, lastSmsCode, login, post, registerUser } from '../../tests/support/platform.ts';
 import { DEMO_MOBILE } from './users.ts';
 
@@ -8,7 +9,7 @@ forEachDialect('account', (h) => {
     const r = await post<LoginData>(h.app, AccountPaths.login, { mobile: DEMO_MOBILE, password: 'demo1234' });
     expect(r.status).toBe(200);
     expect(r.code).toBe(200);
-    expect(r.msg).toBe(Msg.loggedIn);
+    expect(r.msg).toBe(AccountMsg.loggedIn);
     expect(r.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(r.data.expiresIn).toBe(86400);
     expect(r.data.userInfo).toMatchObject({ mobile: DEMO_MOBILE, userStatus: '3', status: 1, authType: 1 });
@@ -31,7 +32,7 @@ forEachDialect('account', (h) => {
     });
     expect(info.data.extractCode).toHaveLength(8);
     const out = await post(h.app, AccountPaths.logout, {}, token);
-    expect(out).toMatchObject({ code: 200, msg: Msg.loggedOut });
+    expect(out).toMatchObject({ code: 200, msg: AccountMsg.loggedOut });
     const after = await post(h.app, AccountPaths.authInfo, {}, token);
     expect(after).toMatchObject({ status: 200, code: 408, msg: Msg.sessionExpired, data: null });
   });
@@ -62,9 +63,9 @@ forEachDialect('account', (h) => {
 
   it('rejects wrong credentials with 400 and the login message', async () => {
     const wrong = await post(h.app, AccountPaths.login, { mobile: DEMO_MOBILE, password: 'nope12345' });
-    expect(wrong).toMatchObject({ status: 200, code: 400, msg: Msg.loginFailed, data: null });
+    expect(wrong).toMatchObject({ status: 200, code: 400, msg: AccountMsg.loginFailed, data: null });
     const unknown = await post(h.app, AccountPaths.login, { mobile: '13700000000', password: 'nope12345' });
-    expect(unknown).toMatchObject({ code: 400, msg: Msg.loginFailed });
+    expect(unknown).toMatchObject({ code: 400, msg: AccountMsg.loginFailed });
     const invalid = await post(h.app, AccountPaths.login, { mobile: '123', password: 'x' });
     expect(invalid).toMatchObject({ code: 400, msg: Msg.mobileInvalid });
   });
@@ -74,7 +75,7 @@ forEachDialect('account', (h) => {
     await registerUser(h.app, h.dataDir, mobile, 'abc12345');
     for (let i = 0; i < 10; i++) {
       expect((await post(h.app, AccountPaths.login, { mobile, password: 'wrong1234' })).msg).toBe(
-        Msg.loginFailed,
+        AccountMsg.loginFailed,
       );
     }
     const blocked = await post(h.app, AccountPaths.login, { mobile, password: 'abc12345' });
@@ -112,7 +113,7 @@ forEachDialect('account', (h) => {
       imgKey: img2.data.key,
       imgCode: answer2.toUpperCase(),
     });
-    expect(okSend).toMatchObject({ code: 200, msg: Msg.smsSent });
+    expect(okSend).toMatchObject({ code: 200, msg: AccountMsg.smsSent });
     const again = await post(h.app, AccountPaths.sendSms, {
       mobile: '13900000002',
       imgKey: img2.data.key,
@@ -133,14 +134,14 @@ forEachDialect('account', (h) => {
     const code = await lastSmsCode(h.dataDir, mobile);
     expect(code).toMatch(/^\d{6}$/);
     const second = await post(h.app, AccountPaths.sendSms, { mobile, ...(await freshCaptcha()) });
-    expect(second).toMatchObject({ code: 429, msg: Msg.smsTooFrequent });
+    expect(second).toMatchObject({ code: 429, msg: AccountMsg.smsTooFrequent });
     const reg = await post(h.app, AccountPaths.sendSms, { mobile: DEMO_MOBILE, ...(await freshCaptcha()) });
-    expect(reg).toMatchObject({ code: 400, msg: Msg.mobileRegistered });
+    expect(reg).toMatchObject({ code: 400, msg: AccountMsg.mobileRegistered });
     const reset = await post(h.app, AccountPaths.sendResetSms, {
       mobile: '13900000004',
       ...(await freshCaptcha()),
     });
-    expect(reset).toMatchObject({ code: 400, msg: Msg.mobileNotRegistered });
+    expect(reset).toMatchObject({ code: 400, msg: AccountMsg.mobileNotRegistered });
   });
 
   it('SMS code: wrong code refused, five wrong attempts kill it', async () => {
@@ -173,7 +174,7 @@ forEachDialect('account', (h) => {
     expect(send.code).toBe(200);
     const smsCode = await lastSmsCode(h.dataDir, mobile);
     const reset = await post(h.app, AccountPaths.resetPassword, { mobile, password: 'xyz98765', smsCode });
-    expect(reset).toMatchObject({ code: 200, msg: Msg.passwordReset });
+    expect(reset).toMatchObject({ code: 200, msg: AccountMsg.passwordReset });
     expect((await post(h.app, AccountPaths.authInfo, {}, t1)).code).toBe(408);
     expect((await post(h.app, AccountPaths.authInfo, {}, t2)).code).toBe(408);
     expect((await post(h.app, AccountPaths.login, { mobile, password: 'abc12345' })).code).toBe(400);
@@ -189,7 +190,7 @@ forEachDialect('account', (h) => {
       password: 'abc12345',
       smsCode: '123456',
     });
-    expect(r).toMatchObject({ code: 400, msg: Msg.mobileRegistered });
+    expect(r).toMatchObject({ code: 400, msg: AccountMsg.mobileRegistered });
   });
 
   it('stores only the SHA-256 of tokens', async () => {

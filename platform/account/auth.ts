@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiCode, KycMsg, Msg } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { KycMsg } from '../../contract/kyc.ts';
+import { Msg } from '../../contract/messages.ts';
 import { ApiError } from '../core/errors.ts';
 import type { UserRow } from '../db/schema.ts';
 import { bearerFrom, resolveToken } from '../core/tokens.ts';

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import svgCaptcha from 'svg-captcha';
-import type { ImgCodeData } from '../../contract/index.ts';
+import type { ImgCodeData } from '../../contract/account.ts';
 import { randomBase64Url, safeEqual } from '../core/crypto.ts';
 import { nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';

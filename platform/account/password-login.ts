@@ -4,7 +4,8 @@
  * 002 "Throttling"), the same timing whether the account exists or not, the same failure counting.
  */
 import type { Kysely } from 'kysely';
-import { ApiCode, Msg } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import type { ScryptCost } from '../config.ts';
 import { LOGIN_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';

@@ -6,14 +6,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  AccountMsg,
   AccountPaths,
   LoginBody,
-  Msg,
   RegisterBody,
   ResetPasswordBody,
   SendSmsBody,
-  ok,
-} from '../../contract/index.ts';
+} from '../../contract/account.ts';
+import { ok } from '../../contract/envelope.ts';
 import { parseInput } from '../core/errors.ts';
 import { createCaptcha } from './captcha.ts';
 import { accountDeps, consumeCaptchaOf, login, register, resetPassword, sendSms } from './service.ts';
@@ -31,7 +31,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const captchaOk = await consumeCaptchaOf(db, raw);
     await sendSms(deps, parseInput(SendSmsBody, raw), captchaOk, purpose);
-    return ok(null, Msg.smsSent);
+    return ok(null, AccountMsg.smsSent);
   }
   app.post(AccountPaths.sendSms, (request) => sms(request, 'register'));
   app.post(AccountPaths.sendResetSms, (request) => sms(request, 'reset'));
@@ -39,17 +39,17 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   app.post(AccountPaths.register, async (request) => {
     const id = await register(deps, parseInput(RegisterBody, request.body));
     request.log.info({ userId: id }, 'user registered');
-    return ok(null, Msg.registered);
+    return ok(null, AccountMsg.registered);
   });
 
   app.post(AccountPaths.resetPassword, async (request) => {
     const id = await resetPassword(deps, parseInput(ResetPasswordBody, request.body));
     request.log.info({ userId: id }, 'password reset; tokens revoked');
-    return ok(null, Msg.passwordReset);
+    return ok(null, AccountMsg.passwordReset);
   });
 
   app.post(AccountPaths.login, async (request) =>
-    ok(await login(deps, parseInput(LoginBody, request.body), request.ip), Msg.loggedIn),
+    ok(await login(deps, parseInput(LoginBody, request.body), request.ip), AccountMsg.loggedIn),
   );
 
   // The legacy client's method for logout is not shown (spec 01 §7): accept GET and POST.
@@ -59,7 +59,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     preHandler: app.requireUser,
     handler: async (request) => {
       if (request.tokenHash) await revokeToken(db, 'user', request.tokenHash);
-      return ok(null, Msg.loggedOut);
+      return ok(null, AccountMsg.loggedOut);
     },
   });
 }

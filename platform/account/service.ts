@@ -7,13 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import {
   AccountMsg,
-  ApiCode,
-  Msg,
   type LoginBody,
   type LoginData,
   type RegisterBody,
   type SendSmsBody,
-} from '../../contract/index.ts';
+} from '../../contract/account.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import type { ScryptCost } from '../config.ts';
 import { LOGIN_POLICY, isThrottled, recordFailure } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
@@ -77,10 +77,10 @@ export async function sendSms(
 ): Promise<void> {
   if (!captchaOk) throw bad(Msg.imgCodeInvalid);
   const exists = await findUserByMobile(deps.db, body.mobile);
-  if (purpose === 'register' && exists) throw bad(Msg.mobileRegistered);
-  if (purpose === 'reset' && !exists) throw bad(Msg.mobileNotRegistered);
+  if (purpose === 'register' && exists) throw bad(AccountMsg.mobileRegistered);
+  if (purpose === 'reset' && !exists) throw bad(AccountMsg.mobileNotRegistered);
   const r = await sendSmsCode(deps.db, deps.sms, body.mobile, purpose);
-  if (r === 'tooFrequent') throw new ApiError(ApiCode.TOO_MANY_REQUESTS, Msg.smsTooFrequent);
+  if (r === 'tooFrequent') throw new ApiError(ApiCode.TOO_MANY_REQUESTS, AccountMsg.smsTooFrequent);
 }
 
 /**
@@ -89,13 +89,13 @@ export async function sendSms(
  * @throws ApiError 400 `mobileRegistered` (also when a concurrent registration won), `smsCodeInvalid`
  */
 export async function register(deps: AccountDeps, body: RegisterBody): Promise<number> {
-  if (await findUserByMobile(deps.db, body.mobile)) throw bad(Msg.mobileRegistered);
+  if (await findUserByMobile(deps.db, body.mobile)) throw bad(AccountMsg.mobileRegistered);
   if (!(await verifySmsCode(deps.db, body.mobile, 'register', body.smsCode))) throw bad(Msg.smsCodeInvalid);
   const id = await createUser(deps.db, {
     mobile: body.mobile,
     passwordHash: await hashPassword(body.password, deps.cost),
   });
-  if (id === null) throw bad(Msg.mobileRegistered);
+  if (id === null) throw bad(AccountMsg.mobileRegistered);
   return id;
 }
 
@@ -123,7 +123,7 @@ async function replacePassword(
  */
 export async function resetPassword(deps: AccountDeps, body: RegisterBody): Promise<number> {
   const user = await findUserByMobile(deps.db, body.mobile);
-  if (!user) throw bad(Msg.mobileNotRegistered);
+  if (!user) throw bad(AccountMsg.mobileNotRegistered);
   if (!(await verifySmsCode(deps.db, body.mobile, 'reset', body.smsCode))) throw bad(Msg.smsCodeInvalid);
   await replacePassword(deps.db, user.id, await hashPassword(body.password, deps.cost));
   return user.id;
@@ -140,7 +140,7 @@ export async function login(deps: AccountDeps, body: LoginBody, ip: string): Pro
     subject: `${ip}|${body.mobile}`,
     find: () => findUserByMobile(db, body.mobile),
     password: body.password,
-    failMsg: Msg.loginFailed,
+    failMsg: AccountMsg.loginFailed,
   });
   const { token } = await issueToken(db, 'user', user.id, deps.tokenTtlSeconds);
   return {

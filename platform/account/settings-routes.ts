@@ -7,7 +7,9 @@
  * notification, all in one transaction. The extraction code is replaced at once. The flows are in service.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { AccountPaths, EditPasswordBody, ExtractCodeBody, Msg, ok } from '../../contract/index.ts';
+import { AccountMsg, AccountPaths, EditPasswordBody, ExtractCodeBody } from '../../contract/account.ts';
+import { ok } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { parseInput } from '../core/errors.ts';
 import { currentUser } from './auth.ts';
 import { accountDeps, changePassword, setExtractCode } from './service.ts';
@@ -20,7 +22,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     const user = currentUser(request);
     await changePassword(deps, user, parseInput(EditPasswordBody, request.body), request.ip);
     request.log.info({ userId: user.id }, 'password changed; all tokens revoked');
-    return ok(null, Msg.passwordChanged);
+    return ok(null, AccountMsg.passwordChanged);
   });
 
   app.post(AccountPaths.editExtractCode, { preHandler: app.requireUser }, async (request) => {

@@ -1,6 +1,7 @@
 /**
- * SMS verification codes (spec 02 §5, issue 2): 6 digits, valid 10 minutes, at most one sent per minute per mobile,
- * at most 5 wrong attempts. Delivery goes through an {@link SmsProvider}; the embedded default writes an outbox.
+ * SMS verification codes (spec 02 §5 "Shared validators"): 6 digits, valid 10 minutes, at most one sent per
+ * minute per mobile, at most 5 wrong attempts. Delivery goes through an {@link SmsProvider}; the embedded
+ * default writes an outbox.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

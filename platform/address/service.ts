@@ -6,13 +6,13 @@
  */
 import type { Kysely } from 'kysely';
 import {
-  AddressMsg,
-  ApiCode,
-  MAX_ADDRESSES,
-  NO_SHIPPING_PROVINCE_CODES,
   type Address,
   type AddressBody,
-} from '../../contract/index.ts';
+  AddressMsg,
+  MAX_ADDRESSES,
+  NO_SHIPPING_PROVINCE_CODES,
+} from '../../contract/address.ts';
+import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';

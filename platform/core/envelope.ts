@@ -5,7 +5,8 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiCode, Msg, fail } from '../../contract/index.ts';
+import { ApiCode, fail } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { ApiError } from './errors.ts';
 
 /** Registers the error and not-found handlers; `maxUploadBytes` feeds the "file too large" message. */

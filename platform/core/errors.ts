@@ -3,7 +3,7 @@
  * `{code, msg, data: null}` with HTTP 200 (or `httpStatus` where a raw download answers), spec 01 §8.
  */
 import type { z } from 'zod';
-import { ApiCode, type ApiCodeValue } from '../../contract/index.ts';
+import { ApiCode, type ApiCodeValue } from '../../contract/envelope.ts';
 
 /** A failure with an envelope code and a user-facing message; handlers throw it, the envelope plugin answers it. */
 export class ApiError extends Error {

@@ -72,7 +72,7 @@ export interface EvidencesTable {
   created_at: number;
   /** file | hash | property | app (migration 0003; default 'file'). Mirrored as `kind` in the ledger record. */
   kind: ColumnType<EvidenceKind, EvidenceKind | undefined, EvidenceKind>;
-  /** Unix seconds when the owner deleted the stored data; the row and its ledger entry stay (issue 3). */
+  /** Unix seconds when the owner deleted the stored data; the row and its ledger entry stay (spec 01 §4). */
   deleted_at: number | null;
   /** Unix seconds when the deleted data's bytes were removed from storage (null until then; see the sweep). */
   purged_at: number | null;
@@ -89,19 +89,22 @@ export interface EvidencesTable {
   data_fields: string | null;
 }
 
-/** The kinds of evidence (issue 3): uploaded file, submitted hash only, user data rows, app capture. */
+/**
+ * The kinds of evidence (spec 01 §1, §3; docs/decisions/006-evidence-kinds.md): uploaded file, submitted hash
+ * only, user data rows, app capture.
+ */
 export type EvidenceKind = 'file' | 'hash' | 'property' | 'app';
 
 /**
  * The read-only VIEW `ledger_entries` over `ledger_leaves` (migration 0002), kept for readers written against the
- * issue-2 hash chain: `seq` = leaf_index + 1, `entry_hash` = the leaf hash (the chainhash). New code reads
- * `ledger_leaves`.
+ * original hash chain (migration 0001): `seq` = leaf_index + 1, `entry_hash` = the leaf hash (the chainhash).
+ * New code reads `ledger_leaves`.
  */
 export interface LedgerEntriesTable {
   /** 1-based position (leaf_index + 1). */
   seq: number;
   evidence_id: number;
-  /** The leaf hash (since issue 3; the chain entry hash in issue 2). */
+  /** The leaf hash (since migration 0002; the chain entry hash before it). */
   entry_hash: string;
   /** The canonical JSON of the record, the leaf input. */
   record_json: string;
@@ -119,7 +122,7 @@ export interface LedgerLeavesTable {
   record_json: string;
   /** Unix seconds. */
   created_at: number;
-  /** The issue-2 chain entry_hash of a leaf migrated from the hash chain (old certificates print it); else null. */
+  /** The entry_hash of a leaf migrated from the hash chain (old certificates print it); else null. */
   legacy_entry_hash: string | null;
 }
 

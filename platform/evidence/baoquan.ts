@@ -1,7 +1,7 @@
 /**
  * Evidence numbers (baoquan): `BQ` + Beijing date yyyymmdd + 20 Crockford base32 characters from
- * crypto.randomBytes (100 random bits). The number is the only secret guarding a certificate (issue 2), so it
- * must be unguessable; the date only helps people read it.
+ * crypto.randomBytes (100 random bits). The number is the only secret guarding a certificate (spec 01 §6), so
+ * it must be unguessable; the date only helps people read it.
  */
 import { randomCrockford } from '../core/crypto.ts';
 import { beijingDateStamp } from '../core/time.ts';

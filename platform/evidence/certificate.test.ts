@@ -3,7 +3,7 @@
  * decision 006): isApp, the device fields and their certificate rows.
  */
 import { beforeAll, expect, it } from 'vitest';
-import { EvidencePaths, type EvidenceListData } from '../../contract/index.ts';
+import { type EvidenceListData, EvidencePaths } from '../../contract/evidence.ts';
 import { evidenceCalls, evidenceUsers, PNG } from '../../tests/support/evidence.ts';
 import { forEachDialect, get } from '../../tests/support/platform.ts';
 

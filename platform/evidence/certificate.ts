@@ -1,11 +1,12 @@
 /**
  * The certificate body (`html` of the evidence view, spec 01 §2.3, §3), rendered from a fixed template per evidence
- * kind (issue 3): file, hash (the platform never saw the file), property (row count and field names with example
- * values cut to 10 characters) and app capture (forensic type and device name, model, version, processor, kernel).
- * Deleted evidence carries the owner's deletion date. Every interpolated value is HTML-escaped; the UI sanitizes it
- * again before rendering (ARCHITECTURE).
+ * kind (docs/decisions/006-evidence-kinds.md): file, hash (the platform never saw the file), property (row
+ * count and field names with example values cut to 10 characters) and app capture (forensic type and device
+ * name, model, version, processor, kernel). Deleted evidence carries the owner's deletion date. Every
+ * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
-import { fileTypeLabel, formatBytes } from '../../contract/index.ts';
+import { fileTypeLabel } from '../../contract/evidence.ts';
+import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { EvidenceKind } from '../db/schema.ts';
 
@@ -63,12 +64,12 @@ export function formatBeijingDate(unixSeconds: number): string {
   return formatBeijing(unixSeconds).slice(0, 10);
 }
 
-/** The sentence a deleted evidence's certificate carries (issue 3). */
+/** The sentence a deleted evidence's certificate carries. */
 export function deletedNotice(date: string): string {
   return `该证据数据已由所有人于 ${date} 删除，保全记录仍保留在存证账本中`;
 }
 
-/** The sentence of a hash evidence's certificate: the platform never received the file (issue 3). */
+/** The sentence of a hash evidence's certificate: the platform never received the file. */
 export const HASH_ONLY_NOTICE = '平台仅保存了用户提交的哈希值，未接收原始文件';
 
 const sizeText = (bytes: number) => `${formatBytes(bytes)}（${bytes} 字节）`;

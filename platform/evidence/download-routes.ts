@@ -6,6 +6,7 @@
  * as files. The rules are in download-service.ts.
  */
 import type { FastifyInstance } from 'fastify';
+import { ok } from '../../contract/envelope.ts';
 import {
   BatchDownloadBody,
   CodeDownloadBody,
@@ -14,8 +15,7 @@ import {
   OwnerDownloadBody,
   PackageAuthorizeQuery,
   SignedUrlQuery,
-  ok,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
 import { currentUser } from '../account/auth.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';

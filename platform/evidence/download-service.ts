@@ -5,14 +5,15 @@
  * signatures. Deleted data answers `evidenceDeleted`, bytes missing from storage `evidenceMissing`.
  */
 import type { Kysely } from 'kysely';
+import { ApiCode } from '../../contract/envelope.ts';
 import {
-  ApiCode,
   BATCH_MAX_ITEMS,
-  Msg,
   type BatchDownloadData,
   type DownloadData,
+  EvidenceMsg,
   type PackageAuthorization,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { EXTRACT_CODE_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
@@ -39,10 +40,10 @@ const forbidden = (msg: string) => new ApiError(ApiCode.FORBIDDEN, msg, 403);
  * @throws ApiError 404 `evidenceDeleted` when the owner deleted the data, `evidenceMissing` when bytes are absent
  */
 export async function downloadData(deps: DownloadDeps, ev: EvidenceRow, now: number): Promise<DownloadData> {
-  if (ev.deleted_at !== null) throw notFound(Msg.evidenceDeleted);
+  if (ev.deleted_at !== null) throw notFound(EvidenceMsg.evidenceDeleted);
   const packageUrl = deps.signer.packageUrl(ev.baoquan, now, deps.ttlSeconds);
   if (ev.kind === 'hash') return { downUrl: '', packageUrl };
-  if (!(await hasStoredBytes(deps.storage, ev))) throw notFound(Msg.evidenceMissing);
+  if (!(await hasStoredBytes(deps.storage, ev))) throw notFound(EvidenceMsg.evidenceMissing);
   return { downUrl: deps.signer.url(ev.baoquan, now, deps.ttlSeconds), packageUrl };
 }
 
@@ -57,7 +58,7 @@ export async function ownerDownload(
   now: number,
 ): Promise<DownloadData> {
   const ev = await findOwned(deps.db, dataId, userId);
-  if (!ev) throw notFound(Msg.evidenceNotFound);
+  if (!ev) throw notFound(EvidenceMsg.evidenceNotFound);
   return downloadData(deps, ev, now);
 }
 
@@ -77,7 +78,7 @@ export async function codeDownload(
     throw new ApiError(ApiCode.TOO_MANY_REQUESTS, Msg.tooManyRequests);
   }
   const ev = await findByBaoquan(db, input.baoquan);
-  if (!ev) throw notFound(Msg.evidenceNotFound);
+  if (!ev) throw notFound(EvidenceMsg.evidenceNotFound);
   const owner = await db
     .selectFrom('users')
     .select('extract_code')
@@ -85,7 +86,7 @@ export async function codeDownload(
     .executeTakeFirst();
   if (!owner || !safeEqual(owner.extract_code, input.code)) {
     await recordFailure(db, EXTRACT_CODE_POLICY, subject);
-    throw new ApiError(ApiCode.BAD_REQUEST, Msg.extractCodeWrong);
+    throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.extractCodeWrong);
   }
   await clearFailures(db, EXTRACT_CODE_POLICY, subject);
   return downloadData(deps, ev, now);
@@ -100,10 +101,10 @@ export function batchIds(dataIdStr: string): number[] {
     .split(',')
     .map((t) => t.trim())
     .filter((t) => t !== '');
-  if (tokens.length === 0) throw new ApiError(ApiCode.BAD_REQUEST, Msg.selectEvidenceToDownload);
+  if (tokens.length === 0) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.selectEvidenceToDownload);
   const ids = [...new Set(tokens.filter((t) => /^\d{1,15}$/.test(t)).map(Number))].filter((n) => n > 0);
   if (ids.length > BATCH_MAX_ITEMS)
-    throw new ApiError(ApiCode.BAD_REQUEST, Msg.batchTooMany(BATCH_MAX_ITEMS));
+    throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.batchTooMany(BATCH_MAX_ITEMS));
   return ids;
 }
 
@@ -137,7 +138,7 @@ export async function batchDownload(
     });
     items.push(item);
   }
-  if (list.length === 0) throw new ApiError(ApiCode.BAD_REQUEST, Msg.noDownloadFiles);
+  if (list.length === 0) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.noDownloadFiles);
   return { list, batchUrl: `${BATCH_ZIP_PATH}?items=${items.join(',')}` };
 }
 
@@ -150,10 +151,10 @@ export async function servableFile(
   q: { baoquan: string; exp?: string; sig?: string },
   now: number,
 ): Promise<EvidenceRow> {
-  if (!deps.signer.verify(q.baoquan, q.exp, q.sig, now)) throw forbidden(Msg.downloadLinkInvalid);
+  if (!deps.signer.verify(q.baoquan, q.exp, q.sig, now)) throw forbidden(EvidenceMsg.downloadLinkInvalid);
   const ev = await findByBaoquan(deps.db, q.baoquan);
-  if (ev && ev.deleted_at !== null) throw notFound(Msg.evidenceDeleted, 404);
-  if (!ev || !(await hasStoredBytes(deps.storage, ev))) throw notFound(Msg.evidenceMissing, 404);
+  if (ev && ev.deleted_at !== null) throw notFound(EvidenceMsg.evidenceDeleted, 404);
+  if (!ev || !(await hasStoredBytes(deps.storage, ev))) throw notFound(EvidenceMsg.evidenceMissing, 404);
   return ev;
 }
 
@@ -168,13 +169,14 @@ export async function authorizePackage(
   now: number,
 ): Promise<PackageAuthorization> {
   if (q.purpose !== 'package' || !deps.signer.verifyPackage(q.baoquan, q.exp, q.sig, now)) {
-    throw forbidden(Msg.downloadLinkInvalid);
+    throw forbidden(EvidenceMsg.downloadLinkInvalid);
   }
   const ev = await findByBaoquan(deps.db, q.baoquan);
-  if (!ev) throw forbidden(Msg.downloadLinkInvalid);
-  if (ev.deleted_at !== null) throw forbidden(Msg.evidenceDeleted);
+  if (!ev) throw forbidden(EvidenceMsg.downloadLinkInvalid);
+  if (ev.deleted_at !== null) throw forbidden(EvidenceMsg.evidenceDeleted);
   const hashOnly = ev.kind === 'hash';
-  if (!hashOnly && !(await hasStoredBytes(deps.storage, ev))) throw notFound(Msg.evidenceMissing, 404);
+  if (!hashOnly && !(await hasStoredBytes(deps.storage, ev)))
+    throw notFound(EvidenceMsg.evidenceMissing, 404);
   return {
     baoquan: ev.baoquan,
     fileName: hashOnly ? null : ev.file_name,

@@ -4,16 +4,14 @@
  * own evidence only, deleted ones skipped, with the spec's messages and limits.
  */
 import { beforeAll, expect, it } from 'vitest';
+import { AccountPaths, type UserInfo } from '../../contract/account.ts';
 import {
-  AccountPaths,
-  EvidenceKindPaths,
-  EvidencePaths,
-  Msg,
   type BatchDownloadData,
   type DownloadData,
+  EvidenceMsg,
+  EvidencePaths,
   type PackageAuthorization,
-  type UserInfo,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
 import { evidenceCalls, evidenceUsers, PNG, sha256 } from '../../tests/support/evidence.ts';
 import { forEachDialect, get, post } from '../../tests/support/platform.ts';
 
@@ -63,7 +61,7 @@ forEachDialect('package and batch downloads', (h) => {
     ] as const) {
       const res = await authorize(bq, q);
       expect({ q, status: res.statusCode }).toEqual({ q, status: 403 });
-      expect(res.json()).toMatchObject({ code: 403, msg: Msg.downloadLinkInvalid });
+      expect(res.json()).toMatchObject({ code: 403, msg: EvidenceMsg.downloadLinkInvalid });
     }
     // a package signature does not open the file route either
     const asFile = await h.app.inject({
@@ -112,11 +110,11 @@ forEachDialect('package and batch downloads', (h) => {
     const b = await saveFile(demo, Buffer.from('text'), 'b.txt');
     const hs = (await saveHash(demo, { hash: sha256('batch'), title: 'hb' })).data;
     const gone = await saveFile(demo, PNG, 'gone.png');
-    await get(h.app, EvidenceKindPaths.delData, { dataId: gone.id }, demo);
+    await get(h.app, EvidencePaths.delData, { dataId: gone.id }, demo);
     const foreign = await saveFile(other, PNG, 'theirs.png');
     const r = await post<BatchDownloadData>(
       h.app,
-      EvidenceKindPaths.downloadBatch,
+      EvidencePaths.downloadBatch,
       { dataIdStr: `${b.id}, ${a.id},${foreign.id},${gone.id},${hs.id},999999999,abc,${a.id}` },
       demo,
       true,
@@ -135,22 +133,22 @@ forEachDialect('package and batch downloads', (h) => {
       expect((await authorize(bq!, `exp=${exp}&sig=${sig}&purpose=package`)).statusCode).toBe(200);
     }
 
-    expect(await post(h.app, EvidenceKindPaths.downloadBatch, { dataIdStr: '' }, demo)).toMatchObject({
+    expect(await post(h.app, EvidencePaths.downloadBatch, { dataIdStr: '' }, demo)).toMatchObject({
       code: 400,
-      msg: Msg.selectEvidenceToDownload,
+      msg: EvidenceMsg.selectEvidenceToDownload,
     });
-    expect(await post(h.app, EvidenceKindPaths.downloadBatch, {}, demo)).toMatchObject({
+    expect(await post(h.app, EvidencePaths.downloadBatch, {}, demo)).toMatchObject({
       code: 400,
-      msg: Msg.selectEvidenceToDownload,
+      msg: EvidenceMsg.selectEvidenceToDownload,
     });
     expect(
-      await post(h.app, EvidenceKindPaths.downloadBatch, { dataIdStr: `${foreign.id},${gone.id}` }, demo),
-    ).toMatchObject({ code: 400, msg: Msg.noDownloadFiles });
+      await post(h.app, EvidencePaths.downloadBatch, { dataIdStr: `${foreign.id},${gone.id}` }, demo),
+    ).toMatchObject({ code: 400, msg: EvidenceMsg.noDownloadFiles });
     const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
-    expect(await post(h.app, EvidenceKindPaths.downloadBatch, { dataIdStr: many }, demo)).toMatchObject({
+    expect(await post(h.app, EvidencePaths.downloadBatch, { dataIdStr: many }, demo)).toMatchObject({
       code: 400,
-      msg: Msg.batchTooMany(100),
+      msg: EvidenceMsg.batchTooMany(100),
     });
-    expect((await post(h.app, EvidenceKindPaths.downloadBatch, { dataIdStr: String(a.id) })).code).toBe(408);
+    expect((await post(h.app, EvidencePaths.downloadBatch, { dataIdStr: String(a.id) })).code).toBe(408);
   });
 });

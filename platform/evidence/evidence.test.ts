@@ -2,17 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
+import { AccountPaths, type UserInfo } from '../../contract/account.ts';
 import {
-  AccountPaths,
-  EvidencePaths,
-  Msg,
   type DownloadData,
   type EvidenceListData,
+  EvidenceMsg,
+  EvidencePaths,
   type EvidenceView,
   type LabelItem,
   type SaveEvidenceData,
-  type UserInfo,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import {
   call,
@@ -68,7 +68,7 @@ forEachDialect('evidence', (h) => {
 
   async function save(token: string, data: Buffer, filename: string, fields: Record<string, string> = {}) {
     const r = await upload<SaveEvidenceData>(h.app, token, data, filename, fields);
-    expect(r.msg).toBe(Msg.evidenceSaved);
+    expect(r.msg).toBe(EvidenceMsg.evidenceSaved);
     expect(r.code).toBe(200);
     return r.data;
   }
@@ -115,7 +115,7 @@ forEachDialect('evidence', (h) => {
       await call(h.app, { method: 'POST', url: EvidencePaths.save, token: demo, ...noFile }),
     ).toMatchObject({
       code: 400,
-      msg: Msg.fileRequired,
+      msg: EvidenceMsg.fileRequired,
     });
     expect(await upload(h.app, demo, Buffer.alloc(0), 'empty.txt')).toMatchObject({
       code: 400,
@@ -243,7 +243,7 @@ forEachDialect('evidence', (h) => {
 
     expect(await view('BQ20240101AAAAAAAAAAAAAAAAAAAA')).toMatchObject({
       code: 404,
-      msg: Msg.evidenceNotFound,
+      msg: EvidenceMsg.evidenceNotFound,
     });
     expect(await get(h.app, EvidencePaths.view, {})).toMatchObject({ code: 400 });
 
@@ -252,7 +252,7 @@ forEachDialect('evidence', (h) => {
     expect((await view(saved.baoquan)).data.isDownload).toBe(0);
     expect(await post(h.app, EvidencePaths.ownerDownload, { dataId: saved.id }, demo)).toMatchObject({
       code: 404,
-      msg: Msg.evidenceMissing,
+      msg: EvidenceMsg.evidenceMissing,
     });
   });
 
@@ -285,7 +285,7 @@ forEachDialect('evidence', (h) => {
     const saved = await save(demo, TEXT, 'mine.txt');
     expect(await post(h.app, EvidencePaths.ownerDownload, { dataId: saved.id }, other)).toMatchObject({
       code: 404,
-      msg: Msg.evidenceNotFound,
+      msg: EvidenceMsg.evidenceNotFound,
     });
     expect((await post(h.app, EvidencePaths.ownerDownload, { dataId: saved.id })).code).toBe(408);
   });
@@ -296,11 +296,11 @@ forEachDialect('evidence', (h) => {
     const info = await post<UserInfo>(h.app, AccountPaths.authInfo, {}, demo);
     const code = info.data.extractCode;
     const wrong = await post(h.app, EvidencePaths.codeDownload, { code: 'WRONG123', baoquan: saved.baoquan });
-    expect(wrong).toMatchObject({ status: 200, code: 400, msg: Msg.extractCodeWrong, data: null });
+    expect(wrong).toMatchObject({ status: 200, code: 400, msg: EvidenceMsg.extractCodeWrong, data: null });
     expect(await post(h.app, EvidencePaths.codeDownload, { code: '', baoquan: saved.baoquan })).toMatchObject(
       {
         code: 400,
-        msg: Msg.extractCodeRequired,
+        msg: EvidenceMsg.extractCodeRequired,
       },
     );
     // another user's code does not open the demo's evidence
@@ -357,7 +357,7 @@ forEachDialect('evidence', (h) => {
     for (const u of bad) {
       const res = await fetchFile(u);
       expect({ u, status: res.statusCode }).toEqual({ u, status: 403 });
-      expect(res.json()).toEqual({ code: 403, msg: Msg.downloadLinkInvalid, data: null });
+      expect(res.json()).toEqual({ code: 403, msg: EvidenceMsg.downloadLinkInvalid, data: null });
     }
     expect((await fetchFile(downUrl)).statusCode).toBe(200);
   });

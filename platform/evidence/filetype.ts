@@ -2,7 +2,7 @@
  * Evidence type detection from the bytes, not the name (codes of spec 01 §9): image/* → 2, audio/* → 3,
  * video/* → 4, PDF/Office/OpenDocument/RTF/EPUB or valid UTF-8 text without NULs → 1 (document), anything else → 5.
  */
-import type { FileTypeCode } from '../../contract/index.ts';
+import type { FileTypeCode } from '../../contract/evidence.ts';
 import { sniffType } from '../files/temp.ts';
 
 const DOCUMENT_MIMES = new Set([

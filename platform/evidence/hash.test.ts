@@ -5,14 +5,14 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import {
-  EvidenceKindPaths,
-  EvidencePaths,
-  Msg,
   type DownloadData,
   type EvidenceListData,
+  EvidenceMsg,
+  EvidencePaths,
   type LabelItem,
   type SaveEvidenceData,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { evidenceCalls, evidenceUsers, PNG, sha256 } from '../../tests/support/evidence.ts';
 import { forEachDialect, get, login, post, registerUser } from '../../tests/support/platform.ts';
 import { HASH_ONLY_NOTICE } from './certificate.ts';
@@ -33,7 +33,7 @@ forEachDialect('hash evidence', (h) => {
       fileName: '合同.PDF',
       fileSize: 123456,
     });
-    expect(r).toMatchObject({ code: 200, msg: Msg.evidenceSaved });
+    expect(r).toMatchObject({ code: 200, msg: EvidenceMsg.evidenceSaved });
     expect(r.data.filehash).toBe(hash.toLowerCase());
     expect(r.data.chainhash).toMatch(/^[0-9a-f]{64}$/);
     expect(await exists(stored(r.data.baoquan))).toBe(false);
@@ -63,7 +63,7 @@ forEachDialect('hash evidence', (h) => {
     // form-encoded works too; the owner download gives a package but no original
     const form = await post<SaveEvidenceData>(
       h.app,
-      EvidenceKindPaths.saveHash,
+      EvidencePaths.saveHash,
       { hash: sha256('form'), title: '表单', fileName: 'photo.JPG' },
       demo,
       true,
@@ -100,21 +100,21 @@ forEachDialect('hash evidence', (h) => {
       .data;
     const files = await get<EvidenceListData>(h.app, EvidencePaths.list, {}, t);
     expect(files.data.list.map((r) => r.id)).toEqual([f.id]);
-    const hashes = await get<EvidenceListData>(h.app, EvidenceKindPaths.hashList, {}, t);
+    const hashes = await get<EvidenceListData>(h.app, EvidencePaths.hashList, {}, t);
     expect(hashes.data.count).toBe(2);
     expect(hashes.data.list.map((r) => r.id).sort()).toEqual([h1.id, h2.id].sort());
     expect(hashes.data.list[0]).toMatchObject({ kind: 'hash', deletedAt: null });
-    const filtered = await get<EvidenceListData>(h.app, EvidenceKindPaths.hashList, { type: 4 }, t);
+    const filtered = await get<EvidenceListData>(h.app, EvidencePaths.hashList, { type: 4 }, t);
     expect(filtered.data.list.map((r) => r.id)).toEqual([h2.id]);
-    const kw = await get<EvidenceListData>(h.app, EvidenceKindPaths.hashList, { keyword: '合同' }, t);
+    const kw = await get<EvidenceListData>(h.app, EvidencePaths.hashList, { keyword: '合同' }, t);
     expect(kw.data.list.map((r) => r.id)).toEqual([h2.id]);
-    expect((await get<LabelItem[]>(h.app, EvidenceKindPaths.hashLabels, {}, t)).data).toEqual([
+    expect((await get<LabelItem[]>(h.app, EvidencePaths.hashLabels, {}, t)).data).toEqual([
       { label: '哈希A' },
       { label: '哈希B' },
     ]);
     expect((await get<LabelItem[]>(h.app, EvidencePaths.labels, {}, t)).data).toEqual([
       { label: '文件标签' },
     ]);
-    expect((await get(h.app, EvidenceKindPaths.hashList, {})).code).toBe(408);
+    expect((await get(h.app, EvidencePaths.hashList, {})).code).toBe(408);
   });
 });

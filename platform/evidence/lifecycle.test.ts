@@ -5,16 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
+import { AccountPaths, type UserInfo } from '../../contract/account.ts';
 import {
-  AccountPaths,
-  EvidenceKindPaths,
-  EvidencePaths,
-  Msg,
   type DelDataData,
   type DownloadData,
   type EvidenceListData,
-  type UserInfo,
-} from '../../contract/index.ts';
+  EvidenceMsg,
+  EvidencePaths,
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { evidenceCalls, evidenceUsers, PNG } from '../../tests/support/evidence.ts';
 import { forEachDialect, get, post } from '../../tests/support/platform.ts';
 import { sweepDeletedData } from './lifecycle.ts';
@@ -29,7 +28,7 @@ forEachDialect('labels and deletion', (h) => {
 
   it('labelSave changes and clears the label of one’s own evidence only', async () => {
     const s = await saveFile(demo, PNG, 'l.png', { label: '旧' });
-    const r = await post(h.app, EvidenceKindPaths.labelSave, { dataId: s.id, label: '新标签' }, demo, true);
+    const r = await post(h.app, EvidencePaths.labelSave, { dataId: s.id, label: '新标签' }, demo, true);
     expect(r).toMatchObject({ code: 200, msg: Msg.modified, data: { id: s.id, label: '新标签' } });
     const labelOf = async () =>
       (
@@ -40,24 +39,21 @@ forEachDialect('labels and deletion', (h) => {
           .executeTakeFirstOrThrow()
       ).label;
     expect(await labelOf()).toBe('新标签');
-    expect(await post(h.app, EvidenceKindPaths.labelSave, { dataId: s.id, label: 'x' }, other)).toMatchObject(
-      {
-        code: 404,
-        msg: Msg.evidenceNotFound,
-      },
-    );
+    expect(await post(h.app, EvidencePaths.labelSave, { dataId: s.id, label: 'x' }, other)).toMatchObject({
+      code: 404,
+      msg: EvidenceMsg.evidenceNotFound,
+    });
+    expect(await post(h.app, EvidencePaths.labelSave, { dataId: s.id, label: '{bad}' }, demo)).toMatchObject({
+      code: 400,
+      msg: Msg.specialChars('标签'),
+    });
     expect(
-      await post(h.app, EvidenceKindPaths.labelSave, { dataId: s.id, label: '{bad}' }, demo),
-    ).toMatchObject({ code: 400, msg: Msg.specialChars('标签') });
-    expect(
-      await post(h.app, EvidenceKindPaths.labelSave, { dataId: s.id, label: '长'.repeat(31) }, demo),
+      await post(h.app, EvidencePaths.labelSave, { dataId: s.id, label: '长'.repeat(31) }, demo),
     ).toMatchObject({ code: 400, msg: Msg.tooLong('标签', 30) });
     expect(await labelOf()).toBe('新标签');
-    expect((await post(h.app, EvidenceKindPaths.labelSave, { dataId: s.id, label: '' }, demo)).code).toBe(
-      200,
-    );
+    expect((await post(h.app, EvidencePaths.labelSave, { dataId: s.id, label: '' }, demo)).code).toBe(200);
     expect(await labelOf()).toBe('');
-    expect((await post(h.app, EvidenceKindPaths.labelSave, { dataId: s.id, label: 'x' })).code).toBe(408);
+    expect((await post(h.app, EvidencePaths.labelSave, { dataId: s.id, label: 'x' })).code).toBe(408);
   });
 
   it('delData: bytes gone, row and ledger entry stay, certificate says so, downloads refused', async () => {
@@ -66,14 +62,14 @@ forEachDialect('labels and deletion', (h) => {
     const before = await post<DownloadData>(h.app, EvidencePaths.ownerDownload, { dataId: s.id }, demo);
     expect(await exists(stored(s.baoquan))).toBe(true);
 
-    expect(await get(h.app, EvidenceKindPaths.delData, { dataId: s.id }, other)).toMatchObject({
+    expect(await get(h.app, EvidencePaths.delData, { dataId: s.id }, other)).toMatchObject({
       code: 404,
-      msg: Msg.evidenceNotFound,
+      msg: EvidenceMsg.evidenceNotFound,
     });
     expect(await exists(stored(s.baoquan))).toBe(true);
 
-    const del = await get<DelDataData>(h.app, EvidenceKindPaths.delData, { dataId: s.id }, demo);
-    expect(del).toMatchObject({ code: 200, msg: Msg.evidenceDataDeleted, data: { id: s.id } });
+    const del = await get<DelDataData>(h.app, EvidencePaths.delData, { dataId: s.id }, demo);
+    expect(del).toMatchObject({ code: 200, msg: EvidenceMsg.evidenceDataDeleted, data: { id: s.id } });
     expect(del.data.deletedAt).toMatch(/^\d{4}-\d\d-\d\d$/);
     expect(await exists(stored(s.baoquan))).toBe(false);
     const row = await h.app.pdb.db
@@ -90,7 +86,7 @@ forEachDialect('labels and deletion', (h) => {
       .executeTakeFirst();
     expect(entry?.entry_hash).toBe(s.chainhash);
     // again (POST this time) is fine and keeps the date
-    const again = await post<DelDataData>(h.app, EvidenceKindPaths.delData, { dataId: s.id }, demo, true);
+    const again = await post<DelDataData>(h.app, EvidencePaths.delData, { dataId: s.id }, demo, true);
     expect(again.data.deletedAt).toBe(del.data.deletedAt);
 
     const v = await view(s.baoquan, demo);
@@ -103,12 +99,12 @@ forEachDialect('labels and deletion', (h) => {
 
     expect(await post(h.app, EvidencePaths.ownerDownload, { dataId: s.id }, demo)).toMatchObject({
       code: 404,
-      msg: Msg.evidenceDeleted,
+      msg: EvidenceMsg.evidenceDeleted,
     });
     const code = (await post<UserInfo>(h.app, AccountPaths.authInfo, {}, demo)).data.extractCode;
     expect(await post(h.app, EvidencePaths.codeDownload, { code, baoquan: s.baoquan })).toMatchObject({
       code: 404,
-      msg: Msg.evidenceDeleted,
+      msg: EvidenceMsg.evidenceDeleted,
     });
     const file = await h.app.inject({ method: 'GET', url: before.data.downUrl });
     expect(file.statusCode).toBe(404);
@@ -118,12 +114,13 @@ forEachDialect('labels and deletion', (h) => {
       url: `/api/file/${s.baoquan}/authorize?exp=${pkg.searchParams.get('exp')}&sig=${pkg.searchParams.get('sig')}&purpose=package`,
     });
     expect(auth.statusCode).toBe(403);
-    expect(auth.json()).toMatchObject({ code: 403, msg: Msg.evidenceDeleted });
-    expect(
-      await post(h.app, EvidenceKindPaths.downloadBatch, { dataIdStr: String(s.id) }, demo),
-    ).toMatchObject({ code: 400, msg: Msg.noDownloadFiles });
-    expect((await get(h.app, EvidenceKindPaths.delData, { dataId: s.id })).code).toBe(408);
-    expect((await get(h.app, EvidenceKindPaths.delData, { dataId: 'x' }, demo)).code).toBe(400);
+    expect(auth.json()).toMatchObject({ code: 403, msg: EvidenceMsg.evidenceDeleted });
+    expect(await post(h.app, EvidencePaths.downloadBatch, { dataIdStr: String(s.id) }, demo)).toMatchObject({
+      code: 400,
+      msg: EvidenceMsg.noDownloadFiles,
+    });
+    expect((await get(h.app, EvidencePaths.delData, { dataId: s.id })).code).toBe(408);
+    expect((await get(h.app, EvidencePaths.delData, { dataId: 'x' }, demo)).code).toBe(400);
   });
 
   it('the start-up sweep removes the bytes of a deletion a crash interrupted', async () => {

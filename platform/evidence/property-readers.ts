@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
-import { ApiCode, Msg, PropertyRowsLimits } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { EvidenceMsg, PropertyRowsLimits } from '../../contract/evidence.ts';
 import { ApiError } from '../core/errors.ts';
 
 /** Where the readers put what they read (property.ts `NormalisedCsvWriter`). */
@@ -25,7 +26,7 @@ const bad = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
 /** Decodes GB18030 bytes to UTF-8 bytes, streaming. @throws (on the stream) ApiError on undecodable bytes */
 function gb18030ToUtf8(): Transform {
   const decoder = new TextDecoder('gb18030', { fatal: true });
-  const fail = () => bad(Msg.propertyBadEncoding);
+  const fail = () => bad(EvidenceMsg.propertyBadEncoding);
   return new Transform({
     transform(chunk: Buffer, _enc, cb) {
       try {
@@ -70,7 +71,7 @@ export async function readCsv(file: string, gb18030: boolean, w: RowSink): Promi
     if (err instanceof ApiError) throw err;
     if (err instanceof CsvError) {
       const lines = typeof err.lines === 'number' ? err.lines : rowNo + 1;
-      throw bad(Msg.propertyBadCsv(lines));
+      throw bad(EvidenceMsg.propertyBadCsv(lines));
     }
     throw err;
   } finally {
@@ -136,9 +137,9 @@ export async function readXlsx(file: string, w: RowSink): Promise<void> {
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    throw bad(Msg.propertyBadXlsx);
+    throw bad(EvidenceMsg.propertyBadXlsx);
   } finally {
     input.destroy();
   }
-  if (!sawSheet) throw bad(Msg.propertyBadXlsx);
+  if (!sawSheet) throw bad(EvidenceMsg.propertyBadXlsx);
 }

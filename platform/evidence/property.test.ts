@@ -9,15 +9,15 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  EvidenceKindPaths,
-  EvidencePaths,
-  Msg,
-  PropertyRowsLimits,
   type DownloadData,
   type EvidenceListData,
+  EvidenceMsg,
+  EvidencePaths,
   type LabelItem,
+  PropertyRowsLimits,
   type SaveEvidenceData,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { evidenceCalls, evidenceUsers, PNG, sha256 } from '../../tests/support/evidence.ts';
 import { forEachDialect, get, post } from '../../tests/support/platform.ts';
 import { csvField, cutChars } from './property.ts';
@@ -150,7 +150,7 @@ forEachDialect('user-data evidence', (h) => {
     const expected = '商品,数量\r\n苹果,3\r\n"香蕉, 进口",5\r\n';
     const form = await post<SaveEvidenceData>(
       h.app,
-      EvidenceKindPaths.saveProperty,
+      EvidencePaths.saveProperty,
       { title: '清单', label: '手填', fields, rows },
       demo,
       true,
@@ -160,7 +160,7 @@ forEachDialect('user-data evidence', (h) => {
     await expectStored(await saveProperty(demo, null, { title: '清单2', fields, rows }), expected);
     const json = await post<SaveEvidenceData>(
       h.app,
-      EvidenceKindPaths.saveProperty,
+      EvidencePaths.saveProperty,
       { fields: ['商品', '数量'], rows: [['苹果', '3']] },
       demo,
     );
@@ -186,7 +186,7 @@ forEachDialect('user-data evidence', (h) => {
     const typed = (fields: unknown, rows: unknown) =>
       post(
         h.app,
-        EvidenceKindPaths.saveProperty,
+        EvidencePaths.saveProperty,
         { fields: JSON.stringify(fields), rows: JSON.stringify(rows) },
         demo,
         true,
@@ -194,58 +194,52 @@ forEachDialect('user-data evidence', (h) => {
     const { maxFields, maxRows, maxCell } = PropertyRowsLimits;
     const cases: [Promise<{ code: number | string; msg: string }>, string][] = [
       [csv(''), Msg.fileEmpty],
-      [csv('\n\n'), Msg.propertyNoFields],
-      [csv('a,b\n'), Msg.propertyNoRows],
-      [csv('a,b\n1,2\n3\n'), Msg.propertyRagged(3, 1, 2)],
-      [csv('a,b\n1,2,3\n'), Msg.propertyRagged(2, 3, 2)],
-      [csv('a,,c\n1,2,3\n'), Msg.propertyFieldNameEmpty(2)],
-      [csv('a,a\n1,2\n'), Msg.propertyFieldDuplicate('a')],
-      [csv('a,b\n"unclosed,2\n'), Msg.propertyBadCsv(2)],
+      [csv('\n\n'), EvidenceMsg.propertyNoFields],
+      [csv('a,b\n'), EvidenceMsg.propertyNoRows],
+      [csv('a,b\n1,2\n3\n'), EvidenceMsg.propertyRagged(3, 1, 2)],
+      [csv('a,b\n1,2,3\n'), EvidenceMsg.propertyRagged(2, 3, 2)],
+      [csv('a,,c\n1,2,3\n'), EvidenceMsg.propertyFieldNameEmpty(2)],
+      [csv('a,a\n1,2\n'), EvidenceMsg.propertyFieldDuplicate('a')],
+      [csv('a,b\n"unclosed,2\n'), EvidenceMsg.propertyBadCsv(2)],
       [
         csv(`${Array.from({ length: maxFields + 1 }, (_, i) => `f${i}`).join(',')}\n`),
-        Msg.propertyTooManyFields(maxFields),
+        EvidenceMsg.propertyTooManyFields(maxFields),
       ],
-      [csv(`a\n${'x'.repeat(maxCell + 1)}\n`), Msg.propertyCellTooLong(2, 1, maxCell)],
-      [csv(`a\n${'1\n'.repeat(maxRows + 1)}`), Msg.propertyTooManyRows(maxRows)],
-      [saveProperty(demo, { data: PNG, filename: 'looks.csv' }), Msg.propertyBadFileType],
+      [csv(`a\n${'x'.repeat(maxCell + 1)}\n`), EvidenceMsg.propertyCellTooLong(2, 1, maxCell)],
+      [csv(`a\n${'1\n'.repeat(maxRows + 1)}`), EvidenceMsg.propertyTooManyRows(maxRows)],
+      [saveProperty(demo, { data: PNG, filename: 'looks.csv' }), EvidenceMsg.propertyBadFileType],
       [
         saveProperty(demo, {
           data: Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(600)]),
           filename: 'old.xls',
         }),
-        Msg.propertyXlsUnsupported,
+        EvidenceMsg.propertyXlsUnsupported,
       ],
       [
         saveProperty(demo, {
           data: Buffer.concat([Buffer.from('504b0304', 'hex'), randomBytes(64)]),
           filename: 'broken.xlsx',
         }),
-        Msg.propertyBadXlsx,
+        EvidenceMsg.propertyBadXlsx,
       ],
-      [saveProperty(demo, null, { title: '空' }), Msg.propertyDataRequired],
-      [typed(['a'], 'not-an-array'), Msg.propertyBadJson],
-      [typed([], []), Msg.propertyNoFields],
-      [typed(['a', 'b'], []), Msg.propertyNoRows],
-      [typed(['a', 'b'], [['1']]), Msg.propertyRagged(2, 1, 2)],
+      [saveProperty(demo, null, { title: '空' }), EvidenceMsg.propertyDataRequired],
+      [typed(['a'], 'not-an-array'), EvidenceMsg.propertyBadJson],
+      [typed([], []), EvidenceMsg.propertyNoFields],
+      [typed(['a', 'b'], []), EvidenceMsg.propertyNoRows],
+      [typed(['a', 'b'], [['1']]), EvidenceMsg.propertyRagged(2, 1, 2)],
       [
-        post(h.app, EvidenceKindPaths.saveProperty, { fields: '["a"', rows: '[]' }, demo, true),
-        Msg.propertyBadJson,
+        post(h.app, EvidencePaths.saveProperty, { fields: '["a"', rows: '[]' }, demo, true),
+        EvidenceMsg.propertyBadJson,
       ],
       [
-        post(
-          h.app,
-          EvidenceKindPaths.saveProperty,
-          { fields: '["a"]', rows: '[["1"]]', label: '<' },
-          demo,
-          true,
-        ),
+        post(h.app, EvidencePaths.saveProperty, { fields: '["a"]', rows: '[["1"]]', label: '<' }, demo, true),
         Msg.specialChars('标签'),
       ],
     ];
     for (const [p, msg] of cases) expect(await p).toMatchObject({ code: 400, msg });
-    expect(
-      (await post(h.app, EvidenceKindPaths.saveProperty, { fields: '["a"]', rows: '[["1"]]' })).code,
-    ).toBe(408);
+    expect((await post(h.app, EvidencePaths.saveProperty, { fields: '["a"]', rows: '[["1"]]' })).code).toBe(
+      408,
+    );
     const after = await h.app.pdb.db
       .selectFrom('evidences')
       .select((eb) => eb.fn.countAll<number>().as('n'))

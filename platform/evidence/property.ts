@@ -16,7 +16,9 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { ApiCode, Msg, PropertyRowsLimits } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { EvidenceMsg, PropertyRowsLimits } from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { ApiError } from '../core/errors.ts';
 import { readHead, sniffType, tempPath, type ReceivedFile } from '../files/temp.ts';
 import { readCsv, readXlsx, type RowSink } from './property-readers.ts';
@@ -100,17 +102,17 @@ export class NormalisedCsvWriter implements RowSink {
   async writeHeader(names: string[]): Promise<void> {
     const clean = names.map((n, i) => (i === 0 ? n.replace(/^\uFEFF/, '') : n).trim());
     while (clean.length > 0 && clean[clean.length - 1] === '') clean.pop();
-    if (clean.length === 0) throw bad(Msg.propertyNoFields);
+    if (clean.length === 0) throw bad(EvidenceMsg.propertyNoFields);
     if (clean.length > PropertyRowsLimits.maxFields) {
-      throw bad(Msg.propertyTooManyFields(PropertyRowsLimits.maxFields));
+      throw bad(EvidenceMsg.propertyTooManyFields(PropertyRowsLimits.maxFields));
     }
     const seen = new Set<string>();
     for (const [i, name] of clean.entries()) {
-      if (name === '') throw bad(Msg.propertyFieldNameEmpty(i + 1));
+      if (name === '') throw bad(EvidenceMsg.propertyFieldNameEmpty(i + 1));
       if (name.length > PropertyRowsLimits.maxCell) {
-        throw bad(Msg.propertyCellTooLong(1, i + 1, PropertyRowsLimits.maxCell));
+        throw bad(EvidenceMsg.propertyCellTooLong(1, i + 1, PropertyRowsLimits.maxCell));
       }
-      if (seen.has(name)) throw bad(Msg.propertyFieldDuplicate(name));
+      if (seen.has(name)) throw bad(EvidenceMsg.propertyFieldDuplicate(name));
       seen.add(name);
     }
     this.header = clean;
@@ -130,19 +132,19 @@ export class NormalisedCsvWriter implements RowSink {
     if (cells.length > header.length) {
       // cells past the header that are all empty are not data (spreadsheet formatting, trailing commas)
       if (cells.slice(header.length).every((v) => v === '')) cells = cells.slice(0, header.length);
-      else throw bad(Msg.propertyRagged(rowNo, cells.length, header.length));
+      else throw bad(EvidenceMsg.propertyRagged(rowNo, cells.length, header.length));
     }
     if (cells.length < header.length) {
-      if (!padShort) throw bad(Msg.propertyRagged(rowNo, cells.length, header.length));
+      if (!padShort) throw bad(EvidenceMsg.propertyRagged(rowNo, cells.length, header.length));
       cells = [...cells, ...Array<string>(header.length - cells.length).fill('')];
     }
     for (const [i, v] of cells.entries()) {
       if (v.length > PropertyRowsLimits.maxCell && Array.from(v).length > PropertyRowsLimits.maxCell) {
-        throw bad(Msg.propertyCellTooLong(rowNo, i + 1, PropertyRowsLimits.maxCell));
+        throw bad(EvidenceMsg.propertyCellTooLong(rowNo, i + 1, PropertyRowsLimits.maxCell));
       }
     }
     if (this.rows >= PropertyRowsLimits.maxRows)
-      throw bad(Msg.propertyTooManyRows(PropertyRowsLimits.maxRows));
+      throw bad(EvidenceMsg.propertyTooManyRows(PropertyRowsLimits.maxRows));
     this.rows++;
     this.firstRow ??= cells;
     await this.line(cells);
@@ -170,8 +172,8 @@ export class NormalisedCsvWriter implements RowSink {
    * @throws ApiError when there was no header or no data row
    */
   async finish(): Promise<NormalisedData> {
-    if (!this.header) throw bad(Msg.propertyNoFields);
-    if (this.rows === 0 || !this.firstRow) throw bad(Msg.propertyNoRows);
+    if (!this.header) throw bad(EvidenceMsg.propertyNoFields);
+    if (this.rows === 0 || !this.firstRow) throw bad(EvidenceMsg.propertyNoRows);
     await this.flush();
     this.out.end();
     await once(this.out, 'finish');
@@ -227,16 +229,16 @@ export async function normaliseUpload(received: ReceivedFile, tmpDir: string): P
   if (magic.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
     const detected = await sniffType(received.path);
     if (detected && detected.mime !== XLSX_MIME && detected.mime !== 'application/zip') {
-      throw bad(Msg.propertyBadFileType);
+      throw bad(EvidenceMsg.propertyBadFileType);
     }
     return withWriter(tmpDir, (w) => readXlsx(received.path, w));
   }
   if (magic.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) {
-    throw bad(Msg.propertyXlsUnsupported);
+    throw bad(EvidenceMsg.propertyXlsUnsupported);
   }
   if (received.isText) return withWriter(tmpDir, (w) => readCsv(received.path, false, w));
-  if (magic.includes(0)) throw bad(Msg.propertyBadFileType);
-  if (await sniffType(received.path)) throw bad(Msg.propertyBadFileType);
+  if (magic.includes(0)) throw bad(EvidenceMsg.propertyBadFileType);
+  if (await sniffType(received.path)) throw bad(EvidenceMsg.propertyBadFileType);
   return withWriter(tmpDir, (w) => readCsv(received.path, true, w));
 }
 
@@ -261,17 +263,17 @@ export async function normaliseTyped(
     fields = asCells(JSON.parse(fieldsJson));
     rows = JSON.parse(rowsJson);
   } catch {
-    throw bad(Msg.propertyBadJson);
+    throw bad(EvidenceMsg.propertyBadJson);
   }
-  if (!fields || !Array.isArray(rows)) throw bad(Msg.propertyBadJson);
+  if (!fields || !Array.isArray(rows)) throw bad(EvidenceMsg.propertyBadJson);
   if (rows.length > PropertyRowsLimits.maxRows)
-    throw bad(Msg.propertyTooManyRows(PropertyRowsLimits.maxRows));
+    throw bad(EvidenceMsg.propertyTooManyRows(PropertyRowsLimits.maxRows));
   const rowList = rows as unknown[];
   return withWriter(tmpDir, async (w) => {
     await w.writeHeader(fields);
     for (const [i, r] of rowList.entries()) {
       const cells = asCells(r);
-      if (!cells) throw bad(Msg.propertyBadJson);
+      if (!cells) throw bad(EvidenceMsg.propertyBadJson);
       await w.writeRow(cells, i + 2);
     }
   });

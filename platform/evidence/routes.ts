@@ -5,20 +5,20 @@
  * service.ts and lifecycle.ts.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiCode, ok } from '../../contract/envelope.ts';
 import {
-  ApiCode,
   DelDataBody,
+  type DelDataData,
   EvidenceLabelsQuery,
   EvidenceListQuery,
+  EvidenceMsg,
   EvidencePaths,
   EvidenceViewQuery,
   LabelSaveBody,
-  Msg,
-  SaveHashBody,
-  ok,
-  type DelDataData,
   type LabelSaveData,
-} from '../../contract/index.ts';
+  SaveHashBody,
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
@@ -57,12 +57,12 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   /** Logs a saved evidence and answers it. */
   function answer(request: FastifyRequest, saved: Saved, what: string) {
     request.log.info(saved.log, what);
-    return ok(saved.data, Msg.evidenceSaved);
+    return ok(saved.data, EvidenceMsg.evidenceSaved);
   }
 
   app.post(EvidencePaths.save, verified, async (request) => {
     const user = currentUser(request);
-    if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, Msg.fileRequired);
+    if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.fileRequired);
     const intake = await app.files.receive(request, {
       limits: fileUploadLimits(maxUploadBytes),
       tooLarge: Msg.fileTooLarge(maxUploadBytes),
@@ -127,7 +127,7 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   app.post(EvidencePaths.labelSave, { preHandler: app.requireUser }, async (request) => {
     const { dataId, label } = parseInput(LabelSaveBody, request.body);
     if (!(await setLabel(db, dataId, currentUser(request).id, label ?? ''))) {
-      throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNotFound);
+      throw new ApiError(ApiCode.NOT_FOUND, EvidenceMsg.evidenceNotFound);
     }
     const data: LabelSaveData = { id: dataId, label: label ?? '' };
     return ok(data, Msg.modified);
@@ -136,10 +136,10 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   const delData = async (request: FastifyRequest) => {
     const { dataId } = parseInput(DelDataBody, request.method === 'GET' ? request.query : request.body);
     const deletedAt = await deleteEvidenceData(db, storage, dataId, currentUser(request).id, nowSeconds());
-    if (deletedAt === null) throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNotFound);
+    if (deletedAt === null) throw new ApiError(ApiCode.NOT_FOUND, EvidenceMsg.evidenceNotFound);
     request.log.info({ id: dataId }, 'evidence data deleted by its owner');
     const data: DelDataData = { id: dataId, deletedAt: formatBeijingDate(deletedAt) };
-    return ok(data, Msg.evidenceDataDeleted);
+    return ok(data, EvidenceMsg.evidenceDataDeleted);
   };
   app.get(EvidencePaths.delData, { preHandler: app.requireUser }, delData);
   app.post(EvidencePaths.delData, { preHandler: app.requireUser }, delData);
@@ -148,7 +148,7 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   app.get(EvidencePaths.view, async (request) => {
     const { baoquan } = parseInput(EvidenceViewQuery, request.query);
     const ev = await findByBaoquan(db, baoquan);
-    if (!ev) throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNotFound);
+    if (!ev) throw new ApiError(ApiCode.NOT_FOUND, EvidenceMsg.evidenceNotFound);
     await app.identify(request);
     return ok(await buildView(storage, ev, request.user?.id ?? null));
   });

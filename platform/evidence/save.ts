@@ -4,15 +4,15 @@
  * (a CSV/XLSX upload or typed fields and rows, normalised to CSV by property.ts). Each checks what the route could not, then
  * stores through {@link saveEvidence}. Temp files stay the caller's to discard.
  */
+import { ApiCode } from '../../contract/envelope.ts';
 import {
-  ApiCode,
   EvidenceMsg,
-  Msg,
-  SaveEvidenceFields,
-  SavePropertyFields,
   type SaveEvidenceData,
+  SaveEvidenceFields,
   type SaveHashBody,
-} from '../../contract/index.ts';
+  SavePropertyFields,
+} from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Intake, IntakeLimits } from '../files/intake.ts';
@@ -75,7 +75,7 @@ export interface Saved {
  */
 export async function saveUploadedFile(deps: SaveDeps, userId: number, intake: Intake): Promise<Saved> {
   const received = intake.files[0];
-  if (!received) throw new ApiError(ApiCode.BAD_REQUEST, Msg.fileRequired);
+  if (!received) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.fileRequired);
   if (received.size === 0) throw new ApiError(ApiCode.BAD_REQUEST, Msg.fileEmpty);
   const text = parseInput(SaveEvidenceFields, intake.fields);
   const fileName = cleanFileName(received.fileName);
@@ -141,8 +141,8 @@ export async function savePropertyEvidence(
     if (upload) normalised = await normaliseUpload(upload, tmpDir);
     else if (fields.fields !== undefined && fields.rows !== undefined)
       normalised = await normaliseTyped(fields.fields, fields.rows, tmpDir);
-    else if (fields.fields !== undefined) throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyNoRows);
-    else throw new ApiError(ApiCode.BAD_REQUEST, Msg.propertyDataRequired);
+    else if (fields.fields !== undefined) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.propertyNoRows);
+    else throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.propertyDataRequired);
     // the name of any file part, even the empty one left out above (cleanFileName gives it 'file')
     const fromName = part
       ? cleanFileName(part.fileName)

@@ -5,13 +5,13 @@
  */
 import { sql, type Kysely } from 'kysely';
 import {
-  EvidenceMsg,
   type EvidenceListData,
   type EvidenceListQuery,
+  EvidenceMsg,
   type EvidenceView,
   type LabelItem,
   type SaveEvidenceData,
-} from '../../contract/index.ts';
+} from '../../contract/evidence.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/schema.ts';

@@ -1,7 +1,7 @@
 /**
- * Failed uploads leave nothing behind (issue 2 "Done when"): a request cut off mid-stream against a real listening
- * server, and an upload over MAX_UPLOAD_BYTES, leave no evidence row, no ledger entry and no file in tmp/ or
- * evidence/.
+ * Failed uploads leave nothing behind (docs/decisions/002-platform.md): a request cut off mid-stream against
+ * a real listening server, and an upload over MAX_UPLOAD_BYTES, leave no evidence row, no ledger entry and no
+ * file in tmp/ or evidence/.
  */
 import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -9,7 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EvidencePaths, Msg, type SaveEvidenceData } from '../../contract/index.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { forEachDialect, login, upload, type PlatformHarness } from '../../tests/support/platform.ts';
 

@@ -9,7 +9,8 @@
  * owns them and calls {@link Intake.discard} in a `finally` (a file moved into storage is simply gone by then).
  */
 import type { FastifyRequest } from 'fastify';
-import { ApiCode, Msg } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { ApiError } from '../core/errors.ts';
 import { discardTemp, receiveToTemp, type ReceivedFile } from './temp.ts';
 

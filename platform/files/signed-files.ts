@@ -6,7 +6,8 @@
  * it is handed only to the owner (and, for KYC, operators), and lives minutes.
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiCode, Msg } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { EvidenceMsg } from '../../contract/evidence.ts';
 import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import type { UrlSigner } from './signer.ts';
@@ -45,7 +46,7 @@ export function registerSignedFileRoute(app: FastifyInstance, opts: SignedFileRo
       const { id } = request.params;
       const { exp, sig } = request.query;
       if (!/^\d{1,15}$/.test(id) || !app.downloads.verifyFor(opts.purpose, id, exp, sig, nowSeconds())) {
-        throw new ApiError(ApiCode.FORBIDDEN, Msg.downloadLinkInvalid, 403);
+        throw new ApiError(ApiCode.FORBIDDEN, EvidenceMsg.downloadLinkInvalid, 403);
       }
       const row = await opts.lookup(Number(id));
       if (!row) throw new ApiError(ApiCode.NOT_FOUND, opts.notFound, 404);

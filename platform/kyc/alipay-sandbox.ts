@@ -17,7 +17,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { isValidIdCard, maskIdNumber } from '../../contract/index.ts';
+import { maskIdNumber } from '../../contract/kyc.ts';
+import { isValidIdCard } from '../../contract/validators.ts';
 import { FACE_METHODS, type AlipayClientConfig } from './alipay-face.ts';
 import {
   SANDBOX_DIR,

@@ -9,7 +9,7 @@
  * open certifications are rows, polled again by whoever asks next.
  */
 import type { FastifyInstance } from 'fastify';
-import { KycMsg } from '../../contract/index.ts';
+import { KycMsg } from '../../contract/kyc.ts';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../core/time.ts';

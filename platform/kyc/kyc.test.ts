@@ -1,31 +1,20 @@
 /**
- * Issue 5 platform integration tests, on SQLite and PostgreSQL: the verification gate; the personal photo and
- * enterprise submissions with their validation; privacy of the images (signed URLs only) and masking; the operator
- * review (login, queue, detail, approve, reject with remark, audit, notifications, AppID/SecurityKey shown once);
- * the face method through the real alipay-sdk against the sandbox gateway, applied once however many pollers ask.
+ * Real-name verification (spec 02 §4–§7) platform integration tests, on SQLite and PostgreSQL: the
+ * verification gate; the personal photo and enterprise submissions with their validation; privacy of the
+ * images (signed URLs only) and masking; the operator review (login, queue, detail, approve, reject with
+ * remark, audit, notifications, AppID/SecurityKey shown once); the face method through the real alipay-sdk
+ * against the sandbox gateway, applied once however many pollers ask.
  */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  AccountPaths,
-  EvidenceKindPaths,
-  ApiCode,
-  KycGateMsg,
-  KycMsg,
-  KycPaths,
-  KycReviewPaths,
-  OpsMsg,
-  OpsPaths,
-  idCardCheckChar,
-  type AuditListData,
-  type AuthInfo,
-  type FaceStartData,
-  type KycQueueData,
-  type KycReviewDetail,
-  type NotificationListData,
-  type OpsLoginData,
-} from '../../contract/index.ts';
-import { AccountAreaPaths } from '../../contract/index.ts';
+import { AccountPaths } from '../../contract/account.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { EvidencePaths } from '../../contract/evidence.ts';
+import { type KycQueueData, type KycReviewDetail, KycReviewPaths } from '../../contract/kyc-review.ts';
+import { type AuthInfo, type FaceStartData, KycGateMsg, KycMsg, KycPaths } from '../../contract/kyc.ts';
+import { type NotificationListData, NotificationPaths } from '../../contract/notification.ts';
+import { type AuditListData, type OpsLoginData, OpsMsg, OpsPaths } from '../../contract/ops.ts';
+import { idCardCheckChar } from '../../contract/validators.ts';
 import { buildPlatform } from '../app.ts';
 import { createOperator } from '../ops/service.ts';
 import {
@@ -151,7 +140,7 @@ forEachDialect('KYC', (h) => {
     const u = await newUser();
     const r = await upload(h.app, u.token, Buffer.from('x'), 'x.txt');
     expect([r.code, r.msg]).toEqual([ApiCode.KYC_REQUIRED, KycGateMsg.required]);
-    const hash = await post(h.app, EvidenceKindPaths.saveHash, { hash: 'a'.repeat(64) }, u.token);
+    const hash = await post(h.app, EvidencePaths.saveHash, { hash: 'a'.repeat(64) }, u.token);
     expect(hash.code).toBe(ApiCode.KYC_REQUIRED);
   });
 
@@ -229,7 +218,7 @@ forEachDialect('KYC', (h) => {
     const twice = await post(h.app, KycReviewPaths.approve, { userId: item.userId }, ops);
     expect([twice.code, twice.msg]).toEqual([400, KycMsg.reviewNotPending]);
     expect(await info(u.token)).toMatchObject({ userStatus: '3', checkRemark: '' });
-    const news = await get<NotificationListData>(h.app, AccountAreaPaths.newsListing, {}, u.token);
+    const news = await get<NotificationListData>(h.app, NotificationPaths.newsListing, {}, u.token);
     expect(news.data.list[0]!.str).toBe(KycMsg.approvedNews);
     expect((await upload(h.app, u.token, Buffer.from('now allowed'), 'ok.txt')).code).toBe(200);
     const audit = await get<AuditListData>(h.app, OpsPaths.audit, {}, ops);
@@ -272,7 +261,7 @@ forEachDialect('KYC', (h) => {
     // editable again: the owner's edit form gets the full numbers
     expect([failed.contactIdcard, failed.accountNo]).toEqual([ENTERPRISE.contactIdcard, ENTERPRISE.bankNo]);
     expect((await info(u.token)).accountNo).toBe(`${'*'.repeat(15)}0123`);
-    const news = await get<NotificationListData>(h.app, AccountAreaPaths.newsListing, {}, u.token);
+    const news = await get<NotificationListData>(h.app, NotificationPaths.newsListing, {}, u.token);
     expect(news.data.list[0]!.str).toBe(KycMsg.rejectedNews('营业执照不清晰'));
 
     // resubmit: a new licence, the other images unchanged
@@ -354,7 +343,7 @@ forEachDialect('KYC', (h) => {
       1,
     );
     expect(await info(u.token)).toMatchObject({ userStatus: '3', status: 1, authType: 3, userName: '赵六' });
-    const news = await get<NotificationListData>(h.app, AccountAreaPaths.newsListing, {}, u.token);
+    const news = await get<NotificationListData>(h.app, NotificationPaths.newsListing, {}, u.token);
     expect(news.data.list.filter((n) => n.str.includes('人脸认证已通过'))).toHaveLength(1);
 
     const v = await newUser();

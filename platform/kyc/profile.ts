@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { KycMsg, Msg, maskBankNumber, maskIdNumber, type KycDetails } from '../../contract/index.ts';
+import { type KycDetails, KycMsg, maskBankNumber, maskIdNumber } from '../../contract/kyc.ts';
+import { Msg } from '../../contract/messages.ts';
 import type { Database, KycImageRow, KycProfileRow, UserRow } from '../db/schema.ts';
 import type { UrlSigner } from '../files/signer.ts';
 import type { FileBucket } from '../files/storage.ts';

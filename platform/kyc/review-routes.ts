@@ -4,16 +4,16 @@
  * the `reviewer` role (403 无权访问 without it); the queue is plugged into the console home as area `kyc`.
  */
 import type { FastifyInstance } from 'fastify';
+import { ok } from '../../contract/envelope.ts';
 import {
   KYC_REVIEW_ROLE,
   KycDecisionBody,
   KycDetailQuery,
-  KycMsg,
   KycQueueQuery,
   KycRejectBody,
   KycReviewPaths,
-  ok,
-} from '../../contract/index.ts';
+} from '../../contract/kyc-review.ts';
+import { KycMsg } from '../../contract/kyc.ts';
 import { parseInput } from '../core/errors.ts';
 import { requireRole } from '../ops/auth.ts';
 import { KYC_AREA, decideKyc, kycQueue, kycReviewDetail, kycWaiting } from './review-service.ts';

@@ -6,15 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import {
-  ApiCode,
-  KycMsg,
-  OPS_PAGE_SIZE,
-  type KycQueueData,
-  type KycQueueItem,
-  type KycReviewDetail,
-  type OpsQueueItem,
-} from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import type { KycQueueData, KycQueueItem, KycReviewDetail } from '../../contract/kyc-review.ts';
+import { KycMsg } from '../../contract/kyc.ts';
+import { OPS_PAGE_SIZE, type OpsQueueItem } from '../../contract/ops.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';

@@ -17,21 +17,21 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { AccountPaths } from '../../contract/account.ts';
+import { ApiCode, ok } from '../../contract/envelope.ts';
+import { EvidenceMsg } from '../../contract/evidence.ts';
 import {
-  AccountPaths,
   AliQueryBody,
-  ApiCode,
   EnterpriseSubmitBody,
+  type FaceQueryData,
+  kycConsent,
   KycExtraPaths,
   KycMsg,
   KycPaths,
-  Msg,
   PersonalFaceSubmitBody,
   PersonalPhotoSubmitBody,
-  kycConsent,
-  ok,
-  type FaceQueryData,
-} from '../../contract/index.ts';
+} from '../../contract/kyc.ts';
+import { Msg } from '../../contract/messages.ts';
 import { currentUser } from '../account/auth.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
@@ -148,7 +148,7 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     prefix: KycExtraPaths.image,
     purpose: KYC_IMAGE_PURPOSE,
     storage,
-    notFound: Msg.downloadLinkInvalid,
+    notFound: EvidenceMsg.downloadLinkInvalid,
     lookup: (id) => findKycImage(db, id),
   });
 

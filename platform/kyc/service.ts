@@ -7,14 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import { ApiCode } from '../../contract/envelope.ts';
 import {
-  ApiCode,
-  KycMsg,
-  isKycEditable,
   type AuthInfo,
   type FaceStartData,
+  isKycEditable,
+  KycMsg,
   type PersonalFaceSubmit,
-} from '../../contract/index.ts';
+} from '../../contract/kyc.ts';
 import { toUserInfo } from '../account/users.ts';
 import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';

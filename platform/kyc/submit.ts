@@ -8,14 +8,14 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { ApiCode } from '../../contract/envelope.ts';
 import {
-  ApiCode,
-  KYC_IMAGE_RULES,
-  KYC_IMAGE_SNIFF_BYTES,
   checkKycImage,
   isUnchangedImage,
+  KYC_IMAGE_RULES,
+  KYC_IMAGE_SNIFF_BYTES,
   type KycImageUpload,
-} from '../../contract/index.ts';
+} from '../../contract/kyc-images.ts';
 import { randomCrockford } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';

@@ -1,8 +1,9 @@
 /**
- * The canonical encoding of ledger records (issue 2, kept by the Merkle log of issue 3): JSON with object keys sorted
- * at every level (UTF-16 code-unit order, as JavaScript compares strings), no whitespace, `undefined` members left
- * out. For the plain values of a record (strings, safe integers, booleans, null) this is the RFC 8785 (JCS) form.
- * Pure: no I/O, so the offline verifier uses the very same function as the platform.
+ * The canonical encoding of ledger records (of the original hash chain, kept by the Merkle log;
+ * docs/decisions/005-ledger.md): JSON with object keys sorted at every level (UTF-16 code-unit order, as
+ * JavaScript compares strings), no whitespace, `undefined` members left out. For the plain values of a record
+ * (strings, safe integers, booleans, null) this is the RFC 8785 (JCS) form. Pure: no I/O, so the offline
+ * verifier uses the very same function as the platform.
  */
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The Merkle ledger on SQLite and PostgreSQL: 200 concurrent appends in real transactions form one tree, proofs
  * from the stored nodes verify with the pure functions, rollbacks leave no leaf, the audit notices tampering, the
- * issue-2 hash chain migrates into the tree, and the routes answer what the contract says.
+ * original hash chain (migration 0001) migrates into the tree, and the routes answer what the contract says.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -9,18 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EvidencePaths, type EvidenceView, type SaveEvidenceData } from '../../contract/evidence.ts';
 import {
-  EvidenceKindPaths,
-  EvidencePaths,
-  type EvidenceView,
-  LedgerPaths,
   type ConsistencyProofData,
   type LedgerEntryView,
+  LedgerPaths,
   type LedgerPublicKey,
   type ProofBundle,
-  type SaveEvidenceData,
   type SignedTreeHead,
-} from '../../contract/index.ts';
+} from '../../contract/ledger.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { openDatabase, type PlatformDb } from '../db/database.ts';
@@ -327,7 +324,7 @@ forEachDialect('ledger routes', (h) => {
       sha256: createHash('sha256').update(file).digest('hex'),
       size: 4096,
     });
-    expect(e.record.kind).toBeUndefined(); // file evidence: absent kind, as in issue 2
+    expect(e.record.kind).toBeUndefined(); // file evidence: absent kind, as in the hash chain's records
     expect(verifyInclusion(e.leafHash, e.leafIndex, e.sth.treeSize, e.inclusionProof, e.sth.rootHash)).toBe(
       true,
     );
@@ -360,7 +357,7 @@ forEachDialect('ledger routes', (h) => {
 
   it('hash and user-data evidence: fileName null and data.csv, kind in the record', async () => {
     const hash = createHash('sha256').update('only the hash').digest('hex');
-    const r = await post<SaveEvidenceData>(h.app, EvidenceKindPaths.saveHash, { hash, title: '哈希' }, token);
+    const r = await post<SaveEvidenceData>(h.app, EvidencePaths.saveHash, { hash, title: '哈希' }, token);
     expect(r.code).toBe(200);
     const b = (await get<ProofBundle>(h.app, LedgerPaths.proof, { baoquan: r.data.baoquan })).data;
     expect(b).toMatchObject({
@@ -431,7 +428,7 @@ describe.each(DIALECTS)('migration 0002 from the issue-2 hash chain [%s]', (dial
     try {
       const migrator = new Migrator({ db: pdb.db, provider: migrationProvider(pdb.dialect) });
       expect((await migrator.migrateTo('0001_initial')).error).toBeUndefined();
-      // an issue-2 database: 11 evidences with their chain entries
+      // a database at migration 0001 (the hash chain): 11 evidences with their chain entries
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const db = pdb.db as any;
       const { id: uid } = await db
@@ -500,14 +497,14 @@ describe.each(DIALECTS)('migration 0002 from the issue-2 hash chain [%s]', (dial
           true,
         );
       }
-      // the old chain hashes (printed on issue-2 certificates) still find their leaves
+      // the old chain hashes (printed on certificates from before the Merkle log) still find their leaves
       const chainHashes = (
         await db.selectFrom('ledger_leaves').select('legacy_entry_hash').orderBy('leaf_index').execute()
       ).map((r: { legacy_entry_hash: string }) => r.legacy_entry_hash);
       expect(chainHashes[10]).toBe(prev);
       expect((await findLeafByHash(pdb.db, prev))?.leaf_hash).toBe(leaves[10]!.leaf_hash);
       expect((await findLeafByHash(pdb.db, leaves[3]!.leaf_hash))?.leaf_index).toBe(3);
-      // readers of issue 2 still find seq and the (new) chain hash
+      // readers written for the hash chain still find seq and the (new) chain hash
       const view = await pdb.db.selectFrom('ledger_entries').selectAll().orderBy('seq').execute();
       expect(view.map((v) => [Number(v.seq), v.entry_hash])).toEqual(
         leaves.map((l) => [Number(l.leaf_index) + 1, l.leaf_hash]),

@@ -1,6 +1,7 @@
 /**
- * The evidence ledger (issue 3; ARCHITECTURE "Evidence, ledger, certificates"; docs/decisions/005-ledger.md): an
- * append-only Merkle log in the style of RFC 9162 §2.1 stored in two tables (migration 0002):
+ * The evidence ledger (spec 01 §2.3 chain transaction hash; ARCHITECTURE "Evidence, ledger, certificates";
+ * docs/decisions/005-ledger.md): an append-only Merkle log in the style of RFC 9162 §2.1 stored in two tables
+ * (migration 0002):
  *   ledger_leaves(leaf_index, leaf_hash, evidence_id, record_json, created_at, legacy_entry_hash) — one leaf per
  *     evidence, where
  *     leaf_hash = SHA-256(0x00 ‖ UTF-8 canonical JSON of the LedgerRecord); the spec's "chain transaction hash"
@@ -208,8 +209,8 @@ export async function consistencyProof(
 }
 
 /**
- * The leaf whose hash is `hash` (64 lower-case hex), or whose issue-2 chain entry hash it was (evidence saved before
- * the Merkle log: its old certificates print that hash), or undefined.
+ * The leaf whose hash is `hash` (64 lower-case hex), or whose hash-chain entry hash it was (evidence saved
+ * before the Merkle log: its old certificates print that hash), or undefined.
  */
 export function findLeafByHash(db: Kysely<Database>, hash: string): Promise<LedgerLeafRow | undefined> {
   return db

@@ -14,12 +14,8 @@ import { promisify } from 'node:util';
 import { ZipArchive } from 'archiver';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EvidenceKindPaths,
-  LedgerPaths,
-  type ProofBundle,
-  type SaveEvidenceData,
-} from '../../contract/index.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { get, login, post, testConfig, upload } from '../../tests/support/platform.ts';
@@ -216,7 +212,7 @@ describe('npm run verify', () => {
   it('hash evidence (no original) passes with step 2 skipped; a batch ZIP checks each folder', async () => {
     const r = await post<SaveEvidenceData>(
       app,
-      EvidenceKindPaths.saveHash,
+      EvidencePaths.saveHash,
       { hash: 'a'.repeat(64), title: '哈希' },
       token,
     );

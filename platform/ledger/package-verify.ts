@@ -1,8 +1,9 @@
 /**
- * Offline verification of an evidence package (issue 3 item 6; `npm run verify -- <package.zip> [--key <pem>]`).
- * The package is the gateway's ZIP: `proof.json` (contract ProofBundle), `certificate.pdf`, and `evidence/<name>`
- * (the original, or the user data as CSV) unless `fileName` is null; a batch ZIP holds one such set per
- * `<baoquan>/` folder and each is checked. Five steps, each pass / fail / skip with a one-line reason:
+ * Offline verification of an evidence package (docs/decisions/005-ledger.md;
+ * `npm run verify -- <package.zip> [--key <pem>]`). The package is the gateway's ZIP: `proof.json` (contract
+ * ProofBundle), `certificate.pdf`, and `evidence/<name>` (the original, or the user data as CSV) unless
+ * `fileName` is null; a batch ZIP holds one such set per `<baoquan>/` folder and each is checked. Five steps,
+ * each pass / fail / skip with a one-line reason:
  *   1. proof.json parses and is version 1 with every field of the contract;
  *   2. the original's SHA-256 (streamed, never held in memory) equals `record.sha256` (skipped without an original:
  *      hash evidence, or data its owner deleted);

@@ -6,19 +6,14 @@
  * - `/api/ledger/entry?hash=<leaf hash>` → LedgerEntryView (the explorer page /chain/tx/{hash}); unknown or malformed
  *   hash → code 404 `LedgerMsg.entryNotFound`;
  * - `/api/ledger/proof?baoquan=` → ProofBundle (`proof.json` of the evidence package); unknown → code 404
- *   `Msg.evidenceNotFound`;
+ *   `EvidenceMsg.evidenceNotFound`;
  * - `/api/ledger/consistency?first=&second=` → ConsistencyProofData (RFC 9162 §2.1.4); sizes outside
  *   0 ≤ first ≤ second ≤ current size → code 400 `LedgerMsg.badTreeSize`.
  * The answers are built by service.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  ConsistencyQuery,
-  LedgerEntryQuery,
-  LedgerPaths,
-  LedgerProofQuery,
-  ok,
-} from '../../contract/index.ts';
+import { ok } from '../../contract/envelope.ts';
+import { ConsistencyQuery, LedgerEntryQuery, LedgerPaths, LedgerProofQuery } from '../../contract/ledger.ts';
 import { parseInput } from '../core/errors.ts';
 import { buildProofBundle, consistency, ledgerEntry } from './service.ts';
 import { LedgerSigner, TreeHeads } from './signer.ts';

@@ -4,15 +4,15 @@
  * signed tree head answered alongside so a client can verify it at once. The log itself is ledger.ts.
  */
 import type { Kysely } from 'kysely';
+import { ApiCode } from '../../contract/envelope.ts';
+import { EvidenceMsg } from '../../contract/evidence.ts';
 import {
-  ApiCode,
-  LedgerMsg,
-  Msg,
   type ConsistencyProofData,
   type LedgerEntryView,
+  LedgerMsg,
   type LedgerRecord,
   type ProofBundle,
-} from '../../contract/index.ts';
+} from '../../contract/ledger.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
 import { consistencyProof, findLeafByHash, inclusionProof, treeSize } from './ledger.ts';
@@ -54,7 +54,7 @@ export async function ledgerEntry(
 
 /**
  * The proof bundle of evidence `baoquan` against the current STH.
- * @throws ApiError 404 `Msg.evidenceNotFound` when no such evidence (with a leaf) exists
+ * @throws ApiError 404 `EvidenceMsg.evidenceNotFound` when no such evidence (with a leaf) exists
  */
 export async function buildProofBundle(
   db: Kysely<Database>,
@@ -75,7 +75,7 @@ export async function buildProofBundle(
     ])
     .where('evidences.baoquan', '=', baoquan)
     .executeTakeFirst();
-  if (!row) throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNotFound);
+  if (!row) throw new ApiError(ApiCode.NOT_FOUND, EvidenceMsg.evidenceNotFound);
   const sth = await heads.current();
   const leafIndex = Number(row.leaf_index);
   return {

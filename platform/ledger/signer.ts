@@ -1,13 +1,14 @@
 /**
- * Signed tree heads (issue 3; RFC 9162 §4.10 in spirit, with the contract's own signing input): the ledger's Ed25519
- * key pair, generated on first start at `${dataDir}/keys/ledger-ed25519.pem` (PKCS#8 PEM, mode 0600, directory 0700;
- * never in the repository; several platform instances must share the file), and the signer of
- * `sthSigningInput(...)`. {@link TreeHeads} answers the STH of the current tree, re-signing only when the size changed.
+ * Signed tree heads (docs/decisions/005-ledger.md; RFC 9162 §4.10 in spirit, with the contract's own signing
+ * input): the ledger's Ed25519 key pair, generated on first start at `${dataDir}/keys/ledger-ed25519.pem`
+ * (PKCS#8 PEM, mode 0600, directory 0700; never in the repository; several platform instances must share the
+ * file), and the signer of `sthSigningInput(...)`. {@link TreeHeads} answers the STH of the current tree,
+ * re-signing only when the size changed.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { sthSigningInput, type LedgerPublicKey, type SignedTreeHead } from '../../contract/ledger.ts';
+import { type LedgerPublicKey, type SignedTreeHead, sthSigningInput } from '../../contract/ledger.ts';
 import type { Database } from '../db/schema.ts';
 import { readOrCreateKeyFile } from '../core/key-file.ts';
 import { rootHash, treeSize } from './ledger.ts';

@@ -5,7 +5,7 @@
  */
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sthSigningInput, type SignedTreeHead } from '../../contract/ledger.ts';
+import { type SignedTreeHead, sthSigningInput } from '../../contract/ledger.ts';
 import { canonicalJson } from './canonical.ts';
 import { consistencyRanges, inclusionRanges, rangeNodes, splitPoint } from './tree.ts';
 import {

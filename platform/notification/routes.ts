@@ -4,14 +4,14 @@
  * any id that is not the caller's answers 404 消息不存在 and changes nothing (service.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { ok } from '../../contract/envelope.ts';
 import {
   NewsIdsBody,
   NewsPageQuery,
+  type NotificationListData,
   NotificationMsg,
   NotificationPaths,
-  ok,
-  type NotificationListData,
-} from '../../contract/index.ts';
+} from '../../contract/notification.ts';
 import { currentUser } from '../account/auth.ts';
 import { parseInput } from '../core/errors.ts';
 import { deleteNews, listNotifications, readNews } from './service.ts';

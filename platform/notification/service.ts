@@ -4,12 +4,12 @@
  * nothing and answers 404 消息不存在.
  */
 import type { Kysely } from 'kysely';
+import { ApiCode } from '../../contract/envelope.ts';
 import {
-  ApiCode,
   NOTIFICATION_PAGE_SIZE,
-  NotificationMsg,
   type NotificationListData,
-} from '../../contract/index.ts';
+  NotificationMsg,
+} from '../../contract/notification.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';

@@ -4,7 +4,7 @@
  * narrowed to the areas the reader's roles open.
  */
 import type { Kysely } from 'kysely';
-import { OPS_PAGE_SIZE, type AuditListData } from '../../contract/index.ts';
+import { type AuditListData, OPS_PAGE_SIZE } from '../../contract/ops.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
 

@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiCode, Msg, OpsMsg, type OpsRole } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
+import { OpsMsg, type OpsRole } from '../../contract/ops.ts';
 import { ApiError } from '../core/errors.ts';
 import { bearerFrom, resolveToken } from '../core/tokens.ts';
 import type { OperatorRow } from '../db/schema.ts';

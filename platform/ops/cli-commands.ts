@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import { OPS_ROLES } from '../../contract/index.ts';
+import { OPS_ROLES } from '../../contract/ops.ts';
 import type { ScryptCost } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import {

@@ -10,17 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { type KycQueueData, KycReviewPaths } from '../../contract/kyc-review.ts';
+import { KycMsg } from '../../contract/kyc.ts';
 import {
-  KycMsg,
-  KycReviewPaths,
-  OpsMsg,
-  OpsPaths,
   type AuditListData,
-  type KycQueueData,
   type OpsHomeData,
   type OpsLoginData,
+  OpsMsg,
   type OpsOperator,
-} from '../../contract/index.ts';
+  OpsPaths,
+} from '../../contract/ops.ts';
 import { openDatabase } from '../db/database.ts';
 import { migrationProvider } from '../db/migrations/index.ts';
 import {

@@ -3,7 +3,7 @@
  * area's ops routes add `{area, role, waiting}` to `app.opsQueues`; the console home lists the queues whose role
  * the operator holds, and the audit log shows the areas of those roles (every area to an admin).
  */
-import type { OpsQueueItem, OpsRole } from '../../contract/index.ts';
+import type { OpsQueueItem, OpsRole } from '../../contract/ops.ts';
 
 /** One area's queue as the console sees it. */
 export interface OpsQueue {

@@ -5,16 +5,16 @@
  * queue registers its own calls (the KYC review: platform/kyc/review-routes.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { AccountMsg } from '../../contract/account.ts';
+import { ok } from '../../contract/envelope.ts';
 import {
-  Msg,
   OpsLoginBody,
+  type OpsLoginData,
   OpsMsg,
+  type OpsOperator,
   OpsPageQuery,
   OpsPaths,
-  ok,
-  type OpsLoginData,
-  type OpsOperator,
-} from '../../contract/index.ts';
+} from '../../contract/ops.ts';
 import { passwordLogin } from '../account/password-login.ts';
 import { parseInput } from '../core/errors.ts';
 import { issueToken, revokeToken, tokenTtl } from '../core/tokens.ts';
@@ -44,12 +44,12 @@ export async function opsRoutes(app: FastifyInstance): Promise<void> {
       operator: { username: op.username, roles: await rolesOf(db, op.id) },
     };
     request.log.info({ operator: op.username }, 'operator logged in');
-    return ok(data, Msg.loggedIn);
+    return ok(data, AccountMsg.loggedIn);
   });
 
   app.post(OpsPaths.logout, guarded, async (request) => {
     if (request.operatorTokenHash) await revokeToken(db, 'operator', request.operatorTokenHash);
-    return ok(null, Msg.loggedOut);
+    return ok(null, AccountMsg.loggedOut);
   });
 
   app.get(OpsPaths.me, guarded, async (request) => {

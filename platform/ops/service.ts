@@ -4,7 +4,7 @@
  * (area `ops`); the home lists what waits in each queue the operator's roles open.
  */
 import type { Kysely } from 'kysely';
-import { OPS_PAGE_SIZE, OPS_ROLES, type OpsHomeData, type OpsRole } from '../../contract/index.ts';
+import { OPS_PAGE_SIZE, OPS_ROLES, type OpsHomeData, type OpsRole } from '../../contract/ops.ts';
 import { hashPassword } from '../account/passwords.ts';
 import { isUniqueViolation } from '../account/users.ts';
 import type { ScryptCost } from '../config.ts';

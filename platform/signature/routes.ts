@@ -11,17 +11,16 @@
  * Ids of another user answer 404 签章不存在. The rules are in service.ts.
  */
 import type { FastifyInstance } from 'fastify';
+import { ApiCode, ok } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import {
-  ApiCode,
-  IdBody,
-  Msg,
+  type Signature,
   SIGNATURE_MAX_BYTES,
   SignatureFields,
   SignatureMsg,
   SignaturePaths,
-  ok,
-  type Signature,
-} from '../../contract/index.ts';
+} from '../../contract/signature.ts';
+import { IdBody } from '../../contract/validators.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';

@@ -7,7 +7,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { ApiCode, MAX_SEALS, SignatureMsg } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { MAX_SEALS, SignatureMsg } from '../../contract/signature.ts';
 import { randomCrockford } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { withUserTransaction } from '../core/transactions.ts';

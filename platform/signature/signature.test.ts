@@ -3,7 +3,12 @@
  * bytes, at most 10 MB, the spec's messages) and exactly one default seal, even under concurrent calls.
  */
 import { expect, it } from 'vitest';
-import { AccountAreaPaths, SIGNATURE_MAX_BYTES, SignatureMsg, type Signature } from '../../contract/index.ts';
+import {
+  type Signature,
+  SIGNATURE_MAX_BYTES,
+  SignatureMsg,
+  SignaturePaths,
+} from '../../contract/signature.ts';
 import { pngOfSize, sealUploader, userFactory } from '../../tests/support/account.ts';
 import { forEachDialect, post } from '../../tests/support/platform.ts';
 
@@ -25,26 +30,26 @@ forEachDialect('signature seals', (h) => {
     expect(noName.msg).toBe(SignatureMsg.nameRequired);
     const noFile = await uploadSeal(a.token, '无图', null);
     expect(noFile.msg).toBe(SignatureMsg.imageRequired);
-    expect((await post<Signature[]>(h.app, AccountAreaPaths.signatureListing, {}, a.token)).data).toEqual([]);
+    expect((await post<Signature[]>(h.app, SignaturePaths.signatureListing, {}, a.token)).data).toEqual([]);
 
     const exact = await uploadSeal(a.token, '满额章', pngOfSize(SIGNATURE_MAX_BYTES), '1');
     expect(exact.code).toBe(200);
     const other = await uploadSeal(a.token, '合同章', pngOfSize(300), '1');
     expect(other.code).toBe(200);
     const defaults = async () =>
-      (await post<Signature[]>(h.app, AccountAreaPaths.signatureListing, {}, a.token)).data
+      (await post<Signature[]>(h.app, SignaturePaths.signatureListing, {}, a.token)).data
         .filter((s) => s.is_default === '1')
         .map((s) => s.id);
     expect(await defaults()).toEqual([other.data.id]);
-    await post(h.app, AccountAreaPaths.signatureSetDefault, { id: exact.data.id }, a.token);
+    await post(h.app, SignaturePaths.signatureSetDefault, { id: exact.data.id }, a.token);
     expect(await defaults()).toEqual([exact.data.id]);
     // concurrent set-default calls still leave exactly one default
     await Promise.all([
-      post(h.app, AccountAreaPaths.signatureSetDefault, { id: other.data.id }, a.token),
-      post(h.app, AccountAreaPaths.signatureSetDefault, { id: exact.data.id }, a.token),
+      post(h.app, SignaturePaths.signatureSetDefault, { id: other.data.id }, a.token),
+      post(h.app, SignaturePaths.signatureSetDefault, { id: exact.data.id }, a.token),
     ]);
     expect(await defaults()).toHaveLength(1);
-    const del = await post(h.app, AccountAreaPaths.signatureDel, { id: exact.data.id }, a.token);
+    const del = await post(h.app, SignaturePaths.signatureDel, { id: exact.data.id }, a.token);
     expect(del.code).toBe(200);
     const img = await h.app.inject({ method: 'GET', url: exact.data.pic_url });
     expect(img.statusCode).toBe(404);

@@ -2,9 +2,9 @@
  * Public verification calls of `/queryAuthentication` (contract `VerifyPaths`; spec 01 §2.1, §7):
  * - `POST /api/check/bqno {no}` → `{viewToken}`: a token for that one evidence number, valid 10 minutes
  *   (`<exp>.<hex HMAC over "view:<no>:<exp>">`, the signing key with its own purpose string); an unknown number
- *   answers code 404 `Msg.evidenceNumberNotFound`;
+ *   answers code 404 `VerifyMsg.evidenceNumberNotFound`;
  * - `POST /api/check/bqview {viewToken, no}` → PublicEvidence; a bad or expired token answers code 400
- *   `Msg.viewTokenInvalid`;
+ *   `VerifyMsg.viewTokenInvalid`;
  * - `POST /api/check/byHash {hash}` → PublicEvidence[] with that SHA-256, newest first, at most 20 (none → []).
  *
  * Rate limit: every call of the three counts against one budget per client IP (`request.ip`, which is the browser's
@@ -12,14 +12,8 @@
  * `PUBLIC_LOOKUP_POLICY.max` calls per window, then code 429 `Msg.tooManyRequests` (service.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  ByHashBody,
-  NoBody,
-  VerifyPaths,
-  ViewTokenBody,
-  ok,
-  type ViewTokenData,
-} from '../../contract/index.ts';
+import { ok } from '../../contract/envelope.ts';
+import { ByHashBody, NoBody, VerifyPaths, ViewTokenBody, type ViewTokenData } from '../../contract/verify.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { byHash, countLookup, publicView, viewTokenFor } from './service.ts';

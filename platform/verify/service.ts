@@ -5,7 +5,9 @@
  * in the database (core/attempts.ts), so every platform instance shares it (docs/decisions/006-evidence-kinds.md).
  */
 import type { Kysely } from 'kysely';
-import { ApiCode, Msg, type PublicEvidence } from '../../contract/index.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
+import { type PublicEvidence, VerifyMsg } from '../../contract/verify.ts';
 import { isThrottled, recordFailure, type AttemptPolicy } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
@@ -45,7 +47,7 @@ export async function countLookup(db: Kysely<Database>, ip: string): Promise<voi
 
 /**
  * A view token for evidence number `no`, valid 10 minutes (`now` unix seconds).
- * @throws ApiError 404 `Msg.evidenceNumberNotFound` for an unknown number
+ * @throws ApiError 404 `VerifyMsg.evidenceNumberNotFound` for an unknown number
  */
 export async function viewTokenFor(
   db: Kysely<Database>,
@@ -54,14 +56,14 @@ export async function viewTokenFor(
   now: number,
 ): Promise<string> {
   const ev = await findByBaoquan(db, no);
-  if (!ev) throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNumberNotFound);
+  if (!ev) throw new ApiError(ApiCode.NOT_FOUND, VerifyMsg.evidenceNumberNotFound);
   return signer.viewToken(ev.baoquan, now, VIEW_TOKEN_TTL_SECONDS);
 }
 
 /**
  * The public face of evidence `no` for a live view token of it. A bad token answers code 400 (not 403: the legacy
  * client reads 403 as "log in again", spec 01 §8).
- * @throws ApiError 400 `Msg.viewTokenInvalid`, 404 `Msg.evidenceNumberNotFound`
+ * @throws ApiError 400 `VerifyMsg.viewTokenInvalid`, 404 `VerifyMsg.evidenceNumberNotFound`
  */
 export async function publicView(
   db: Kysely<Database>,
@@ -70,10 +72,10 @@ export async function publicView(
   now: number,
 ): Promise<PublicEvidence> {
   if (!signer.verifyViewToken(q.no, q.viewToken, now)) {
-    throw new ApiError(ApiCode.BAD_REQUEST, Msg.viewTokenInvalid);
+    throw new ApiError(ApiCode.BAD_REQUEST, VerifyMsg.viewTokenInvalid);
   }
   const ev = await findByBaoquan(db, q.no);
-  if (!ev) throw new ApiError(ApiCode.NOT_FOUND, Msg.evidenceNumberNotFound);
+  if (!ev) throw new ApiError(ApiCode.NOT_FOUND, VerifyMsg.evidenceNumberNotFound);
   return toPublicEvidence(ev);
 }
 

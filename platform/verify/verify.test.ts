@@ -1,16 +1,12 @@
 /**
- * Public verification calls on both dialects (issue 3 item 7): bqno → viewToken → bqview, byHash, and the per-IP
+ * Public verification calls on both dialects (spec 01 §7): bqno → viewToken → bqview, byHash, and the per-IP
  * rate limit (the gateway's X-Forwarded-For is trusted from loopback, which is where inject comes from).
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import {
-  EvidenceKindPaths,
-  Msg,
-  type PublicEvidence,
-  type SaveEvidenceData,
-  type ViewTokenData,
-} from '../../contract/index.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
+import { type PublicEvidence, VerifyMsg, VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { call, forEachDialect, login, upload } from '../../tests/support/platform.ts';
 import { PUBLIC_LOOKUP_POLICY, VIEW_TOKEN_TTL_SECONDS } from './service.ts';
@@ -32,13 +28,13 @@ forEachDialect('public verification', (h) => {
     const ip = freshIp();
     const data = Buffer.from(`公开核验 ${Date.now()}`);
     const saved = (await upload<SaveEvidenceData>(h.app, demo, data, '核验.txt', { title: '核验样本' })).data;
-    const t = await lookup<ViewTokenData>(EvidenceKindPaths.bqno, { no: saved.baoquan }, ip);
+    const t = await lookup<ViewTokenData>(VerifyPaths.bqno, { no: saved.baoquan }, ip);
     expect(t.code).toBe(200);
     expect(t.data.viewToken).toMatch(/^\d+\.[0-9a-f]{64}$/);
     const exp = Number(t.data.viewToken.split('.')[0]);
     expect(exp - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(VIEW_TOKEN_TTL_SECONDS);
     const v = await lookup<PublicEvidence>(
-      EvidenceKindPaths.bqview,
+      VerifyPaths.bqview,
       { viewToken: t.data.viewToken, no: saved.baoquan },
       ip,
     );
@@ -60,15 +56,15 @@ forEachDialect('public verification', (h) => {
     const ip = freshIp();
     const a = (await upload<SaveEvidenceData>(h.app, demo, Buffer.from('a'), 'a.txt')).data;
     const b = (await upload<SaveEvidenceData>(h.app, demo, Buffer.from('b'), 'b.txt')).data;
-    expect(await lookup(EvidenceKindPaths.bqno, { no: 'BQ20240101AAAAAAAAAAAAAAAAAAAA' }, ip)).toMatchObject({
+    expect(await lookup(VerifyPaths.bqno, { no: 'BQ20240101AAAAAAAAAAAAAAAAAAAA' }, ip)).toMatchObject({
       code: 404,
-      msg: Msg.evidenceNumberNotFound,
+      msg: VerifyMsg.evidenceNumberNotFound,
     });
-    expect(await lookup(EvidenceKindPaths.bqno, { no: '' }, ip)).toMatchObject({
+    expect(await lookup(VerifyPaths.bqno, { no: '' }, ip)).toMatchObject({
       code: 400,
       msg: Msg.required('保全编号'),
     });
-    const token = (await lookup<ViewTokenData>(EvidenceKindPaths.bqno, { no: a.baoquan }, ip)).data.viewToken;
+    const token = (await lookup<ViewTokenData>(VerifyPaths.bqno, { no: a.baoquan }, ip)).data.viewToken;
     const [exp, sig] = token.split('.') as [string, string];
     const flipped = `${exp}.${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
     const now = Math.floor(Date.now() / 1000);
@@ -84,12 +80,12 @@ forEachDialect('public verification', (h) => {
       [expired, a.baoquan],
       ['garbage', a.baoquan],
     ] as const) {
-      expect(await lookup(EvidenceKindPaths.bqview, { viewToken, no }, ip)).toMatchObject({
+      expect(await lookup(VerifyPaths.bqview, { viewToken, no }, ip)).toMatchObject({
         code: 400,
-        msg: Msg.viewTokenInvalid,
+        msg: VerifyMsg.viewTokenInvalid,
       });
     }
-    expect((await lookup(EvidenceKindPaths.bqview, { no: a.baoquan }, ip)).code).toBe(400);
+    expect((await lookup(VerifyPaths.bqview, { no: a.baoquan }, ip)).code).toBe(400);
   });
 
   it('byHash: every evidence with that SHA-256, newest first, at most 20; none → empty list', async () => {
@@ -99,7 +95,7 @@ forEachDialect('public verification', (h) => {
     const hashOnly = (
       await call<SaveEvidenceData>(h.app, {
         method: 'POST',
-        url: EvidenceKindPaths.saveHash,
+        url: EvidencePaths.saveHash,
         token: demo,
         payload: { hash: sha256(data), title: '仅哈希' },
       })
@@ -109,23 +105,15 @@ forEachDialect('public verification', (h) => {
       .set({ created_at: 1_700_000_000 })
       .where('id', '=', first.id)
       .execute();
-    const r = await lookup<PublicEvidence[]>(
-      EvidenceKindPaths.byHash,
-      { hash: sha256(data).toUpperCase() },
-      ip,
-    );
+    const r = await lookup<PublicEvidence[]>(VerifyPaths.byHash, { hash: sha256(data).toUpperCase() }, ip);
     expect(r.code).toBe(200);
     expect(r.data.map((e) => [e.baoquan, e.kind])).toEqual([
       [hashOnly.baoquan, 'hash'],
       [first.baoquan, 'file'],
     ]);
-    const none = await lookup<PublicEvidence[]>(
-      EvidenceKindPaths.byHash,
-      { hash: sha256('nothing here') },
-      ip,
-    );
+    const none = await lookup<PublicEvidence[]>(VerifyPaths.byHash, { hash: sha256('nothing here') }, ip);
     expect(none).toMatchObject({ code: 200, data: [] });
-    expect(await lookup(EvidenceKindPaths.byHash, { hash: 'xyz' }, ip)).toMatchObject({
+    expect(await lookup(VerifyPaths.byHash, { hash: 'xyz' }, ip)).toMatchObject({
       code: 400,
       msg: '请输入64位十六进制SHA-256哈希值',
     });
@@ -134,21 +122,21 @@ forEachDialect('public verification', (h) => {
     for (let i = 0; i < 22; i++) {
       await call(h.app, {
         method: 'POST',
-        url: EvidenceKindPaths.saveHash,
+        url: EvidencePaths.saveHash,
         token: demo,
         payload: { hash: many, title: `h${i}` },
       });
     }
-    const capped = await lookup<PublicEvidence[]>(EvidenceKindPaths.byHash, { hash: many }, freshIp());
+    const capped = await lookup<PublicEvidence[]>(VerifyPaths.byHash, { hash: many }, freshIp());
     expect(capped.data).toHaveLength(20);
     // deleted evidence is still found, with its date
     await call(h.app, {
       method: 'POST',
-      url: EvidenceKindPaths.delData,
+      url: EvidencePaths.delData,
       token: demo,
       payload: { dataId: first.id },
     });
-    const after = await lookup<PublicEvidence[]>(EvidenceKindPaths.byHash, { hash: sha256(data) }, ip);
+    const after = await lookup<PublicEvidence[]>(VerifyPaths.byHash, { hash: sha256(data) }, ip);
     expect(after.data[1]!.deletedAt).toMatch(/^\d{4}-\d\d-\d\d$/);
   });
 
@@ -156,16 +144,16 @@ forEachDialect('public verification', (h) => {
     const ip = freshIp();
     const hash = sha256('rate');
     for (let i = 0; i < PUBLIC_LOOKUP_POLICY.max; i++) {
-      const path = [EvidenceKindPaths.byHash, EvidenceKindPaths.bqno, EvidenceKindPaths.bqview][i % 3]!;
+      const path = [VerifyPaths.byHash, VerifyPaths.bqno, VerifyPaths.bqview][i % 3]!;
       const r = await lookup(path, { hash, no: 'BQ20240101AAAAAAAAAAAAAAAAAAAA', viewToken: 'x' }, ip);
       expect(r.code).not.toBe(429);
     }
-    for (const path of [EvidenceKindPaths.byHash, EvidenceKindPaths.bqno, EvidenceKindPaths.bqview]) {
+    for (const path of [VerifyPaths.byHash, VerifyPaths.bqno, VerifyPaths.bqview]) {
       expect(await lookup(path, { hash, no: 'x', viewToken: 'x' }, ip)).toMatchObject({
         code: 429,
         msg: Msg.tooManyRequests,
       });
     }
-    expect((await lookup(EvidenceKindPaths.byHash, { hash }, freshIp())).code).toBe(200);
+    expect((await lookup(VerifyPaths.byHash, { hash }, freshIp())).code).toBe(200);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The gateway's face-verification poller (issue 5 item 4; spec 02 §4 face flow: poll every 3 s): while the process
- * runs, every `intervalMs` (default 3000 ms) it asks the platform to poll every open Alipay certification once
- * (`POST /api/internal/face/poll` with header `x-internal-key`). So a result is applied whether or not the user's
- * browser stays on the face page. The platform applies each result exactly once (a conditional state change), so
- * two gateways polling, or a gateway restarting mid-certification, neither lose nor double a result: the open
- * certifications are database rows. Rounds never overlap (the next one is scheduled after the previous finished).
+ * The gateway's face-verification poller (spec 02 §4 "Face flow": poll every 3 s;
+ * docs/decisions/011-kyc-review.md): while the process runs, every `intervalMs` (default 3000 ms) it asks the
+ * platform to poll every open Alipay certification once (`POST /api/internal/face/poll` with header
+ * `x-internal-key`). So a result is applied whether or not the user's browser stays on the face page. The
+ * platform applies each result exactly once (a conditional state change), so two gateways polling, or a
+ * gateway restarting mid-certification, neither lose nor double a result: the open certifications are
+ * database rows. Rounds never overlap (the next one is scheduled after the previous finished).
  */
 import type { FastifyBaseLogger } from 'fastify';
 

@@ -1,12 +1,13 @@
 /**
- * Evidence package downloads (issue 3 item 5), served by the gateway as streamed ZIPs:
- * `GET /attestation/:baoquan/package.zip?exp=&sig=` (one evidence) and
- * `GET /attestation-list/download/batch.zip?items=<baoquan>.<exp>.<sig>,…` (up to 100, a folder each).
- * Every signature is checked by the platform's authorize call; the ZIP holds proof.json, certificate.pdf and the
- * original. Registered on the root scope after the PDF plugin (it uses `app.certificatePdf`), outside compression.
+ * Evidence package downloads (spec 01 §2.4, §6; docs/decisions/007-pdf-and-packages.md), served by the
+ * gateway as streamed ZIPs: `GET /attestation/:baoquan/package.zip?exp=&sig=` (one evidence) and `GET
+ * /attestation-list/download/batch.zip?items=<baoquan>.<exp>.<sig>,…` (up to 100, a folder each). Every
+ * signature is checked by the platform's authorize call; the ZIP holds proof.json, certificate.pdf and the
+ * original. Registered on the root scope after the PDF plugin (it uses `app.certificatePdf`), outside
+ * compression.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Msg } from '../../contract/messages.ts';
+import { EvidenceMsg } from '../../contract/evidence.ts';
 import { contentDisposition, replyRenderError } from '../pdf/plugin.ts';
 import { BAOQUAN_PATH_RE } from '../pdf/renderer.ts';
 import { httpPackageUpstream, type PackageGrant, type PackageUpstream } from './upstream.ts';
@@ -53,7 +54,7 @@ export interface BatchItemRef {
  */
 export function parseBatchItems(raw: unknown): BatchItemRef[] | { error: string; status: 400 | 403 } {
   if (typeof raw !== 'string' || raw.trim() === '')
-    return { error: Msg.selectEvidenceToDownload, status: 400 };
+    return { error: EvidenceMsg.selectEvidenceToDownload, status: 400 };
   const parts = raw
     .split(',')
     .map((s) => s.trim())
@@ -68,13 +69,14 @@ export function parseBatchItems(raw: unknown): BatchItemRef[] | { error: string;
       !/^\d{1,12}$/.test(exp) ||
       !/^[0-9a-f]{16,128}$/i.test(sig)
     )
-      return { error: Msg.downloadLinkInvalid, status: 403 };
+      return { error: EvidenceMsg.downloadLinkInvalid, status: 403 };
     if (seen.has(baoquan)) continue;
     seen.add(baoquan);
     items.push({ baoquan, exp, sig });
   }
-  if (items.length === 0) return { error: Msg.selectEvidenceToDownload, status: 400 };
-  if (items.length > BATCH_MAX_ITEMS) return { error: Msg.batchTooMany(BATCH_MAX_ITEMS), status: 400 };
+  if (items.length === 0) return { error: EvidenceMsg.selectEvidenceToDownload, status: 400 };
+  if (items.length > BATCH_MAX_ITEMS)
+    return { error: EvidenceMsg.batchTooMany(BATCH_MAX_ITEMS), status: 400 };
   return items;
 }
 
@@ -158,13 +160,15 @@ async function packageRoutes(app: FastifyInstance, opts: PackagePluginOptions): 
     async (request, reply) => {
       const { baoquan } = request.params;
       const { exp, sig } = request.query;
-      if (!BAOQUAN_PATH_RE.test(baoquan) || !exp || !sig) return text(reply, 403, Msg.downloadLinkInvalid);
+      if (!BAOQUAN_PATH_RE.test(baoquan) || !exp || !sig)
+        return text(reply, 403, EvidenceMsg.downloadLinkInvalid);
       const controller = new AbortController();
       let first: PreparedPackage;
       try {
         const auth = await upstream.authorize(baoquan, exp, sig);
         if (!auth.ok) {
-          const fallback = auth.status === 403 ? Msg.downloadLinkInvalid : Msg.evidenceNotFound;
+          const fallback =
+            auth.status === 403 ? EvidenceMsg.downloadLinkInvalid : EvidenceMsg.evidenceNotFound;
           return text(reply, auth.status, auth.msg ?? fallback);
         }
         // Everything that can fail with a meaningful status happens before the first byte goes out.
@@ -196,7 +200,7 @@ async function packageRoutes(app: FastifyInstance, opts: PackagePluginOptions): 
         // One bad or expired signature spoils the URL: it was issued as a whole.
         const refused = answers.find((a) => !a.ok);
         if (refused && !refused.ok)
-          return text(reply, 403, (refused.status === 403 && refused.msg) || Msg.downloadLinkInvalid);
+          return text(reply, 403, (refused.status === 403 && refused.msg) || EvidenceMsg.downloadLinkInvalid);
         grants = answers.map((a) => (a as { ok: true; grant: PackageGrant }).grant);
         first = await preparePackage(grants[0]!, sources, controller.signal, false);
       } catch (err) {

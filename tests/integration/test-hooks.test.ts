@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Msg } from '../../contract/index.ts';
+import { Msg } from '../../contract/messages.ts';
 import { startServer } from '../../server/start.ts';
 import {
   BUILD_DIR,

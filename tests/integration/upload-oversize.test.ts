@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg } from '../../contract/index.ts';
+import { Msg } from '../../contract/messages.ts';
 import {
   apiLogin,
   evidenceCount,

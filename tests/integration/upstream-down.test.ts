@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Msg } from '../../contract/index.ts';
+import { Msg } from '../../contract/messages.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';
 import {
   closedPort,

@@ -2,7 +2,7 @@
  * Helpers of the account-area platform suites (notifications, seals, addresses, settings; spec 01 §2.5–§2.7,
  * spec 02 "Addresses"): fresh numbered users, PNG bodies of an exact size, and the seal upload call.
  */
-import { AccountAreaPaths, type Signature } from '../../contract/index.ts';
+import { type Signature, SignaturePaths } from '../../contract/signature.ts';
 import { call, login, multipart, registerUser, type PlatformHarness } from './platform.ts';
 
 /** The 8 bytes every PNG starts with. */
@@ -46,6 +46,6 @@ export function sealUploader(h: PlatformHarness) {
       { name, isDefault },
       data ? { data, filename, contentType: 'image/png' } : undefined,
     );
-    return call<Signature>(h.app, { method: 'POST', url: AccountAreaPaths.signatureUpload, token, ...body });
+    return call<Signature>(h.app, { method: 'POST', url: SignaturePaths.signatureUpload, token, ...body });
   };
 }

@@ -7,12 +7,7 @@ import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
-import {
-  EvidenceKindPaths,
-  EvidencePaths,
-  type EvidenceView,
-  type SaveEvidenceData,
-} from '../../contract/index.ts';
+import { EvidencePaths, type EvidenceView, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { DEMO_MOBILE } from '../../platform/account/users.ts';
 import { storageKeyFor } from '../../platform/evidence/baoquan.ts';
 import { call, get, login, multipart, post, registerUser, upload, type PlatformHarness } from './platform.ts';
@@ -58,7 +53,7 @@ export function evidenceCalls(h: PlatformHarness) {
   }
   /** Saves hash evidence (JSON body). @returns the envelope */
   async function saveHash(token: string, body: Record<string, unknown>) {
-    return post<SaveEvidenceData>(h.app, EvidenceKindPaths.saveHash, body, token);
+    return post<SaveEvidenceData>(h.app, EvidencePaths.saveHash, body, token);
   }
   /** Saves user data as multipart: an uploaded file, or typed `fields` only when `file` is null. */
   function saveProperty(
@@ -69,7 +64,7 @@ export function evidenceCalls(h: PlatformHarness) {
     const body = multipart(fields, file ?? undefined);
     return call<SaveEvidenceData>(h.app, {
       method: 'POST',
-      url: EvidenceKindPaths.saveProperty,
+      url: EvidencePaths.saveProperty,
       token,
       ...body,
     });

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
-import { EvidencePaths, type DownloadData, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { type DownloadData, EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 
 /** The React Router production build the gateway serves (`npm run build`). */
 export const BUILD_DIR = path.resolve(import.meta.dirname, '../../build');

@@ -13,8 +13,9 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
-import type { ApiEnvelope, LoginData } from '../../contract/index.ts';
-import { AccountPaths, EvidencePaths } from '../../contract/index.ts';
+import { AccountPaths, type LoginData } from '../../contract/account.ts';
+import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { EvidencePaths } from '../../contract/evidence.ts';
 import { buildPlatform } from '../../platform/app.ts';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config.ts';
 

@@ -6,18 +6,17 @@
  */
 import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
-import { data, Form, Link, redirect, useActionData, useLoaderData } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
+import { ApiCode, isSuccess } from '../../../contract/envelope.ts';
 import {
-  ApiCode,
-  isSuccess,
   KycDecisionBody,
-  KycMsg,
   KycRejectBody,
-  KycReviewPaths,
-  Msg,
   type KycReviewDetail,
-} from '../../../contract/index.ts';
+  KycReviewPaths,
+} from '../../../contract/kyc-review.ts';
+import { KycMsg } from '../../../contract/kyc.ts';
+import { Msg } from '../../../contract/messages.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
 import { CsrfInput } from '../../shell/csrf-input.tsx';
 import { FormErrors } from '../../shell/field.tsx';
@@ -105,9 +104,7 @@ function detailRows(d: KycReviewDetail): [string, ReactNode][] {
   ];
 }
 
-export default function OpsDetail() {
-  const { detail: d } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+export default function OpsDetail({ loaderData: { detail: d }, actionData }: Route.ComponentProps) {
   return (
     <>
       <p className="breadcrumb">

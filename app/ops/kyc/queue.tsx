@@ -2,9 +2,10 @@
  * /ops/kyc: the KYC review queue of the operator console (docs/decisions/011-kyc-review.md; role `reviewer`): tabs by
  * userStatus (2 待审核, 3 已通过, 4 已驳回) and pages, both plain links; each row opens /ops/kyc/:userId.
  */
-import { Link, useLoaderData } from 'react-router';
+import { Link } from 'react-router';
 import type { Route } from './+types/queue';
-import { KycReviewPaths, OPS_PAGE_SIZE, type KycQueueData } from '../../../contract/index.ts';
+import { type KycQueueData, KycReviewPaths } from '../../../contract/kyc-review.ts';
+import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
 import { DataTable } from '../../shell/data-table.tsx';
 import { Pagination } from '../../shell/pagination.tsx';
 import { opsData } from '../ops.server.ts';
@@ -25,8 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { status, page, list: queue.list, count: queue.count };
 }
 
-export default function KycQueue() {
-  const { status, page, list, count } = useLoaderData<typeof loader>();
+export default function KycQueue({ loaderData: { status, page, list, count } }: Route.ComponentProps) {
   return (
     <>
       <h1>实名认证审核</h1>
