@@ -14,7 +14,6 @@ import {
   BuyCreditsForm,
   formatFen,
   PAY_TYPE_TEXT,
-  type ProviderPayType,
   type RechargeOptions,
 } from '../../contract/billing.ts';
 import { isSuccess } from '../../contract/envelope.ts';
@@ -36,7 +35,18 @@ interface Values {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const res = await authedCall<RechargeOptions>(request, context, BillingPaths.options, { method: 'GET' });
   if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
-  return { options: res.data };
+  const o = res.data;
+  // Labels and prices are worked out here: the page's own JavaScript then needs no value of the contract module
+  // (which would bring its zod schemas along, bench/page-weight.ts).
+  return {
+    priceFen: o.pointPriceFen,
+    priceYuan: formatFen(o.pointPriceFen),
+    packages: o.packages.map((points) => ({ points, yuan: formatFen(points * o.pointPriceFen) })),
+    payTypes: o.payTypes.map((value) => ({ value, label: PAY_TYPE_TEXT[value] })),
+    min: o.min,
+    max: o.max,
+    timeoutMinutes: o.timeoutMinutes,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -67,26 +77,29 @@ function chosenPoints(v: Values): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/** Fen as yuan with two decimals, in integers (what contract `formatFen` does, without loading the contract). */
+function yuanText(fen: number): string {
+  return `${Math.floor(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
+}
+
 export default function BuyCredits({ loaderData, actionData }: Route.ComponentProps) {
-  const { options } = loaderData;
-  const first = options.packages[0];
+  const { priceFen, priceYuan, packages, payTypes, min, max, timeoutMinutes } = loaderData;
   const [values, setValues] = useState<Values>(
     actionData?.values ?? {
-      package: first === undefined ? '' : String(first),
+      package: String(packages[0]?.points ?? ''),
       custom: '',
-      type: String(options.payTypes[0] ?? ''),
+      type: String(payTypes[0]?.value ?? ''),
     },
   );
   const errors: { integral?: string | undefined; type?: string | undefined } = actionData?.errors ?? {};
   const points = chosenPoints(values);
   // The amount due follows the choice only with JavaScript; without it each package shows its own price.
   const live = useHydrated();
-  const price = options.pointPriceFen;
   return (
     <section className="page narrow">
       <h1>购买积分</h1>
       <p className="lead">
-        积分用于在线公证等服务，每积分 ¥{formatFen(price)}。订单创建后请在 {options.timeoutMinutes}{' '}
+        积分用于在线公证等服务，每积分 ¥{priceYuan}。订单创建后请在 {timeoutMinutes}{' '}
         分钟内完成支付，超时自动关闭。
       </p>
       <FormErrors errors={actionData?.formError ? [actionData.formError] : undefined} />
@@ -106,10 +119,15 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
         <CsrfInput />
         <fieldset className={errors.integral ? 'field field-invalid' : 'field'}>
           <legend>选择套餐</legend>
-          {options.packages.map((p) => (
-            <label key={p} className="radio">
-              <input type="radio" name="package" value={p} defaultChecked={String(p) === values.package} />{' '}
-              {p} 积分 <span className="muted">¥{formatFen(p * price)}</span>
+          {packages.map((p) => (
+            <label key={p.points} className="radio">
+              <input
+                type="radio"
+                name="package"
+                value={p.points}
+                defaultChecked={String(p.points) === values.package}
+              />{' '}
+              {p.points} 积分 <span className="muted">¥{p.yuan}</span>
             </label>
           ))}
         </fieldset>
@@ -117,7 +135,7 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
           label="自定义积分"
           id="buy-custom"
           errors={errors.integral ? [errors.integral] : undefined}
-          hint={`填写后以自定义积分为准，可填 ${options.min}-${options.max} 的整数`}
+          hint={`填写后以自定义积分为准，可填 ${min}-${max} 的整数`}
         >
           <input
             id="buy-custom"
@@ -132,10 +150,15 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
         </Field>
         <fieldset className={errors.type ? 'field field-invalid' : 'field'}>
           <legend>支付方式</legend>
-          {options.payTypes.map((t: ProviderPayType) => (
-            <label key={t} className="radio">
-              <input type="radio" name="type" value={t} defaultChecked={String(t) === values.type} />{' '}
-              {PAY_TYPE_TEXT[t]}
+          {payTypes.map((t) => (
+            <label key={t.value} className="radio">
+              <input
+                type="radio"
+                name="type"
+                value={t.value}
+                defaultChecked={String(t.value) === values.type}
+              />{' '}
+              {t.label}
             </label>
           ))}
           {errors.type ? (
@@ -146,7 +169,7 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
         </fieldset>
         {live ? (
           <p data-testid="buy-total">
-            应付金额：<strong>{points === null ? '—' : `¥${formatFen(points * price)}`}</strong>
+            应付金额：<strong>{points === null ? '—' : `¥${yuanText(points * priceFen)}`}</strong>
             {points === null ? null : <span className="muted">（{points} 积分）</span>}
           </p>
         ) : null}

@@ -38,6 +38,11 @@ export const meta: Route.MetaFunction = () => [{ title: '我的订单 - 存证�
 
 const DONE: Record<string, string> = { cancelled: BillingMsg.cancelled };
 const TABS = Object.values(OrderTab) as OrderTabCode[];
+/** The table each tab shows. */
+const TABLES = { 1: 'recharge', 2: 'consumption', 3: 'notary' } as const satisfies Record<
+  OrderTabCode,
+  string
+>;
 
 /** A recharge or consumption row as the page shows it: amounts in yuan, labels, where 去支付 leads. */
 function pointsRow(r: PointsOrderRow) {
@@ -65,8 +70,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   const list = isSuccess(res.code) ? res.data.list : [];
   const notary = filters.tab === OrderTab.notary;
+  const tabHref = (t: OrderTabCode) => (t === OrderTab.recharge ? '/orders' : `/orders?type=${t}`);
+  // Labels and links are worked out here: the page's own JavaScript then needs no value of the contract module
+  // (which would bring its zod schemas along, bench/page-weight.ts).
   return {
     filters,
+    kind: TABLES[filters.tab],
+    tabs: TABS.map((t) => ({ href: tabHref(t), label: ORDER_TAB_LABELS[t], current: t === filters.tab })),
+    tabField: filters.tab === OrderTab.recharge ? null : String(filters.tab),
+    resetHref: tabHref(filters.tab),
+    statusOptions: Object.entries(statusChoices(filters.tab)).map(([value, label]) => ({ value, label })),
+    firstPageHref: ordersHref(filters, { page: 1 }),
+    pageSize: ORDERS_PAGE_SIZE,
     rows: notary ? [] : (list as PointsOrderRow[]).map(pointsRow),
     notaryRows: notary ? (list as NotaryOrderRow[]) : [],
     count: isSuccess(res.code) ? res.data.count : 0,
@@ -89,8 +104,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Orders({ loaderData, actionData }: Route.ComponentProps) {
-  const { filters, rows, notaryRows, count, error, notice } = loaderData;
-  const choices = statusChoices(filters.tab);
+  const { filters, kind, tabs, tabField, resetHref, statusOptions, firstPageHref, pageSize } = loaderData;
+  const { rows, notaryRows, count, error, notice } = loaderData;
   return (
     <section className="page">
       <div className="page-head">
@@ -102,18 +117,14 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
         </div>
       </div>
       <nav className="tabs" aria-label="订单类型">
-        {TABS.map((t) => (
-          <Link
-            key={t}
-            to={t === OrderTab.recharge ? '/orders' : `/orders?type=${t}`}
-            aria-current={t === filters.tab ? 'page' : undefined}
-          >
-            {ORDER_TAB_LABELS[t]}
+        {tabs.map((t) => (
+          <Link key={t.href} to={t.href} aria-current={t.current ? 'page' : undefined}>
+            {t.label}
           </Link>
         ))}
       </nav>
       <Form method="get" action="/orders" className="filters" role="search">
-        {filters.tab === OrderTab.recharge ? null : <input type="hidden" name="type" value={filters.tab} />}
+        {tabField ? <input type="hidden" name="type" value={tabField} /> : null}
         <label>
           开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
         </label>
@@ -124,9 +135,9 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           状态
           <select name="isType" defaultValue={String(filters.status)}>
             <option value="0">全部</option>
-            {Object.entries(choices).map(([code, label]) => (
-              <option key={code} value={code}>
-                {label}
+            {statusOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
               </option>
             ))}
           </select>
@@ -134,18 +145,18 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
         <button type="submit" className="button">
           查询
         </button>
-        <Link to={filters.tab === OrderTab.recharge ? '/orders' : `/orders?type=${filters.tab}`}>重置</Link>
+        <Link to={resetHref}>重置</Link>
       </Form>
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
-      {filters.tab === OrderTab.recharge ? <RechargeTable rows={rows} /> : null}
-      {filters.tab === OrderTab.consumption ? <ConsumptionTable rows={rows} /> : null}
-      {filters.tab === OrderTab.notary ? <NotaryTable rows={notaryRows} /> : null}
+      {kind === 'recharge' ? <RechargeTable rows={rows} /> : null}
+      {kind === 'consumption' ? <ConsumptionTable rows={rows} /> : null}
+      {kind === 'notary' ? <NotaryTable rows={notaryRows} /> : null}
       <Pagination
         page={filters.page}
-        pageSize={ORDERS_PAGE_SIZE}
+        pageSize={pageSize}
         count={count}
-        href={(n) => ordersHref(filters, { page: n })}
+        href={(n) => `${firstPageHref}${firstPageHref.includes('?') ? '&' : '?'}page=${n}`}
       />
     </section>
   );

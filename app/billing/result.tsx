@@ -50,9 +50,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   if (!isSuccess(detail.code)) throw data({ message: detail.msg }, { status: 502 });
   const order = detail.data;
+  // Labels and flags are worked out here: the page's own JavaScript then needs no value of the contract module.
   return {
     orderNo,
-    status: state.data.status,
+    headline: HEADLINES[state.data.status],
+    paid: state.data.status === PayStatus.paid,
+    pending: state.data.status === PayStatus.pending,
     points: state.data.points ?? null,
     desc: order.desc,
     integral: order.balance,
@@ -64,17 +67,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function PaymentResult({ loaderData }: Route.ComponentProps) {
-  const { orderNo, status, points, desc, integral, yuan, payType, createTime, payAgain } = loaderData;
-  const paid = status === PayStatus.paid;
+  const { orderNo, headline, paid, pending, points, desc, integral, yuan, payType, createTime, payAgain } =
+    loaderData;
   return (
     <section className="page narrow">
-      <h1 data-testid="pay-result">{HEADLINES[status]}</h1>
+      <h1 data-testid="pay-result">{headline}</h1>
       {paid ? (
         <p className="form-notice" role="status">
           已成功充值 {integral} 积分。
         </p>
       ) : null}
-      {status === PayStatus.pending ? (
+      {pending ? (
         <p role="status">
           尚未收到该订单的付款。如已付款，请稍后 <Link to={`?order_no=${orderNo}`}>刷新</Link> 查看。
         </p>
@@ -105,10 +108,10 @@ export default function PaymentResult({ loaderData }: Route.ComponentProps) {
             </Link>{' '}
           </>
         ) : null}
-        <Link to={BillingPages.orders} className="button">
+        <Link to="/orders" className="button">
           我的订单
         </Link>{' '}
-        <Link to={BillingPages.buyCredits}>继续购买</Link>
+        <Link to="/buyCredits">继续购买</Link>
       </p>
     </section>
   );

@@ -48,8 +48,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     desc: order.desc,
     integral: order.integral,
     yuan: formatFen(order.amountFen),
-    status: order.status,
     statusText: order.pay_status,
+    // Still 待支付 but past its time: the QR code is gone (the platform closes it at WeChat Pay).
+    expired: order.status === PayStatus.pending && !pending,
     pending,
     qr: pending ? await qrSvgDataUri(order.codeUrl) : null,
     // Only the sandbox's code_url is a page a browser can open (WeChat Pay's own is weixin://…).
@@ -64,7 +65,7 @@ function clock(unixSeconds: number): string {
 }
 
 export default function WeChatPay({ loaderData }: Route.ComponentProps) {
-  const { orderNo, desc, integral, yuan, status, statusText, pending, qr, testLink, expiresAt } = loaderData;
+  const { orderNo, desc, integral, yuan, statusText, expired, pending, qr, testLink, expiresAt } = loaderData;
   const revalidator = useRevalidator();
   useEffect(() => {
     if (!pending) return;
@@ -113,8 +114,8 @@ export default function WeChatPay({ loaderData }: Route.ComponentProps) {
         </>
       ) : (
         <p role="status">
-          {status === PayStatus.pending ? '订单已超时，无法继续支付。' : `该订单${statusText}。`}{' '}
-          <Link to={BillingPages.buyCredits}>重新下单</Link> · <Link to={BillingPages.orders}>我的订单</Link>
+          {expired ? '订单已超时，无法继续支付。' : `该订单${statusText}。`}{' '}
+          <Link to="/buyCredits">重新下单</Link> · <Link to="/orders">我的订单</Link>
         </p>
       )}
     </section>
