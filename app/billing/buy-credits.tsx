@@ -5,7 +5,7 @@
  * recharge and sends the browser to pay it (Post/Redirect/Get): WeChat Pay to `/weChat/{orderNo}`, Alipay to the
  * handoff page that opens the cashier (decision 019). With JavaScript the amount due follows the choice.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { Route } from './+types/buy-credits';
@@ -117,20 +117,20 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
         }}
       >
         <CsrfInput />
-        <fieldset className={errors.integral ? 'field field-invalid' : 'field'}>
-          <legend>选择套餐</legend>
-          {packages.map((p) => (
-            <label key={p.points} className="radio">
-              <input
-                type="radio"
-                name="package"
-                value={p.points}
-                defaultChecked={String(p.points) === values.package}
-              />{' '}
-              {p.points} 积分 <span className="muted">¥{p.yuan}</span>
-            </label>
-          ))}
-        </fieldset>
+        <RadioGroup
+          legend="选择套餐"
+          name="package"
+          checked={values.package}
+          invalid={!!errors.integral}
+          options={packages.map((p) => ({
+            value: String(p.points),
+            label: (
+              <>
+                {p.points} 积分 <span className="muted">¥{p.yuan}</span>
+              </>
+            ),
+          }))}
+        />
         <Field
           label="自定义积分"
           id="buy-custom"
@@ -148,25 +148,19 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
             aria-invalid={errors.integral ? true : undefined}
           />
         </Field>
-        <fieldset className={errors.type ? 'field field-invalid' : 'field'}>
-          <legend>支付方式</legend>
-          {payTypes.map((t) => (
-            <label key={t.value} className="radio">
-              <input
-                type="radio"
-                name="type"
-                value={t.value}
-                defaultChecked={String(t.value) === values.type}
-              />{' '}
-              {t.label}
-            </label>
-          ))}
+        <RadioGroup
+          legend="支付方式"
+          name="type"
+          checked={values.type}
+          invalid={!!errors.type}
+          options={payTypes.map((t) => ({ value: String(t.value), label: t.label }))}
+        >
           {errors.type ? (
             <div className="field-error" role="alert">
               {errors.type}
             </div>
           ) : null}
-        </fieldset>
+        </RadioGroup>
         {live ? (
           <p data-testid="buy-total">
             应付金额：<strong>{points === null ? '—' : `¥${yuanText(points * priceFen)}`}</strong>
@@ -181,5 +175,34 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
         </p>
       </Form>
     </section>
+  );
+}
+
+/** A group of radio buttons in a `fieldset.field`; `children` follow the options (e.g. the group's error). */
+function RadioGroup({
+  legend,
+  name,
+  options,
+  checked,
+  invalid,
+  children,
+}: {
+  legend: string;
+  name: string;
+  options: { value: string; label: ReactNode }[];
+  checked: string;
+  invalid: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <fieldset className={invalid ? 'field field-invalid' : 'field'}>
+      <legend>{legend}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="radio">
+          <input type="radio" name={name} value={o.value} defaultChecked={o.value === checked} /> {o.label}
+        </label>
+      ))}
+      {children}
+    </fieldset>
   );
 }

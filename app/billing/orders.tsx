@@ -149,9 +149,11 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
       </Form>
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
-      {kind === 'recharge' ? <RechargeTable rows={rows} /> : null}
-      {kind === 'consumption' ? <ConsumptionTable rows={rows} /> : null}
-      {kind === 'notary' ? <NotaryTable rows={notaryRows} /> : null}
+      {kind === 'notary' ? (
+        <NotaryTable rows={notaryRows} />
+      ) : (
+        <PointsTable rows={rows} recharge={kind === 'recharge'} />
+      )}
       <Pagination
         page={filters.page}
         pageSize={pageSize}
@@ -164,57 +166,43 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
 
 type Row = ReturnType<typeof pointsRow>;
 
-/** Tab 1: recharges, with 去支付 and 取消订单 on pending ones. */
-function RechargeTable({ rows }: { rows: Row[] }) {
+/** Tab 1 (recharges: amount, invoice, 去支付 and 取消订单 on pending ones) or tab 2 (every debit of points). */
+function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
+  const headers = recharge
+    ? ['订单号', '下单时间', '订单描述', '积分', '金额（元）', '支付方式', '状态', '发票', '操作']
+    : ['订单号', '时间', '订单描述', '消费积分', '支付方式', '状态'];
   return (
     <DataTable
-      headers={['订单号', '下单时间', '订单描述', '积分', '金额（元）', '支付方式', '状态', '发票', '操作']}
+      headers={headers}
       items={rows}
-      empty="暂无充值记录"
+      empty={recharge ? '暂无充值记录' : '暂无消费记录'}
       row={(r) => (
         <tr key={r.orderNo} data-testid="order-row">
           <td className="mono">{r.orderNo}</td>
           <td>{r.createTime}</td>
           <td>{r.desc}</td>
           <td>{r.points}</td>
-          <td>{r.yuan}</td>
+          {recharge ? <td>{r.yuan}</td> : null}
           <td>{r.payType}</td>
           <td>{r.payStatus}</td>
-          <td>{r.invoice}</td>
-          <td className="row-actions">
-            {r.payHref ? <Link to={r.payHref}>去支付</Link> : null}
-            {r.canCancel ? (
-              <ConfirmAction
-                summary="取消订单"
-                question="确认取消该订单？取消后不能再支付。"
-                confirm="确认取消"
-                intent="cancel"
-                fields={{ order_no: r.orderNo }}
-                tone="danger"
-              />
-            ) : null}
-          </td>
-        </tr>
-      )}
-    />
-  );
-}
-
-/** Tab 2: every debit of points. */
-function ConsumptionTable({ rows }: { rows: Row[] }) {
-  return (
-    <DataTable
-      headers={['订单号', '时间', '订单描述', '消费积分', '支付方式', '状态']}
-      items={rows}
-      empty="暂无消费记录"
-      row={(r) => (
-        <tr key={r.orderNo} data-testid="order-row">
-          <td className="mono">{r.orderNo}</td>
-          <td>{r.createTime}</td>
-          <td>{r.desc}</td>
-          <td>{r.points}</td>
-          <td>{r.payType}</td>
-          <td>{r.payStatus}</td>
+          {recharge ? (
+            <>
+              <td>{r.invoice}</td>
+              <td className="row-actions">
+                {r.payHref ? <Link to={r.payHref}>去支付</Link> : null}
+                {r.canCancel ? (
+                  <ConfirmAction
+                    summary="取消订单"
+                    question="确认取消该订单？取消后不能再支付。"
+                    confirm="确认取消"
+                    intent="cancel"
+                    fields={{ order_no: r.orderNo }}
+                    tone="danger"
+                  />
+                ) : null}
+              </td>
+            </>
+          ) : null}
         </tr>
       )}
     />
