@@ -54,6 +54,12 @@ export default [
   route('notifications', 'account/notifications.tsx'),
   route('signature', 'account/signature.tsx'),
   route('address', 'address/address.tsx'),
+  // points, orders and payments (spec 02 §2 "Orders", "Notary order payment"; /weChat/{orderNo} is public, spec 01 §2.1)
+  route('buyCredits', 'billing/buy-credits.tsx'),
+  route('buyCredits/pay/:orderNo', 'billing/pay.tsx'),
+  route('buyCredits/result', 'billing/result.tsx'),
+  route('weChat/:orderNo', 'billing/wechat.tsx'),
+  route('orders', 'billing/orders.tsx'),
   // real-name verification (spec 02 §2; /kyc-info and /person-info reuse the enterprise and personal pages)
   route('no-type', 'kyc/no-type.tsx'),
   route('organization-kyc', 'kyc/enterprise.tsx'),
@@ -67,6 +73,8 @@ export default [
     index('ops/home.tsx'),
     route('kyc', 'ops/kyc/queue.tsx'),
     route('kyc/:userId', 'ops/kyc/detail.tsx'),
+    route('billing', 'ops/billing/orders.tsx'),
+    route('billing/:orderNo', 'ops/billing/order.tsx'),
     route('audit', 'ops/audit.tsx'),
   ]),
   route('ops/login', 'ops/login.tsx'),

@@ -33,6 +33,9 @@ const PAGES: [string, string][] = [
   ['/queryAuthentication/certificate', 'verify/certificate'],
   ['/address', 'address/address'],
   ['/personage-kyc', 'kyc/personal'],
+  ['/buyCredits', 'billing/buy-credits'],
+  ['/orders', 'billing/orders'],
+  ['/weChat/{orderNo}', 'billing/wechat'],
   ['/ops/kyc', 'ops/kyc/queue'],
 ];
 

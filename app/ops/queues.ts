@@ -5,6 +5,7 @@
  * each item linking to `<path>/<id>`; the audit log names entries by the entry's title and action labels. The
  * platform enforces the role on the queue's own calls (403 无权访问).
  */
+import { BILLING_OPS_ROLE, BillingMsg } from '../../contract/billing.ts';
 import { KYC_REVIEW_ROLE } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
 import type { OpsRole } from '../../contract/ops.ts';
@@ -41,6 +42,15 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     ],
     notices: { approved: KycMsg.reviewApproved, rejected: KycMsg.reviewRejected },
     actions: { approve: '通过', reject: '驳回' },
+  },
+  {
+    area: 'billing',
+    title: '订单管理',
+    path: '/ops/billing',
+    role: BILLING_OPS_ROLE,
+    views: [{ label: '全部订单', to: '/ops/billing' }],
+    notices: { reconciled: BillingMsg.reconciled },
+    actions: { search: '查询订单', view: '查看订单', reconcile: '手动对账' },
   },
 ];
 

@@ -1,0 +1,229 @@
+/**
+ * /orders (spec 02 §2 "Orders", §3 "Recharge and consumption order", §4 "Orders", §7 `getOrderList`, §9): tabs
+ * 充值记录 (1), 消费记录 (2) and 公证出证 (3), a GET filter form (date range, the end date to the end of its day, and
+ * status), 10 rows a page by links. A pending recharge can be paid again (去支付: back to the Alipay cashier or the
+ * WeChat page) or cancelled after a `<details>` confirmation (`cancelPay`, then Post/Redirect/Get to the same list).
+ * A recharge's invoiceStatus shows as text (未开票/开票中/已开票/开票失败). Wide tables scroll inside themselves on a
+ * phone, as the other lists do.
+ */
+import { data, Form, Link, redirect } from 'react-router';
+import type { Route } from './+types/orders';
+import {
+  BillingMsg,
+  BillingPaths,
+  formatFen,
+  INVOICE_STATUS_TEXT,
+  ORDER_TAB_LABELS,
+  ORDERS_PAGE_SIZE,
+  OrderNoBody,
+  OrderTab,
+  PAY_TYPE_TEXT,
+  PayStatus,
+  type NotaryOrderRow,
+  type OrderListData,
+  type OrderTabCode,
+  type PointsOrderRow,
+} from '../../contract/billing.ts';
+import { isSuccess } from '../../contract/envelope.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { ConfirmAction } from '../shell/confirm-action.tsx';
+import { DataTable } from '../shell/data-table.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { payPageOf } from './billing.server.ts';
+import { ordersHref, readOrderFilters, statusChoices, toOrderListQuery } from './order-filters.ts';
+
+export const meta: Route.MetaFunction = () => [{ title: '我的订单 - 存证云' }];
+
+const DONE: Record<string, string> = { cancelled: BillingMsg.cancelled };
+const TABS = Object.values(OrderTab) as OrderTabCode[];
+/** The table each tab shows. */
+const TABLES = { 1: 'recharge', 2: 'consumption', 3: 'notary' } as const satisfies Record<
+  OrderTabCode,
+  string
+>;
+
+/** A recharge or consumption row as the page shows it: amounts in yuan, labels, where 去支付 leads. */
+function pointsRow(r: PointsOrderRow) {
+  const pending = r.status === PayStatus.pending;
+  return {
+    orderNo: r.order_no,
+    createTime: r.create_time,
+    desc: r.desc,
+    points: r.balance,
+    yuan: formatFen(r.money),
+    payType: PAY_TYPE_TEXT[r.pay_type] ?? '',
+    payStatus: r.pay_status,
+    invoice: INVOICE_STATUS_TEXT[r.invoiceStatus] ?? '',
+    payHref: pending && r.canPay ? payPageOf(r.order_no, r.pay_type) : null,
+    canCancel: pending && r.type === OrderTab.recharge,
+  };
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const filters = readOrderFilters(url);
+  const res = await authedCall<OrderListData>(request, context, BillingPaths.getOrderList, {
+    method: 'GET',
+    query: toOrderListQuery(filters),
+  });
+  const list = isSuccess(res.code) ? res.data.list : [];
+  const notary = filters.tab === OrderTab.notary;
+  const tabHref = (t: OrderTabCode) => (t === OrderTab.recharge ? '/orders' : `/orders?type=${t}`);
+  // Labels and links are worked out here: the page's own JavaScript then needs no value of the contract module
+  // (which would bring its zod schemas along, bench/page-weight.ts).
+  return {
+    filters,
+    kind: TABLES[filters.tab],
+    tabs: TABS.map((t) => ({ href: tabHref(t), label: ORDER_TAB_LABELS[t], current: t === filters.tab })),
+    tabField: filters.tab === OrderTab.recharge ? null : String(filters.tab),
+    resetHref: tabHref(filters.tab),
+    statusOptions: Object.entries(statusChoices(filters.tab)).map(([value, label]) => ({ value, label })),
+    firstPageHref: ordersHref(filters, { page: 1 }),
+    pageSize: ORDERS_PAGE_SIZE,
+    rows: notary ? [] : (list as PointsOrderRow[]).map(pointsRow),
+    notaryRows: notary ? (list as NotaryOrderRow[]) : [],
+    count: isSuccess(res.code) ? res.data.count : 0,
+    error: isSuccess(res.code) ? null : res.msg,
+    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(formData, request, context);
+  // Back to the same list. Under single fetch the request URL is the data URL: only its query is the page's.
+  const filters = readOrderFilters(new URL(request.url));
+  const parsed = OrderNoBody.safeParse({ order_no: formData.get('order_no') ?? '' });
+  if (formData.get('intent') !== 'cancel' || !parsed.success)
+    return data({ error: BillingMsg.orderNoInvalid }, { status: 400 });
+  const res = await authedCall(request, context, BillingPaths.cancelPay, { body: parsed.data });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  return redirect(ordersHref(filters, { done: 'cancelled' }));
+}
+
+export default function Orders({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, kind, tabs, tabField, resetHref, statusOptions, firstPageHref, pageSize } = loaderData;
+  const { rows, notaryRows, count, error, notice } = loaderData;
+  return (
+    <section className="page">
+      <div className="page-head">
+        <h1>我的订单</h1>
+        <div className="head-actions">
+          <Link to="/buyCredits" className="button primary">
+            购买积分
+          </Link>
+        </div>
+      </div>
+      <nav className="tabs" aria-label="订单类型">
+        {tabs.map((t) => (
+          <Link key={t.href} to={t.href} aria-current={t.current ? 'page' : undefined}>
+            {t.label}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" action="/orders" className="filters" role="search">
+        {tabField ? <input type="hidden" name="type" value={tabField} /> : null}
+        <label>
+          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
+        </label>
+        <label>
+          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
+        </label>
+        <label>
+          状态
+          <select name="isType" defaultValue={String(filters.status)}>
+            <option value="0">全部</option>
+            {statusOptions.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button">
+          查询
+        </button>
+        <Link to={resetHref}>重置</Link>
+      </Form>
+      <FormNotice text={notice} />
+      <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
+      {kind === 'notary' ? (
+        <NotaryTable rows={notaryRows} />
+      ) : (
+        <PointsTable rows={rows} recharge={kind === 'recharge'} />
+      )}
+      <Pagination
+        page={filters.page}
+        pageSize={pageSize}
+        count={count}
+        href={(n) => `${firstPageHref}${firstPageHref.includes('?') ? '&' : '?'}page=${n}`}
+      />
+    </section>
+  );
+}
+
+type Row = ReturnType<typeof pointsRow>;
+
+/** Tab 1 (recharges: amount, invoice, 去支付 and 取消订单 on pending ones) or tab 2 (every debit of points). */
+function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
+  const headers = recharge
+    ? ['订单号', '下单时间', '订单描述', '积分', '金额（元）', '支付方式', '状态', '发票', '操作']
+    : ['订单号', '时间', '订单描述', '消费积分', '支付方式', '状态'];
+  return (
+    <DataTable
+      headers={headers}
+      items={rows}
+      empty={recharge ? '暂无充值记录' : '暂无消费记录'}
+      row={(r) => (
+        <tr key={r.orderNo} data-testid="order-row">
+          <td className="mono">{r.orderNo}</td>
+          <td>{r.createTime}</td>
+          <td>{r.desc}</td>
+          <td>{r.points}</td>
+          {recharge ? <td>{r.yuan}</td> : null}
+          <td>{r.payType}</td>
+          <td>{r.payStatus}</td>
+          {recharge ? (
+            <>
+              <td>{r.invoice}</td>
+              <td className="row-actions">
+                {r.payHref ? <Link to={r.payHref}>去支付</Link> : null}
+                {r.canCancel ? (
+                  <ConfirmAction
+                    summary="取消订单"
+                    question="确认取消该订单？取消后不能再支付。"
+                    confirm="确认取消"
+                    intent="cancel"
+                    fields={{ order_no: r.orderNo }}
+                    tone="danger"
+                  />
+                ) : null}
+              </td>
+            </>
+          ) : null}
+        </tr>
+      )}
+    />
+  );
+}
+
+/** Tab 3: notary orders (spec 02 §3 "Notary order (in the orders tab)"); the notarisation area supplies them. */
+function NotaryTable({ rows }: { rows: NotaryOrderRow[] }) {
+  return (
+    <DataTable
+      headers={['订单号', '下单时间', '积分', '支付状态']}
+      items={rows}
+      empty="暂无公证出证记录"
+      row={(r) => (
+        <tr key={r.id} data-testid="order-row">
+          <td className="mono">{r.orderNo}</td>
+          <td>{r.addTime}</td>
+          <td>{r.money}</td>
+          <td>{r.pay}</td>
+        </tr>
+      )}
+    />
+  );
+}
