@@ -71,8 +71,10 @@ export interface OpsLoginData {
 
 /** One waiting item of a queue, as the console home lists it. */
 export interface OpsQueueItem {
-  /** The item's id within its area (the KYC queue: the user id); its detail page is `<queue path>/<id>`. */
+  /** The item's id within its area (the KYC queue: the user id; the billing queue: the order's row id). */
   id: number;
+  /** The path segment of its detail page, `<queue path>/<ref>` (the KYC queue: the user id; billing: the order no). */
+  ref: string;
   /** Who or what it concerns (the KYC queue: the user's mobile). */
   subject: string;
   /** Its name (the KYC queue: the person's or the company's name). */

@@ -51,10 +51,10 @@ export default function OpsHome({ loaderData: { queues, notice } }: Route.Compon
                 <td>{item.id}</td>
                 <td>{item.subject}</td>
                 <td>{item.name}</td>
-                <td>待审核</td>
+                <td>{entry.item.state}</td>
                 <td>{item.submittedAt}</td>
                 <td>
-                  <Link to={`${entry.path}/${item.id}`}>审核</Link>
+                  <Link to={`${entry.path}/${encodeURIComponent(item.ref)}`}>{entry.item.open}</Link>
                 </td>
               </tr>
             )}

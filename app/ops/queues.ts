@@ -16,7 +16,7 @@ export interface OpsQueueEntry {
   area: string;
   /** The queue's name in the console (zh-CN). */
   title: string;
-  /** The queue's page; an item's detail page is `${path}/${id}`. */
+  /** The queue's page; an item's detail page is `${path}/${ref}`. */
   path: string;
   /** The role that opens it. */
   role: OpsRole;
@@ -26,6 +26,8 @@ export interface OpsQueueEntry {
   notices: Readonly<Record<string, string>>;
   /** Labels of the area's audit actions. */
   actions: Readonly<Record<string, string>>;
+  /** How the home labels a waiting item's state and the link to its detail page. */
+  item: { state: string; open: string };
 }
 
 /** The console's queues. A new area adds its entry here and its pages under app/ops/<area>/. */
@@ -42,6 +44,7 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     ],
     notices: { approved: KycMsg.reviewApproved, rejected: KycMsg.reviewRejected },
     actions: { approve: '通过', reject: '驳回' },
+    item: { state: '待审核', open: '审核' },
   },
   {
     area: 'billing',
@@ -51,6 +54,7 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     views: [{ label: '全部订单', to: '/ops/billing' }],
     notices: { reconciled: BillingMsg.reconciled },
     actions: { search: '查询订单', view: '查看订单', reconcile: '手动对账' },
+    item: { state: '待核对', open: '查看' },
   },
 ];
 

@@ -231,7 +231,10 @@ forEachDialect('payment notifications', (h) => {
     expect(rec.code).toBe(200);
     expect(rec.data.journal).toHaveLength(1);
     const home = await get<OpsHomeData>(h.app, OpsPaths.home, {}, fin);
-    expect(home.data.queues.find((q) => q.area === 'billing')?.count).toBeGreaterThan(0);
+    const queue = home.data.queues.find((q) => q.area === 'billing');
+    expect(queue?.count).toBeGreaterThan(0);
+    // a waiting item links to its order's detail page by order number (the console's /ops/billing/<order_no>)
+    expect(queue?.items.map((i) => i.ref)).toContain(flagged.order_no);
     const audit = await get<AuditListData>(h.app, OpsPaths.audit, {}, fin);
     expect(audit.data.list.filter((e) => e.area === 'billing').map((e) => e.action)).toEqual(
       expect.arrayContaining(['search', 'view', 'reconcile']),

@@ -135,6 +135,7 @@ export async function flaggedWaiting(
   ]);
   const items = rows.map((r) => ({
     id: Number(r.id),
+    ref: r.order_no,
     subject: r.mobile,
     name: `${r.order_no} (${r.flag})`,
     submittedAt: formatBeijing(Number(r.updated_at)),

@@ -89,6 +89,7 @@ export async function kycWaiting(
   const [rows, total] = await Promise.all([q.rows.limit(limit).execute(), q.count.executeTakeFirstOrThrow()]);
   const items = rows.map(itemOf).map((i) => ({
     id: i.userId,
+    ref: String(i.userId),
     subject: i.mobile,
     name: i.name,
     submittedAt: i.submittedAt,

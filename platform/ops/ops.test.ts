@@ -147,6 +147,7 @@ forEachDialect('operator console roles', (h) => {
     expect(kyc.count).toBe(kyc.items.length);
     expect(kyc.items).toContainEqual({
       id: userId,
+      ref: String(userId),
       subject: '13900000102',
       name: '钱七',
       submittedAt: '2023-11-15 06:13:20',
