@@ -272,10 +272,7 @@ export const KycPaths = {
   aliQuery: '/api/peruser/aliQuery',
   /** `POST` → {@link KycInfo}. */
   getAuthInfo: '/api/user/getAuthInfo',
-} as const;
-
-/** KYC paths of ours beyond the spec's (`KycPaths`). */
-export const KycExtraPaths = {
+  // ours, beyond the spec's paths:
   /** `GET /api/kyc/image/:id?exp=&sig=` streams a KYC image (signed, expiring; owner and operators only). */
   image: '/api/kyc/image/',
   /** `POST` → `{securityKey}` (full, shown once): a verified enterprise rotates its SecurityKey. */

@@ -56,20 +56,8 @@ export default function Login({ loaderData: { expired, notice }, actionData }: R
       <Form method="post" {...getFormProps(form)} noValidate>
         <CsrfInput />
         <input type="hidden" name="redirect" value={params.get('redirect') ?? ''} />
-        <InputField
-          meta={fields.mobile}
-          label="手机号"
-          type="tel"
-          autoComplete="username"
-          placeholder="请输入手机号"
-        />
-        <InputField
-          meta={fields.password}
-          label="密码"
-          type="password"
-          autoComplete="current-password"
-          placeholder="请输入密码"
-        />
+        <InputField meta={fields.mobile} label="手机号" type="tel" autoComplete="username" />
+        <InputField meta={fields.password} label="密码" type="password" autoComplete="current-password" />
         <FormErrors errors={form.errors} />
         <button type="submit" className="button primary block">
           登录

@@ -84,7 +84,6 @@ export function SmsPasswordForm({
           type="password"
           hint="6-18位，须同时包含字母和数字"
           autoComplete="new-password"
-          placeholder="请输入密码"
         />
         <InputField
           meta={fields.confirmPassword}

@@ -7,7 +7,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data, redirect, type AppLoadContext } from 'react-router';
 import { isSuccess } from '../../contract/envelope.ts';
-import { type AuthInfo, isKycEditable, KycExtraPaths, KycMsg, KycPaths } from '../../contract/kyc.ts';
+import { type AuthInfo, isKycEditable, KycMsg, KycPaths } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { ENTERPRISE_IMAGES, EnterpriseForm, withKeptImages } from './kyc-forms.ts';
@@ -118,7 +118,7 @@ export async function submitEnterprise(request: Request, context: AppLoadContext
     return data({ result, rotatedKey: null, rotateError: null }, { status: 413 });
   }
   if (formData.get('intent') === 'rotate') {
-    const res = await authedCall<{ securityKey: string }>(request, context, KycExtraPaths.rotateSecurityKey, {
+    const res = await authedCall<{ securityKey: string }>(request, context, KycPaths.rotateSecurityKey, {
       method: 'POST',
     });
     if (!isSuccess(res.code))

@@ -33,6 +33,7 @@ import {
   type SandboxTrade,
 } from './alipay-cashier-store.ts';
 import { yuanToFen } from './money.ts';
+import { sandboxChoices } from './sandbox-choices.ts';
 
 /** The trades' state file under the data directory. */
 export const TRADES_FILE = path.join(SANDBOX_DIR, 'trades.json');
@@ -202,12 +203,7 @@ function cashierRoutes(app: FastifyInstance, ctx: CashierContext): void {
     if (t.status === 'WAIT_BUYER_PAY' && t.timeExpire !== undefined && now() > t.timeExpire) {
       actions = '<p>交易已超过支付截止时间，无法支付。</p>';
     } else if (t.status === 'WAIT_BUYER_PAY') {
-      const form = (decision: string, label: string) =>
-        `<form method="post" action="${t.cashierId}"><input type="hidden" name="decision" value="${decision}">` +
-        `<button type="submit">${label}</button></form>`;
-      actions =
-        '<p>这是支付宝沙箱收银台，不会扣款。请选择本次支付的结果：</p>' +
-        `<div class="actions">${form('success', '支付成功')}${form('fail', '支付失败')}</div>`;
+      actions = sandboxChoices(t.cashierId, '支付宝沙箱收银台');
     }
     return cashierPage(reply, 200, '支付宝收银台（沙箱）', summary(t) + actions);
   });

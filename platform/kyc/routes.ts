@@ -25,7 +25,6 @@ import {
   EnterpriseSubmitBody,
   type FaceQueryData,
   kycConsent,
-  KycExtraPaths,
   KycMsg,
   KycPaths,
   PersonalFaceSubmitBody,
@@ -137,7 +136,7 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.post(KycExtraPaths.rotateSecurityKey, userOnly, async (request) => {
+  app.post(KycPaths.rotateSecurityKey, userOnly, async (request) => {
     const user = currentUser(request);
     const securityKey = await rotateSecurityKey(db, user);
     request.log.info({ userId: user.id }, 'SecurityKey rotated');
@@ -145,7 +144,7 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
   });
 
   registerSignedFileRoute(app, {
-    prefix: KycExtraPaths.image,
+    prefix: KycPaths.image,
     purpose: KYC_IMAGE_PURPOSE,
     storage,
     notFound: EvidenceMsg.downloadLinkInvalid,

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxOrder, SandboxOrderStore } from './sandbox-store.ts';
 import { formatRfc3339Beijing } from './v3.ts';
+import { sandboxChoices } from '../sandbox-choices.ts';
 
 const PR_ID_RE = /^[0-9a-f]{32}$/;
 
@@ -86,12 +87,7 @@ export function cashierRoutes(app: FastifyInstance, opts: CashierOptions): void 
     if (o.tradeState === 'NOTPAY' && expired) {
       actions = '<p>订单已超过支付截止时间，无法支付。</p>';
     } else if (o.tradeState === 'NOTPAY') {
-      const form = (decision: string, label: string) =>
-        `<form method="post" action="${o.prId}"><input type="hidden" name="decision" value="${decision}">` +
-        `<button type="submit">${label}</button></form>`;
-      actions =
-        '<p>这是微信支付沙箱，不会扣款。请选择本次支付的结果：</p>' +
-        `<div class="actions">${form('success', '支付成功')}${form('fail', '支付失败')}</div>`;
+      actions = sandboxChoices(o.prId, '微信支付沙箱');
     }
     return page(reply, 200, '微信支付（沙箱）', orderSummary(o) + actions);
   });
