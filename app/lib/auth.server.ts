@@ -119,12 +119,31 @@ export function loginUrl(redirectTo: string, expired = false): string {
   return `/login?${params}`;
 }
 
-/** Only same-site paths are accepted as a post-login target. */
+/** Anything but printable ASCII: control characters (tab, CR, LF …), space, DEL, non-ASCII; and backslashes. */
+const UNSAFE_TARGET_CHARS = /[^\x21-\x7e]|\\/;
+
+/** Origin used only to resolve a target the way a browser would (it never leaves this function). */
+const PROBE_ORIGIN = 'http://target.invalid';
+
+/**
+ * Only same-site paths are accepted as a post-login target (OWASP ASVS 5.0 "open redirect"): `to` must start with
+ * one `/`, hold nothing but printable ASCII without backslashes (browsers drop tabs and CR/LF and read `\` as `/`,
+ * so `/\t/evil.example` would leave the site), contain no `..`, and resolve to this origin. Anything else gives
+ * `fallback`; never throws.
+ */
 export function safeTarget(
   to: FormDataEntryValue | string | null | undefined,
   fallback = '/attestation-list',
 ): string {
-  return safeRedirect(to, fallback);
+  if (typeof to !== 'string') return fallback;
+  const trimmed = to.trim();
+  if (UNSAFE_TARGET_CHARS.test(trimmed)) return fallback;
+  const target = safeRedirect(trimmed, fallback);
+  try {
+    return new URL(target, PROBE_ORIGIN).origin === PROBE_ORIGIN ? target : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 /** The session's upstream token, or null. */

@@ -5,15 +5,15 @@
  * (code 403) shows the platform's 无权访问 page (docs/decisions/015-operator-console-roles.md).
  */
 import { data, redirect, type AppLoadContext } from 'react-router';
-import { safeRedirect } from 'remix-utils/safe-redirect';
 import { ApiCode, type ApiEnvelope } from '../../contract/envelope.ts';
 import { OpsMsg } from '../../contract/ops.ts';
 import { apiCall, type ApiCallOptions } from '../lib/api.server.ts';
+import { safeTarget } from '../lib/auth.server.ts';
 import { getOpsSession, opsSessionStorageFor } from '../lib/session.server.ts';
 
 /** Only console paths are accepted as the target after an operator logs in. */
 export function opsTarget(to: FormDataEntryValue | string | null | undefined): string {
-  const target = safeRedirect(to, '/ops');
+  const target = safeTarget(to, '/ops');
   return target === '/ops' || target.startsWith('/ops/') || target.startsWith('/ops?') ? target : '/ops';
 }
 
