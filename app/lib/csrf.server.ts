@@ -5,9 +5,10 @@
  */
 import { createCookie, data, type AppLoadContext } from 'react-router';
 import { CSRF, CSRFError } from 'remix-utils/csrf/server';
+import { cookieName } from './session.server.ts';
 
 function csrfFor(ctx: AppLoadContext): CSRF {
-  const cookie = createCookie('cz_csrf', {
+  const cookie = createCookie(cookieName('cz_csrf', ctx), {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',

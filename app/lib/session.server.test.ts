@@ -30,7 +30,7 @@ describe('session storage', () => {
     // Flip the first character of the ciphertext part (every bit of it is significant, unlike a last character).
     const [iv, tag, body] = value.split('.') as [string, string, string];
     const flipped = (body[0] === 'A' ? 'B' : 'A') + body.slice(1);
-    const tampered = `cz_session=${encodeURIComponent([iv, tag, flipped].join('.'))}`;
+    const tampered = `${cookie.split('=')[0]!}=${encodeURIComponent([iv, tag, flipped].join('.'))}`;
     expect((await storage.getSession(tampered)).get('token')).toBeUndefined();
     expect((await sessionStorageFor(ctx(['other'])).getSession(cookie)).get('token')).toBeUndefined();
   });
@@ -54,8 +54,9 @@ describe('session storage', () => {
   });
 
   it('keeps the operator session in its own cookie: neither storage reads or ends the other', async () => {
-    const user = sessionStorageFor(ctx(['s1']));
-    const ops = opsSessionStorageFor(ctx(['s1']));
+    // Over plain HTTP the cookies keep their bare names (the __Host- prefix needs Secure; see below).
+    const user = sessionStorageFor({ ...ctx(['s1']), secureCookies: false });
+    const ops = opsSessionStorageFor({ ...ctx(['s1']), secureCookies: false });
     const u = await user.getSession(null);
     u.set('token', 'user-token');
     const o = await ops.getSession(null);
@@ -71,5 +72,20 @@ describe('session storage', () => {
     expect((await ops.getSession(userCookie)).get('opsToken')).toBeUndefined();
     expect(await user.destroySession(u)).toMatch(/^cz_session=;/);
     expect(await ops.destroySession(o)).toMatch(/^cz_ops=;/);
+  });
+
+  it('prefixes both cookie names with __Host- when cookies are Secure (ASVS 5.0 3.3.1)', async () => {
+    const user = sessionStorageFor(ctx(['s1']));
+    const ops = opsSessionStorageFor(ctx(['s1']));
+    const userHeader = await user.commitSession(await user.getSession(null));
+    const opsHeader = await ops.commitSession(await ops.getSession(null));
+    for (const header of [userHeader, opsHeader]) {
+      expect(header).toContain('; Path=/');
+      expect(header).toContain('Secure');
+      expect(header).not.toMatch(/Domain=/i);
+    }
+    expect(userHeader).toMatch(/^__Host-cz_session=/);
+    expect(opsHeader).toMatch(/^__Host-cz_ops=/);
+    expect(await user.destroySession(await user.getSession(null))).toMatch(/^__Host-cz_session=;/);
   });
 });

@@ -111,14 +111,23 @@ function sealedCookieStorage<T extends { expiresAt?: number }>(
   };
 }
 
+/**
+ * The name of cookie `base` as sent: with the `__Host-` prefix when cookies are Secure (OWASP ASVS 5.0 3.3.1), so a
+ * browser accepts it only from this origin over TLS with `Path=/` and no Domain; plain `base` over HTTP, where
+ * browsers would refuse a prefixed cookie.
+ */
+export function cookieName(base: string, ctx: Pick<AppLoadContext, 'secureCookies'>): string {
+  return ctx.secureCookies ? `__Host-${base}` : base;
+}
+
 /** The user's session storage (cookie `cz_session`) for one request's context. */
 export function sessionStorageFor(ctx: SessionContext): SessionStorage<SessionData> {
-  return sealedCookieStorage<SessionData>(ctx, 'cz_session');
+  return sealedCookieStorage<SessionData>(ctx, cookieName('cz_session', ctx));
 }
 
 /** The operator console's session storage (cookie `cz_ops`), independent of the user's. */
 export function opsSessionStorageFor(ctx: SessionContext): SessionStorage<OpsSessionData> {
-  return sealedCookieStorage<OpsSessionData>(ctx, 'cz_ops');
+  return sealedCookieStorage<OpsSessionData>(ctx, cookieName('cz_ops', ctx));
 }
 
 /** Reads the operator session of a request. */
