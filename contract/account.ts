@@ -27,6 +27,8 @@ export const AccountMsg = {
   newPasswordSameAsOld: '新密码不能与旧密码相同',
   passwordChanged: '修改密码成功',
   loginFailed: '手机号或密码错误',
+  /** A login refused by the failed-attempt throttle: the whole minutes (at least 1) until it opens again. */
+  loginLocked: (minutes: number) => `登录失败次数过多，请${minutes}分钟后再试`,
   mobileRegistered: '该手机号已注册',
   mobileNotRegistered: '该手机号未注册',
   smsTooFrequent: '验证码发送过于频繁，请一分钟后再试',

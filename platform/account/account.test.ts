@@ -79,7 +79,9 @@ forEachDialect('account', (h) => {
       );
     }
     const blocked = await post(h.app, AccountPaths.login, { mobile, password: 'abc12345' });
-    expect(blocked).toMatchObject({ code: 429, msg: Msg.tooManyRequests });
+    // The lock says when to try again: the whole 15-minute window is left right after the 10th failure.
+    expect(blocked).toMatchObject({ code: 429, msg: AccountMsg.loginLocked(15) });
+    expect(blocked.msg).toBe('登录失败次数过多，请15分钟后再试');
   });
 
   it('captcha: a data URI, single use, wrong answer message', async () => {

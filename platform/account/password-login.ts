@@ -5,9 +5,9 @@
  */
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
-import { Msg } from '../../contract/messages.ts';
+import { AccountMsg } from '../../contract/account.ts';
 import type { ScryptCost } from '../config.ts';
-import { LOGIN_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
+import { LOGIN_POLICY, clearFailures, recordFailure, throttledFor } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Database } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -37,8 +37,9 @@ export function passwordLogin(db: Kysely<Database>, cost: ScryptCost) {
     attempt: PasswordLoginAttempt<T>,
   ): Promise<T> {
     const { subject, password, failMsg } = attempt;
-    if (await isThrottled(db, LOGIN_POLICY, subject)) {
-      throw new ApiError(ApiCode.TOO_MANY_REQUESTS, Msg.tooManyRequests);
+    const lockedFor = await throttledFor(db, LOGIN_POLICY, subject);
+    if (lockedFor > 0) {
+      throw new ApiError(ApiCode.TOO_MANY_REQUESTS, AccountMsg.loginLocked(Math.ceil(lockedFor / 60)));
     }
     const account = await attempt.find();
     const hash =

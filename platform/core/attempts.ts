@@ -22,18 +22,31 @@ export const EXTRACT_CODE_POLICY: AttemptPolicy = { scope: 'checkNo', max: 10, w
 
 const keyOf = (policy: AttemptPolicy, subject: string) => sha256Hex(`${policy.scope}|${subject}`);
 
+/**
+ * Seconds until `subject` may try again: 0 when it has failures left in the current window, else the time until the
+ * window that used them up passes.
+ */
+export async function throttledFor(
+  db: Kysely<Database>,
+  policy: AttemptPolicy,
+  subject: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('attempt_counters')
+    .select(['count', 'window_start'])
+    .where('key', '=', keyOf(policy, subject))
+    .executeTakeFirst();
+  if (!row || row.count < policy.max) return 0;
+  return Math.max(0, row.window_start + policy.windowSeconds - nowSeconds());
+}
+
 /** True when `subject` has used up its failures in the current window. */
 export async function isThrottled(
   db: Kysely<Database>,
   policy: AttemptPolicy,
   subject: string,
 ): Promise<boolean> {
-  const row = await db
-    .selectFrom('attempt_counters')
-    .select(['count', 'window_start'])
-    .where('key', '=', keyOf(policy, subject))
-    .executeTakeFirst();
-  return !!row && row.window_start > nowSeconds() - policy.windowSeconds && row.count >= policy.max;
+  return (await throttledFor(db, policy, subject)) > 0;
 }
 
 /** Counts one failure of `subject` (a new window starts when the old one has passed). */
