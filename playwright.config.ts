@@ -61,8 +61,6 @@ export default defineConfig({
       TEST_HOOKS: '1',
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      // The payment sandboxes send the browser back to, and post their notifications to, this origin.
-      PUBLIC_URL: `http://localhost:${PORT}`,
       DATA_DIR: E2E_DATA_DIR,
       SESSION_SECRET: E2E_SESSION_SECRET,
       LOG_LEVEL: 'warn',

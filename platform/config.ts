@@ -64,7 +64,10 @@ export interface PlatformConfig {
     /** ALIPAY_KEY_TYPE (default PKCS8): the private key's format. */
     keyType: 'PKCS1' | 'PKCS8';
   } | null;
-  /** PUBLIC_URL (default http://localhost:3000): the site's origin, for Alipay's return URL. */
+  /**
+   * PUBLIC_URL: the site's origin, for the payment return and notify URLs and the face return link. Default
+   * `http://localhost:3000`; the embedded start (server/start.ts) passes the gateway's own listen address instead.
+   */
   publicUrl: string;
   /**
    * INTERNAL_API_KEY: the key the gateway's jobs present on `/api/internal/*` (header `x-internal-key`). Unset →

@@ -4,13 +4,13 @@
  * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`). Closing the app closes the database.
  */
 import { randomBytes } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
 import type { PlatformConfig } from './config.ts';
 import { readOrCreateKeyFile } from './core/key-file.ts';
+import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
 import { FileService } from './files/service.ts';
@@ -62,7 +62,10 @@ export const servicesPlugin = fp(
   async (app: FastifyInstance, opts: ServicesOptions) => {
     const { config } = opts;
     const tmpDir = path.join(config.dataDir, 'tmp');
-    await fsp.mkdir(tmpDir, { recursive: true });
+    // Data at rest is owner-only: 0700 folders, 0600 files from here on (core/private-files.ts).
+    restrictNewFiles();
+    ensurePrivateDir(config.dataDir);
+    ensurePrivateDir(tmpDir);
     const swept = await sweepStaleTemp(tmpDir);
     if (swept) app.log.warn({ swept }, 'removed stale temp uploads');
 

@@ -197,6 +197,30 @@ function replyConnectionFailed(
   void reply.code(502).type('application/json; charset=utf-8').send(connectionFailedEnvelope);
 }
 
+/** A session cookie of the gateway (the user's or the console's, with or without the `__Host-` prefix). */
+const SESSION_COOKIE = /(?:^|;)\s*(?:__Host-)?cz_(?:session|ops)=[^;\s]/;
+
+/** True when a request carries credentials: a session cookie or an Authorization header. */
+export function carriesCredentials(headers: { cookie?: string; authorization?: string }): boolean {
+  return !!headers.authorization?.trim() || SESSION_COOKIE.test(headers.cookie ?? '');
+}
+
+/**
+ * The Cache-Control of an answer (OWASP ASVS 5.0 14.3.2, docs/decisions/020-hardening-a.md): an answer to a request
+ * with credentials, or one that sets a cookie, is `no-store` unless its route declared it `public` (hashed assets,
+ * the region tree, the ledger key) or already forbids storing. Other answers keep what they have (public
+ * certificate pages stay cacheable). Returns the value to set, or null to leave the header alone.
+ */
+export function privateCacheControl(
+  headers: { cookie?: string; authorization?: string },
+  current: string | undefined,
+  setsCookie: boolean,
+): string | null {
+  if (!setsCookie && !carriesCredentials(headers)) return null;
+  if (current && /\b(?:public|no-store)\b/i.test(current)) return null;
+  return 'no-store';
+}
+
 /**
  * Builds the gateway (not listening). Order matters: helmet and rate-limit are global; `/api/*` is registered in its
  * own scope without compression (binary up/downloads stream through untouched, bodies unparsed and unlimited);
@@ -231,6 +255,17 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     strictTransportSecurity: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     // Certificates are opened from links in mail and chat; keep the path for our own pages only.
     referrerPolicy: { policy: 'same-origin' },
+  });
+  // Private answers are never stored by browsers or shared caches; registered first so every scope inherits it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const current = reply.getHeader('cache-control');
+    const value = privateCacheControl(
+      request.headers,
+      typeof current === 'string' ? current : undefined,
+      reply.hasHeader('set-cookie'),
+    );
+    if (value) reply.header('cache-control', value);
+    return payload;
   });
   // Registered once so that an area can opt in with `config: { rateLimit: { max, timeWindow } }` on a route.
   await app.register(rateLimit, { global: false });

@@ -2,9 +2,10 @@
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
  * then the gateway and its jobs (the face-verification poller); `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
  */
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { restrictNewFiles } from '../platform/core/private-files.ts';
 import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
 import { startBillingReconciler } from './jobs/billing-reconciler.ts';
@@ -43,9 +44,23 @@ function urlOf(address: AddressInfo | string | null): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
+/** A port free right now on `host` (listened on with port 0, noted, closed). */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /**
  * Starts everything per the environment. With UPSTREAM_URL unset, builds the embedded platform with
- * `buildPlatform(loadPlatformConfig(env))`, listens on 127.0.0.1 port 0 and points the gateway at it.
+ * `buildPlatform(loadPlatformConfig(env))`, listens on 127.0.0.1 port 0 and points the gateway at it. The embedded
+ * platform's PUBLIC_URL defaults to the gateway's own listen address (`http://localhost:${PORT}`; with PORT 0 a free
+ * port is chosen first), so payment return and notify URLs and the face sandbox's return link follow the real port.
  *
  * @throws ConfigError on a bad environment; whatever the platform or the gateway throw while starting (the embedded
  *   platform is closed again before the error propagates).
@@ -54,6 +69,8 @@ export async function startServer(
   env: Record<string, string | undefined> = process.env,
   opts: StartOptions = {},
 ): Promise<RunningServer> {
+  // DATA_DIR holds personal data and keys: everything this process creates there is owner-only (0700/0600).
+  restrictNewFiles();
   const config = loadGatewayConfig(env);
   // One pino stream for the process; `part` tells the gateway's lines from the embedded platform's.
   const root = opts.logger ?? pino({ level: config.logLevel });
@@ -61,11 +78,17 @@ export async function startServer(
 
   let platform: FastifyInstance | null = null;
   let upstreamUrl = config.upstreamUrl;
+  let port = config.port;
   if (!upstreamUrl) {
     // Imported lazily: a gateway in front of another upstream never loads the platform (or its database drivers).
     const { buildPlatform } = await import('../platform/app.ts');
     const { loadPlatformConfig } = await import('../platform/config.ts');
-    const embedded = await buildPlatform(loadPlatformConfig(env), {
+    let platformEnv = env;
+    if (!env.PUBLIC_URL?.trim()) {
+      port ||= await freePort(config.host);
+      platformEnv = { ...env, PUBLIC_URL: urlOf({ address: config.host, port, family: '' }) };
+    }
+    const embedded = await buildPlatform(loadPlatformConfig(platformEnv), {
       loggerInstance: root.child({ part: 'platform' }),
     });
     await embedded.listen({ host: '127.0.0.1', port: 0 });
@@ -77,7 +100,7 @@ export async function startServer(
   let gateway: FastifyInstance;
   try {
     gateway = await buildServer(config, { ...opts, upstreamUrl, loggerInstance: logger });
-    await gateway.listen({ host: config.host, port: config.port });
+    await gateway.listen({ host: config.host, port });
   } catch (err) {
     await platform?.close();
     throw err;

@@ -2,12 +2,12 @@
  * Opens the platform database: SQLite through better-sqlite3 (WAL, foreign keys, busy timeout) or PostgreSQL
  * through a pg Pool, behind one Kysely instance, and runs the migrations (docs/decisions/002-platform.md).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
+import { ensurePrivateDir, ensurePrivateFile, restrictFiles } from '../core/private-files.ts';
 import type { Dialect } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -24,7 +24,7 @@ export interface PlatformDb {
 const PG_INT8_OID = 20;
 
 /**
- * Opens `target`. For SQLite the parent directory is created. Does not migrate: call {@link migrateToLatest}.
+ * Opens `target`. For SQLite the parent directory is created (0700) and the file is owner-only (0600). Does not migrate: call {@link migrateToLatest}.
  * `onPoolError` receives errors of idle PostgreSQL connections (the pool replaces them).
  * @throws when the SQLite file cannot be opened; PostgreSQL connects lazily (first query).
  */
@@ -33,9 +33,12 @@ export function openDatabase(
   onPoolError: (err: Error) => void = () => undefined,
 ): PlatformDb {
   if (target.dialect === 'sqlite') {
-    fs.mkdirSync(path.dirname(target.file), { recursive: true });
+    // Owner-only (0700 folder, 0600 file); SQLite gives its -wal and -shm the database file's mode.
+    ensurePrivateDir(path.dirname(target.file));
+    ensurePrivateFile(target.file);
     const sqlite = new SqliteDatabase(target.file);
     sqlite.pragma('journal_mode = WAL');
+    restrictFiles(`${target.file}-wal`, `${target.file}-shm`);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
