@@ -20,7 +20,7 @@ import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
 import { buildPlatform } from '../../platform/app.ts';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config.ts';
-import { ADMIN_URL, DIALECTS, databaseUrl, type TestDialect } from './templates.ts';
+import { ADMIN_URL, DIALECTS, databaseUrl, seedDataDir, type TestDialect } from './templates.ts';
 
 export type { TestDialect } from './templates.ts';
 
@@ -95,14 +95,11 @@ export function forEachDialect(
     let drop: (() => Promise<void>) | undefined;
     beforeAll(async () => {
       h.dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-platform-'));
-      const templates = inject('platformTemplates') ?? {};
-      if (templates.keysDataDir) await fsp.cp(templates.keysDataDir, h.dataDir, { recursive: true });
+      const templates = inject('platformTemplates');
       let url: string | undefined;
-      if (dialect === 'postgres') ({ url, drop } = await createTestDatabase(templates.postgres));
+      if (dialect === 'postgres') ({ url, drop } = await createTestDatabase(templates?.postgres));
       h.config = testConfig(h.dataDir, url, env);
-      if (h.config.database.dialect === 'sqlite' && templates.sqlite) {
-        await fsp.copyFile(templates.sqlite, h.config.database.file);
-      }
+      await seedDataDir(templates, h.dataDir, h.config.database.dialect === 'sqlite');
       h.app = await buildPlatform(h.config, { logger: false });
     });
     afterAll(async () => {

@@ -6,6 +6,8 @@
  * Env: TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test) is the admin connection used to create
  * databases; PLATFORM_TEST_DIALECTS (default "sqlite,postgres") narrows the dialects.
  */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -40,4 +42,19 @@ export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * Seeds a fresh DATA_DIR from the run's templates (when the global setup provided them): the sandbox key files,
+ * and the migrated SQLite file as `cunzheng.sqlite` unless `sqlite` is false (the platform then uses PostgreSQL or
+ * another file).
+ */
+export async function seedDataDir(
+  templates: PlatformTemplates | undefined,
+  dataDir: string,
+  sqlite: boolean,
+): Promise<void> {
+  if (templates?.keysDataDir) await fsp.cp(templates.keysDataDir, dataDir, { recursive: true });
+  if (sqlite && templates?.sqlite)
+    await fsp.copyFile(templates.sqlite, path.join(dataDir, 'cunzheng.sqlite'));
 }
