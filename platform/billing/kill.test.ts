@@ -98,6 +98,9 @@ describe.each(DIALECTS)('kill between verified and answered [%s]', (dialect) => 
       SCRYPT_N: '1024',
       LOG_LEVEL: 'warn',
       CZ_KILL_FLAG: path.join(dir, 'kill.flag'),
+      // Re-send the resumed notification 1 s after a restart instead of the default 5 s (test hooks only); the
+      // retries 1 s and 4 s later still cover a platform that is slow to listen.
+      SANDBOX_RESUME_DELAY_MS: '1000',
     };
   });
 

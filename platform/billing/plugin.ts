@@ -3,6 +3,9 @@
  * providers, real when their settings are present (`ALIPAY_*`, `WECHATPAY_*`), else the loopback sandboxes started
  * here (the Alipay gateway with its cashier, alipay-cashier.ts; the WeChat Pay sandbox of decision 017), closed
  * with the app. Tests reach the sandboxes' hooks through `app.billing.sandboxes`.
+ *
+ * Test-only env: with TEST_HOOKS on, SANDBOX_RESUME_DELAY_MS replaces both sandboxes' delay before re-sending the
+ * notifications a restart resumes (default 5000 ms), so restart tests need not wait 5 s per restart.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -43,16 +46,23 @@ declare module 'fastify' {
   }
 }
 
+/** SANDBOX_RESUME_DELAY_MS when test hooks are on (see the module doc), else undefined (the sandboxes' default). */
+function testResumeDelayMs(testHooks: boolean): number | undefined {
+  const raw = testHooks ? process.env.SANDBOX_RESUME_DELAY_MS : undefined;
+  return raw ? Number(raw) : undefined;
+}
+
 /** Registers `app.billing` (needs the services plugin). */
 export const billingServicesPlugin = fp(
   async (app: FastifyInstance) => {
     const { config } = app;
     const log = app.log.child({ module: 'payment-sandbox' }, { level: 'warn' });
+    const resumeDelayMs = testResumeDelayMs(config.testHooks);
     let cashier: AlipayCashier | null = null;
     let alipayConfig = config.alipay;
     let sellerId = config.billing.alipaySellerId;
     if (!alipayConfig) {
-      cashier = await startAlipayCashier({ dataDir: config.dataDir, logger: log });
+      cashier = await startAlipayCashier({ dataDir: config.dataDir, logger: log, resumeDelayMs });
       app.addHook('onClose', () => cashier!.close());
       alipayConfig = cashier.clientConfig();
       sellerId = cashier.sellerId;
@@ -65,6 +75,7 @@ export const billingServicesPlugin = fp(
         dataDir: config.dataDir,
         testHooks: config.testHooks,
         logger: log,
+        resumeDelayMs,
       });
       app.addHook('onClose', () => wechatSandbox!.close());
       wechatConfig = wechatSandbox.clientConfig();

@@ -9,7 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start.ts';
+import { seedDataDir } from './templates.ts';
 
 export const DEMO_MOBILE = '13800138000';
 export const DEMO_PASSWORD = 'demo1234';
@@ -60,6 +62,8 @@ export async function startWhole(extra: Record<string, string> = {}): Promise<Wh
   const dataDir = freshDataDir();
   let running: RunningServer;
   try {
+    // The run's migrated SQLite file and sandbox keys (tests/support/global-setup.ts), unless the suite moves them.
+    await seedDataDir(inject('platformTemplates'), dataDir, !extra.DATABASE_URL && !extra.DATA_DIR);
     running = await startServer(testEnv(dataDir, extra), { mode: 'production', buildDirectory: BUILD_DIR });
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });

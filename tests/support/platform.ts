@@ -1,7 +1,9 @@
 /**
  * Test support for platform suites: `forEachDialect` runs a suite once on SQLite (temp DATA_DIR) and once on
  * PostgreSQL (a fresh database created for the suite on 127.0.0.1:5432 and dropped afterwards), with a cheap scrypt
- * cost and test hooks on. Plus small helpers to call the API through `inject` and build multipart bodies.
+ * cost and test hooks on. Each starts as a copy of the run's migrated template (tests/support/global-setup.ts) when
+ * there is one, so the platform finds every migration applied, with the run's payment sandbox keys in DATA_DIR. Plus small helpers to call the API through `inject`
+ * and build multipart bodies.
  *
  * Env: TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test) is the admin connection used to create the
  * per-suite databases; PLATFORM_TEST_DIALECTS (default "sqlite,postgres") narrows the dialects.
@@ -12,20 +14,15 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { AccountPaths, type LoginData } from '../../contract/account.ts';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
 import { buildPlatform } from '../../platform/app.ts';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config.ts';
+import { ADMIN_URL, DIALECTS, databaseUrl, seedDataDir, type TestDialect } from './templates.ts';
 
-export type TestDialect = 'sqlite' | 'postgres';
-
-const ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const DIALECTS = (process.env.PLATFORM_TEST_DIALECTS ?? 'sqlite,postgres')
-  .split(',')
-  .map((s) => s.trim())
-  .filter((s): s is TestDialect => s === 'sqlite' || s === 'postgres');
+export type { TestDialect } from './templates.ts';
 
 /** What a suite gets: filled in by beforeAll, valid inside tests. */
 export interface PlatformHarness {
@@ -35,20 +32,24 @@ export interface PlatformHarness {
   dataDir: string;
 }
 
-/** Creates an isolated database for one suite. @returns its URL and a function that drops it. */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates an isolated database for one suite: empty, or a copy of database `template` (which must have no open
+ * connections), e.g. the run's migrated template.
+ * @returns its URL and a function that drops it.
+ */
+export async function createTestDatabase(
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `cz_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
   return {
-    url: url.toString(),
+    url: databaseUrl(name),
     drop: async () => {
       const c = new pg.Client({ connectionString: ADMIN_URL });
       await c.connect();
@@ -80,7 +81,8 @@ export function testConfig(
 
 /**
  * Declares `body` once per dialect inside `describe('<title> [<dialect>]')`. The harness passed to `body` is filled
- * in `beforeAll` (a fresh DATA_DIR, database and platform) and torn down in `afterAll`.
+ * in `beforeAll` (a fresh DATA_DIR, database and platform; the database a copy of the run's migrated template when
+ * the global setup provided one) and torn down in `afterAll`.
  * @param env extra platform env for this suite (e.g. MAX_UPLOAD_BYTES)
  */
 export function forEachDialect(
@@ -93,9 +95,11 @@ export function forEachDialect(
     let drop: (() => Promise<void>) | undefined;
     beforeAll(async () => {
       h.dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-platform-'));
+      const templates = inject('platformTemplates');
       let url: string | undefined;
-      if (dialect === 'postgres') ({ url, drop } = await createTestDatabase());
+      if (dialect === 'postgres') ({ url, drop } = await createTestDatabase(templates?.postgres));
       h.config = testConfig(h.dataDir, url, env);
+      await seedDataDir(templates, h.dataDir, h.config.database.dialect === 'sqlite');
       h.app = await buildPlatform(h.config, { logger: false });
     });
     afterAll(async () => {
