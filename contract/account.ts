@@ -4,6 +4,7 @@
  * names as the spec gives them. Bodies are form-encoded or JSON; both parse the same.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { freeText, imgCode, loginPassword, mobile, password, requiredText, smsCode } from './validators.ts';
 
 export const AccountPaths = {

@@ -3,6 +3,7 @@
  * unread badge reads `newsNum` of the user info (capped at 99 by the shell).
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 
 export const NotificationPaths = {
   /** `GET {page}` → NotificationListData (10 a page). */
