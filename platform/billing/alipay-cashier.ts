@@ -20,7 +20,7 @@ import {
   requestSignContent,
   rsa2Sign,
 } from '../kyc/alipay-sandbox-keys.ts';
-import { esc } from '../kyc/alipay-sandbox-pages.ts';
+import { esc, sendSandboxPage } from '../core/sandbox-page.ts';
 import { startAlipaySandbox, type AlipayAnswer, type AlipaySandboxMethod } from '../kyc/alipay-sandbox.ts';
 import { PAGE_PAY_PRODUCT, TRADE_METHODS } from './alipay-pay.ts';
 import {
@@ -58,21 +58,12 @@ function bizOf(params: Record<string, string>): Record<string, unknown> {
 }
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
-/** A cashier page: strict CSP (no script), never cached; `refreshTo` adds a meta refresh (the way back). */
+/** A cashier page (the sandbox page frame); `refreshTo` adds a meta refresh (the way back). */
 function cashierPage(reply: FastifyReply, status: number, title: string, main: string, refreshTo?: string) {
-  const refresh = refreshTo ? `<meta http-equiv="refresh" content="1;url=${esc(refreshTo)}">` : '';
-  return reply
-    .code(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">${refresh}<title>${esc(title)}</title>` +
-        '<style>body{font-family:sans-serif;max-width:30rem;margin:2rem auto;color:#222}h1{color:#1677ff}' +
-        '.amount{font-size:2rem}form{display:inline-block;margin-right:1rem}button{padding:.5rem 1.5rem}</style>' +
-        `</head><body><h1>${esc(title)}</h1>${main}</body></html>`,
-    );
+  return sendSandboxPage(reply, status, title, main, {
+    accent: '#1677ff',
+    ...(refreshTo ? { refreshTo } : {}),
+  });
 }
 
 function summary(t: SandboxTrade): string {

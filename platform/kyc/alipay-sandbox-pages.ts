@@ -3,6 +3,7 @@
  * certification: the masked name and ID number with 通过 / 不通过 forms (plain forms, POST then 303 redirect, no
  * JavaScript), then the result and a link back to the merchant's return URL. Pages are sent with a strict CSP.
  */
+import { esc, sendSandboxPage } from '../core/sandbox-page.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CertificationStore } from './alipay-sandbox-store.ts';
 
@@ -63,24 +64,7 @@ export function registerCertifyPages(
   });
 }
 
-/** Escapes text for HTML. */
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
 /** Sends a small HTML page with `status`, `title` and `body` (HTML), never cached. */
 export function sendPage(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .code(status)
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .type('text/html; charset=utf-8')
-    .send(
-      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">` +
-        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
-        `<style>body{font-family:sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem}` +
-        `.actions{display:flex;gap:1rem}button{font-size:1.2rem;padding:.5rem 2rem}</style></head>` +
-        `<body><h1>${esc(title)}</h1>${body}</body></html>`,
-    );
+  return sendSandboxPage(reply, status, title, body, { accent: '#1677ff' });
 }

@@ -29,7 +29,8 @@ import {
   signedResponseBody,
   type AlipaySandboxKeys,
 } from './alipay-sandbox-keys.ts';
-import { CERTIFY_ID_RE, esc, registerCertifyPages, sendPage } from './alipay-sandbox-pages.ts';
+import { esc } from '../core/sandbox-page.ts';
+import { CERTIFY_ID_RE, registerCertifyPages, sendPage } from './alipay-sandbox-pages.ts';
 import { CertificationStore, type SandboxCertification } from './alipay-sandbox-store.ts';
 
 /** Certification state file. */

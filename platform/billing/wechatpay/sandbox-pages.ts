@@ -3,6 +3,7 @@
  * `weixin://wxpay/bizpayurl?pr=…` with WeChat instead). It shows the order and two plain forms, 支付成功 and
  * 支付失败: no JavaScript (a CSP forbids it), POST then 303 back to the page, which then shows the outcome.
  */
+import { esc, sendSandboxPage } from '../../core/sandbox-page.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { SandboxOrder, SandboxOrderStore } from './sandbox-store.ts';
 import { formatRfc3339Beijing } from './v3.ts';
@@ -15,30 +16,8 @@ export function formatFen(fen: number): string {
   return `¥${Math.trunc(fen / 100)}.${String(fen % 100).padStart(2, '0')}`;
 }
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
-/** No script, no third party, nothing cached or leaked through Referer: the page's id is its only secret. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-};
-
 function page(reply: FastifyReply, status: number, title: string, main: string) {
-  return reply
-    .code(status)
-    .headers(PAGE_HEADERS)
-    .send(
-      `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8">` +
-        `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>` +
-        `<style>body{font-family:sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#222}` +
-        `h1{color:#07c160}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}.amount{font-size:2rem}` +
-        `form{display:inline-block;margin-right:1rem}button{font-size:1.1rem;padding:.5rem 1.5rem}</style></head>` +
-        `<body><h1>${esc(title)}</h1>${main}</body></html>`,
-    );
+  return sendSandboxPage(reply, status, title, main, { accent: '#07c160' });
 }
 
 const STATE_TEXT: Record<SandboxOrder['tradeState'], string> = {
