@@ -1,0 +1,391 @@
+/**
+ * The invoice area's contract (spec 02 §2 "Invoices", §3 "Invoice head", "Invoice application", "Invoice detail",
+ * "Invoice order row", §4 "Invoice application status", §5 "Invoice heads", "Invoice application", §7 "Orders,
+ * payment and invoices", §8, §9): invoice heads, applications from paid recharges, their list and details, the
+ * issued files, and the finance queue of the operator console. Every user call is form-encoded (spec 02 §7). Money
+ * is integer fen. The zod-free codes and rules are in contract/invoice-codes.ts (re-exported here); what the spec
+ * leaves open is in docs/decisions/022-invoices.md. No I/O.
+ */
+import { z } from 'zod';
+import { Msg } from './messages.ts';
+import { opsPage, type OpsRole } from './ops.ts';
+import { bankNo, blankToUndefined, freeText, isValidCreditCode, isValidIdCard } from './validators.ts';
+import {
+  CHECK_REMARK_MAX_CHARS,
+  INVOICE_TYPES,
+  MAX_INVOICE_HEADS,
+  MAX_ORDERS_PER_APPLICATION,
+  REMARK_MAX_CHARS,
+  parseOrderIds,
+  type ApplyStatusCode,
+  type InvoiceType,
+  type Shipping,
+} from './invoice-codes.ts';
+import type { PayTypeCode } from './billing-codes.ts';
+
+export * from './invoice-codes.ts';
+
+/** The role that opens the invoice queue (contract/ops.ts `finance`). */
+export const INVOICE_OPS_ROLE: OpsRole = 'finance';
+
+/** Invoice messages, zh-CN: the spec's verbatim where it gives one (§5, §8), the rest ours (decision 022). */
+export const InvoiceMsg = {
+  // spec 02 §5, §8 verbatim
+  headRequired: '请选择发票信息',
+  addressRequired: '请选择要送达的地址',
+  ordersRequired: '请先勾选可供开票的订单记录',
+  tooManyHeads: `最多保存 ${MAX_INVOICE_HEADS} 个发票抬头信息`,
+  headAdded: '新增成功',
+  headEdited: '修改成功',
+  headDeleted: '已删除该条发票抬头',
+  asked: '提交成功',
+  // ours
+  taxNumInvalid: '请输入正确的纳税人识别号（统一社会信用代码或15、17、18、20位税号）',
+  typeRequired: '请选择发票类型',
+  phoneInvalid: '请输入正确的注册电话',
+  remarkTooLong: `备注不能超过${REMARK_MAX_CHARS}个字符`,
+  tooManyOrders: `每次申请最多选择${MAX_ORDERS_PER_APPLICATION}条订单`,
+  /** An id of the ask that is not a tickable recharge of the caller (with the row's reason when it is theirs). */
+  orderNotInvoiceable: (orderNo: string, reason: string) => `订单${orderNo}不可开票：${reason}`,
+  orderNotFound: '订单不存在',
+  moneyMismatch: '开票金额与所选订单不一致，请刷新后重试',
+  headNotFound: '发票抬头不存在',
+  addressNotFound: '地址不存在',
+  applicationNotFound: '开票申请不存在',
+  fileNotFound: '发票文件不存在',
+  notRejected: '该申请未被拒绝',
+  // the finance queue
+  wrongState: '该申请当前状态不能进行此操作',
+  checkRemarkRequired: '请填写拒绝原因',
+  checkRemarkTooLong: `拒绝原因不能超过${CHECK_REMARK_MAX_CHARS}个字符`,
+  courierRequired: '请填写快递单号',
+  courierInvalid: '请输入正确的快递单号（6-30位字母或数字）',
+  filesRequired: '请上传发票文件（PDF或OFD）',
+  fileType: '发票文件须为PDF或OFD格式',
+  tooManyFiles: '每个申请最多上传5个发票文件',
+  submittedToFinance: '已提交财务',
+  issued: '已开票',
+  rejected: '已拒绝该申请',
+  // notifications to the user
+  issuedNews: (applyNo: string) => `您的开票申请${applyNo}已开票。`,
+  rejectedNews: (applyNo: string, reason: string) => `您的开票申请${applyNo}审核不通过：${reason}`,
+} as const;
+
+/** The users' invoice calls (bearer token; form-encoded bodies, spec 02 §7). */
+export const InvoicePaths = {
+  /** `GET` → InvoiceHead[] of the caller, oldest first. */
+  riseList: '/api/User/riseList',
+  /** `POST` {@link InvoiceHeadBody} → InvoiceHead, msg 新增成功; the 6th answers 最多保存 5 个发票抬头信息. */
+  addInvoice: '/api/User/addInvoice',
+  /** `POST` {@link InvoiceHeadBody} & `{id}` → InvoiceHead, msg 修改成功. */
+  editInvoice: '/api/User/editInvoice',
+  /** `POST {id}` → msg 已删除该条发票抬头 (applications keep their snapshot). */
+  delInvoice: '/api/User/delInvoice',
+  /**
+   * `POST` {@link InvoicePreviewBody} `{ids, money?}` → {@link InvoicePreview}: the orders, the money recomputed from
+   * them and the shipping rule, for `/orders/makeOutInvoice` (ours; the spec's page computes it in the browser).
+   */
+  invoicePreview: '/api/User/invoicePreview',
+  /**
+   * `POST` {@link InvoiceAskBody} `{ids, userInvoiceId, userAddressId, remark, money?}` → `{id}`, msg 提交成功; the
+   * orders move to invoiceStatus 1 in the same transaction; an order in a live application refuses the ask.
+   */
+  invoiceAsk: '/api/User/invoiceAsk',
+  /** `POST` {@link InvoiceListQuery} `{page, startTime, endTime, status}` → {@link InvoiceListData}, 10 a page. */
+  invoiceList: '/api/user/invoiceList',
+  /** `POST {id}` → {@link InvoiceDetailData} `{detail, orderList}`. */
+  invoiceDetail: '/api/User/invoiceDetail',
+  /** `POST {id}` → `{checkRemark}` of a rejected application. */
+  checkFail: '/api/user/checkFail',
+  /** `POST {id, fileId}` → `{downUrl}`: a signed, expiring URL of an issued file (ours; spec 02 §7 style downUrl). */
+  invoiceFile: '/api/User/invoiceFile',
+  /** `GET /api/User/invoiceFile/:fileId?exp=&sig=` streams the file (the signed URL above). */
+  invoiceFileStream: '/api/User/invoiceFile/',
+} as const;
+
+/** The finance queue's calls (operator token and {@link INVOICE_OPS_ROLE}; 403 无权访问 without it). Audited. */
+export const InvoiceOpsPaths = {
+  /** `GET` {@link InvoiceQueueQuery} → {@link InvoiceQueueData}: waiting (1, 2) oldest first, decided newest first. */
+  queue: '/api/ops/invoice/queue',
+  /** `GET {id}` → {@link InvoiceOpsDetail}. */
+  detail: '/api/ops/invoice/detail',
+  /** `POST {id}` → msg 已提交财务: 1 → 2. */
+  submit: '/api/ops/invoice/submit',
+  /**
+   * `POST` multipart `{id, file…}` (electronic: 1–5 PDF/OFD files, checked by their bytes) or form `{id,
+   * courierNumber}` (paper special invoice) → msg 已开票: 1|2 → 3; the orders move to invoiceStatus 2.
+   */
+  issue: '/api/ops/invoice/issue',
+  /** `POST {id, remark}` → msg 已拒绝该申请: 1|2 → 4; the orders move to invoiceStatus 3 (selectable again). */
+  reject: '/api/ops/invoice/reject',
+  /** `GET /api/ops/invoice/file/:fileId` streams an issued file to the operator. */
+  file: '/api/ops/invoice/file/',
+} as const;
+
+/** The user's pages (the platform links the notification to details). */
+export const InvoicePages = {
+  list: '/invoice?activeName=1',
+  heads: '/invoice?activeName=2',
+  details: (id: number) => `/invoice/details?id=${id}`,
+  makeOutInvoice: '/orders/makeOutInvoice',
+} as const;
+
+const LEGACY_TAX_NUM_RE = /^(?:[0-9A-Z]{15}|[0-9A-Z]{17}|[0-9A-Z]{20})$/;
+
+/**
+ * True when `value` (upper-cased, trimmed) is a taxpayer number: a unified social credit code (GB 32100 check
+ * character) or a legacy number of 15, 17 or 20 characters, or 18 characters that are a national ID number (GB 11643,
+ * an individual's legacy number). An 18-character value must pass one of the two check characters.
+ */
+export function isValidTaxNum(value: string): boolean {
+  const s = value.trim().toUpperCase();
+  if (s.length === 18) return isValidCreditCode(s) || isValidIdCard(s);
+  return LEGACY_TAX_NUM_RE.test(s);
+}
+
+const TAX_PHONE_RE = /^[0-9()+\- ]{7,20}$/;
+
+/**
+ * Invoice head body (spec 02 §3, §5): head, type and taxNum required; for ENTERPRISE_SPECIAL also bankName,
+ * account (8–25 digits), street and phoneNumber (digits, spaces, `+ - ( )`, 7–20). Optional fields of an
+ * ENTERPRISE head are kept when given and valid.
+ */
+export const InvoiceHeadBody = z
+  .object({
+    head: freeText('发票抬头', 100, true),
+    type: z.preprocess(blankToUndefined, z.enum(INVOICE_TYPES, { error: InvoiceMsg.typeRequired })),
+    taxNum: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ error: Msg.required('纳税人识别号') })
+        .transform((s) => s.trim().toUpperCase())
+        .refine(isValidTaxNum, InvoiceMsg.taxNumInvalid),
+    ),
+    bankName: freeText('开户银行', 50),
+    account: z.preprocess(blankToUndefined, bankNo.optional()),
+    street: freeText('注册地址', 100),
+    phoneNumber: z.preprocess(
+      blankToUndefined,
+      z.string().trim().regex(TAX_PHONE_RE, InvoiceMsg.phoneInvalid).optional(),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type !== 'ENTERPRISE_SPECIAL') return;
+    const need = [
+      ['bankName', '开户银行'],
+      ['account', '银行账号'],
+      ['street', '注册地址'],
+      ['phoneNumber', '注册电话'],
+    ] as const;
+    for (const [key, label] of need) {
+      if (v[key] === undefined) ctx.addIssue({ code: 'custom', message: Msg.required(label), path: [key] });
+    }
+  });
+export type InvoiceHeadBody = z.infer<typeof InvoiceHeadBody>;
+
+/** `ids` field: {@link parseOrderIds}; at least one (请先勾选可供开票的订单记录), at most 5. */
+export const orderIds = z.preprocess(
+  (v) => parseOrderIds(v) ?? 'invalid',
+  z
+    .array(z.number(), { error: Msg.invalidId })
+    .min(1, InvoiceMsg.ordersRequired)
+    .max(MAX_ORDERS_PER_APPLICATION, InvoiceMsg.tooManyOrders),
+);
+
+/** Optional `money` (fen, integer ≥ 0) the page showed; when given it must equal the recomputed total. */
+const moneyFen = z.preprocess(
+  blankToUndefined,
+  z.coerce.number({ error: InvoiceMsg.moneyMismatch }).int(InvoiceMsg.moneyMismatch).min(0).optional(),
+);
+
+const rowId = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'number' ? String(v) : blankToUndefined(v)),
+    z
+      .string({ error: message })
+      .trim()
+      .regex(/^[1-9]\d{0,14}$/, message)
+      .transform(Number),
+  );
+
+/** `invoicePreview` body (and the page's query `ids`, `money`). */
+export const InvoicePreviewBody = z.object({ ids: orderIds, money: moneyFen });
+export type InvoicePreviewBody = z.infer<typeof InvoicePreviewBody>;
+
+/** `invoiceAsk` body (spec 02 §7) and the `/orders/makeOutInvoice` form. */
+export const InvoiceAskBody = z.object({
+  ids: orderIds,
+  userInvoiceId: rowId(InvoiceMsg.headRequired),
+  userAddressId: rowId(InvoiceMsg.addressRequired),
+  remark: z.preprocess(
+    blankToUndefined,
+    z.string().trim().max(REMARK_MAX_CHARS, InvoiceMsg.remarkTooLong).optional(),
+  ),
+  money: moneyFen,
+});
+export type InvoiceAskBody = z.infer<typeof InvoiceAskBody>;
+
+const optionalInt = (min: number, max: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: Msg.badRequest }).int(Msg.badRequest).min(min).max(max).optional(),
+  );
+
+/**
+ * `invoiceList` body (spec 02 §7 `{page, startTime, endTime, status}`): unix seconds (endTime already at the end of
+ * the chosen day), status 1–4 or blank for all, page from 1.
+ */
+export const InvoiceListQuery = z.object({
+  page: optionalInt(1, 100_000).transform((v) => v ?? 1),
+  startTime: optionalInt(0, 4_102_444_800),
+  endTime: optionalInt(0, 4_102_444_800),
+  status: optionalInt(1, 4).transform((v) => v as ApplyStatusCode | undefined),
+});
+export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;
+
+/** `{id, fileId}` of `invoiceFile`. */
+export const InvoiceFileBody = z.object({ id: rowId(Msg.invalidId), fileId: rowId(Msg.invalidId) });
+
+/** The queue's query: waiting (1 and 2) by default, or one status; page from 1 (20 a page). */
+export const InvoiceQueueQuery = z.object({
+  status: z.enum(['waiting', '3', '4']).default('waiting'),
+  page: opsPage,
+});
+/** `{id}` of the ops calls. */
+export const InvoiceOpsIdBody = z.object({ id: rowId(Msg.invalidId) });
+/** `reject` body. */
+export const InvoiceRejectBody = InvoiceOpsIdBody.extend({
+  remark: z
+    .string({ error: InvoiceMsg.checkRemarkRequired })
+    .trim()
+    .min(1, InvoiceMsg.checkRemarkRequired)
+    .max(CHECK_REMARK_MAX_CHARS, InvoiceMsg.checkRemarkTooLong),
+});
+/** `issue` body of a paper special invoice (the files of an electronic one come as multipart parts `file`). */
+export const InvoiceCourierBody = InvoiceOpsIdBody.extend({
+  courierNumber: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: InvoiceMsg.courierRequired })
+      .trim()
+      .regex(/^[0-9A-Za-z]{6,30}$/, InvoiceMsg.courierInvalid),
+  ),
+});
+
+/** An invoice head (spec 02 §3). Empty strings for the fields an ENTERPRISE head left out. */
+export interface InvoiceHead {
+  id: number;
+  head: string;
+  taxNum: string;
+  type: InvoiceType;
+  bankName: string;
+  account: string;
+  street: string;
+  phoneNumber: string;
+}
+
+/** An invoice order row (spec 02 §3): one recharge of an application. */
+export interface InvoiceOrderRow {
+  id: number;
+  order_no: string;
+  /** "YYYY-MM-DD HH:mm:ss" Beijing time. */
+  create_time: string;
+  order_desc: string;
+  /** Fen. */
+  money: number;
+  pay_type: PayTypeCode;
+}
+
+/** `invoicePreview` answer. */
+export interface InvoicePreview {
+  orders: InvoiceOrderRow[];
+  /** The total of the orders, fen (recomputed; the query's money is never used). */
+  money: number;
+  /** True when the request carried a `money` different from {@link money}. */
+  moneyChanged: boolean;
+  content: string;
+  /** Shipping per head type for this total (contract/invoice-codes.ts `shippingFor`). */
+  shipping: Record<InvoiceType, Shipping>;
+}
+
+/** An application row of the list (spec 02 §3 "Invoice application"). */
+export interface InvoiceApplicationRow {
+  id: number;
+  /** The application's number ("F" + digits; ours). */
+  order_no: string;
+  create_time: string;
+  /** Fen. */
+  money: number;
+  orderCount: number;
+  status: ApplyStatusCode;
+}
+export interface InvoiceListData {
+  count: number;
+  list: InvoiceApplicationRow[];
+}
+
+/** An issued file as the owner sees it (download through `invoiceFile`). */
+export interface InvoiceFileInfo {
+  id: number;
+  /** Display name, e.g. 发票1.pdf. */
+  name: string;
+  /** 'pdf' | 'ofd'. */
+  format: 'pdf' | 'ofd';
+  /** Bytes. */
+  size: number;
+}
+
+/**
+ * An application's detail (spec 02 §3 "Invoice detail"): the head and the delivery address as they were when asked
+ * (snapshots), the remarks and the courier number, plus ours: number, time, money, content, shipping and files.
+ */
+export interface InvoiceDetail {
+  id: number;
+  order_no: string;
+  create_time: string;
+  money: number;
+  status: ApplyStatusCode;
+  type: InvoiceType;
+  head: string;
+  tax_num: string;
+  bank_name: string;
+  account: string;
+  street: string;
+  phone_number: string;
+  /** The recipient. */
+  name: string;
+  post_phone_number: string;
+  /** Province, city, area and street joined. */
+  address: string;
+  email: string;
+  remark: string;
+  check_remark: string;
+  courier_number: string;
+  content: string;
+  shipping: Shipping;
+  files: InvoiceFileInfo[];
+  /** "YYYY-MM-DD HH:mm:ss" when issued or rejected, else ''. */
+  decided_time: string;
+}
+/** `invoiceDetail` answer (spec 02 §7 "returns orderList and detail"). */
+export interface InvoiceDetailData {
+  detail: InvoiceDetail;
+  orderList: InvoiceOrderRow[];
+}
+
+/** A row of the finance queue. */
+export interface InvoiceQueueRow extends InvoiceApplicationRow {
+  userId: number;
+  mobile: string;
+  type: InvoiceType;
+  head: string;
+}
+export interface InvoiceQueueData {
+  count: number;
+  list: InvoiceQueueRow[];
+}
+/** What the finance operator sees of one application. */
+export interface InvoiceOpsDetail extends InvoiceDetailData {
+  userId: number;
+  mobile: string;
+}
