@@ -7,7 +7,7 @@
  * application from /orders/makeOutInvoice).
  */
 import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect } from 'react-router';
+import { data, Form, Link, redirect, useLocation } from 'react-router';
 import type { Route } from './+types/invoice';
 import { formatFen } from '../../contract/billing-codes.ts';
 import { isSuccess } from '../../contract/envelope.ts';
@@ -132,6 +132,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Invoices({ loaderData, actionData }: Route.ComponentProps) {
   const { tab, tabs, notice, error, heads, editing, list } = loaderData;
+  // A new form after every navigation (a saved head empties it with JavaScript too); kept on a refused save.
+  const { key: locationKey } = useLocation();
   return (
     <section className="page">
       <div className="page-head">
@@ -159,7 +161,7 @@ export default function Invoices({ loaderData, actionData }: Route.ComponentProp
             ”。
           </p>
           <HeadForm
-            key={editing?.id || 'new'}
+            key={`${editing?.id || 'new'}-${locationKey}`}
             editing={editing}
             count={heads.length}
             lastResult={actionData?.result}

@@ -68,7 +68,7 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
       { label: '已拒绝', to: '/ops/invoice?status=4' },
     ],
     notices: { invoiceIssued: InvoiceMsg.issued, invoiceRejected: InvoiceMsg.rejected },
-    actions: { submit: '提交财务', issue: '开票', reject: '拒绝' },
+    actions: { view: '查看申请', submit: '提交财务', issue: '开票', reject: '拒绝', file: '查看发票文件' },
     item: { state: '待处理', open: '处理' },
   },
 ];

@@ -2,8 +2,8 @@
  * /ops/invoice/:id: one invoice application in the operator console (role `finance`; spec 02 §4 "Invoice application
  * status", §9; docs/decisions/022-invoices.md): the application, the user, the head and delivery address snapshots,
  * the orders and the issued files; while it waits (待开票 or 提交财务): 提交财务 after a `<details>` confirmation
- * (1 → 2), 开票 (an electronic invoice: 1–5 PDF or OFD files the tax system produced, which stream through the gateway
- * to the platform unparsed, the CSRF token in the form's URL; a paper special invoice: the courier number), or 拒绝
+ * (1 → 2), 开票 (an electronic invoice: 1–5 PDF or OFD files, one per file input as the platform takes them, which
+ * stream through the gateway to the platform unparsed, the CSRF token in the form's URL; a paper special invoice: the courier number), or 拒绝
  * with a required reason the user sees. Issuing and rejecting land on the console home with their message; the
  * platform checks the files by their bytes, notifies the user and audits every action.
  */
@@ -18,6 +18,7 @@ import {
   MAX_INVOICE_FILES,
 } from '../../../contract/invoice-codes.ts';
 import {
+  INVOICE_FILE_FIELDS,
   InvoiceCourierBody,
   InvoiceMsg,
   InvoiceOpsPaths,
@@ -38,6 +39,8 @@ export const meta: Route.MetaFunction = () => [{ title: '开票申请 - 运营�
 /** Multipart framing allowance over the files' limit when checking Content-Length early (bytes). */
 const MULTIPART_OVERHEAD = 64 * 1024;
 const ACCEPT = '.pdf,.ofd,application/pdf,application/ofd';
+/** One file input per multipart field the platform takes (one file each), as many as an application may get. */
+const FILE_FIELDS = INVOICE_FILE_FIELDS.slice(0, MAX_INVOICE_FILES);
 
 function idOf(params: { id?: string }): number {
   const id = Number(params.id);
@@ -81,7 +84,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!request.body) return failure({ fields: { file: InvoiceMsg.filesRequired } });
     const res = await opsCall(request, context, InvoiceOpsPaths.issue, {
       method: 'POST',
-      query: { id },
       stream: { body: request.body, contentType },
     });
     if (!isSuccess(res.code)) return failure({ fields: { file: res.msg } });
@@ -242,13 +244,23 @@ function UploadForm({ id, error }: { id: number; error: string | undefined }) {
     >
       <h2 className="section-title">开票（电子发票）</h2>
       <input type="hidden" name="id" value={id} />
-      <Field
-        label={`发票文件（PDF 或 OFD，最多 ${MAX_INVOICE_FILES} 个）`}
-        id="invoice-files"
-        errors={error ? [error] : undefined}
+      <fieldset
+        className={error ? 'field field-invalid' : 'field'}
+        aria-describedby={error ? 'invoice-files-error' : undefined}
       >
-        <input id="invoice-files" name="file" type="file" accept={ACCEPT} multiple />
-      </Field>
+        <legend>发票文件（PDF 或 OFD，每个不超过 10 MB，最多 {MAX_INVOICE_FILES} 个）</legend>
+        {FILE_FIELDS.map((name, i) => (
+          <p key={name}>
+            <label htmlFor={`invoice-${name}`}>发票文件{i + 1}</label>{' '}
+            <input id={`invoice-${name}`} name={name} type="file" accept={ACCEPT} />
+          </p>
+        ))}
+        {error ? (
+          <div className="field-error" id="invoice-files-error" role="alert">
+            {error}
+          </div>
+        ) : null}
+      </fieldset>
       <button type="submit" className="button primary">
         开票
       </button>
