@@ -5,7 +5,7 @@
  * bytes, and the multipart body of the issue call with several file parts. Not production code.
  */
 import { randomBytes } from 'node:crypto';
-import archiver from 'archiver';
+import { ZipArchive } from 'archiver';
 import type { FastifyInstance } from 'fastify';
 import { AddressPaths, type Address } from '../../contract/address.ts';
 import { PayStatus, PayType } from '../../contract/billing-codes.ts';
@@ -134,7 +134,7 @@ export function pdfBytes(text = 'invoice'): Buffer {
 
 /** A ZIP with the given entries, made with archiver. */
 export async function zipOf(entries: Record<string, string>): Promise<Buffer> {
-  const zip = archiver('zip');
+  const zip = new ZipArchive({ zlib: { level: 6 } });
   const chunks: Buffer[] = [];
   zip.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve, reject) => {
