@@ -32,7 +32,7 @@ import { sniffType, type ReceivedFile } from '../files/temp.ts';
 import { notify } from '../notification/notifications.ts';
 import { writeAudit } from '../ops/audit.ts';
 import type { InvoiceApplicationRow } from './schema.ts';
-import { applicationDetail, findApplication, toApplicationRow } from './service.ts';
+import { applicationDetail, applicationsWithCount, findApplication, toApplicationRow } from './service.ts';
 
 /** The area of the console queue and of the audit entries. */
 export const INVOICE_AREA = 'invoice';
@@ -40,52 +40,54 @@ export const INVOICE_AREA = 'invoice';
 /** The rows of the queue at `status` with the owner's mobile: waiting (1, 2) oldest first, decided newest first. */
 function queueQuery(db: Kysely<Database>, status: 'waiting' | '3' | '4') {
   const statuses = status === 'waiting' ? [ApplyStatus.waiting, ApplyStatus.submitted] : [Number(status)];
-  const base = db.selectFrom('invoice_applications').where('invoice_applications.status', 'in', statuses);
-  const rows = base
+  const waiting = status === 'waiting';
+  const rows = applicationsWithCount(db)
     .innerJoin('users', 'users.id', 'invoice_applications.user_id')
-    .selectAll('invoice_applications')
     .select('users.mobile')
-    .select((eb) =>
-      eb
-        .selectFrom('invoice_application_orders')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('invoice_application_orders.application_id', '=', 'invoice_applications.id')
-        .as('order_count'),
-    )
+    .where('invoice_applications.status', 'in', statuses)
     .orderBy(
-      status === 'waiting' ? 'invoice_applications.created_at' : 'invoice_applications.decided_at',
-      status === 'waiting' ? 'asc' : 'desc',
+      waiting ? 'invoice_applications.created_at' : 'invoice_applications.decided_at',
+      waiting ? 'asc' : 'desc',
     )
-    .orderBy('invoice_applications.id', status === 'waiting' ? 'asc' : 'desc');
-  const count = base.select((eb) => eb.fn.countAll<number>().as('n'));
+    .orderBy('invoice_applications.id', waiting ? 'asc' : 'desc');
+  const count = db
+    .selectFrom('invoice_applications')
+    .where('status', 'in', statuses)
+    .select((eb) => eb.fn.countAll<number>().as('n'));
   return { rows, count };
 }
 
 type QueueRow = InvoiceApplicationRow & { mobile: string; order_count: number | null };
 
-const queueRow = (r: QueueRow) => ({
-  ...toApplicationRow(r),
-  userId: Number(r.user_id),
-  mobile: r.mobile,
-  type: r.type,
-  head: r.head,
-});
+/** `limit` rows of the queue at `status` from `offset`, and how many there are in all. */
+async function queueSlice(
+  db: Kysely<Database>,
+  status: 'waiting' | '3' | '4',
+  limit: number,
+  offset: number,
+) {
+  const q = queueQuery(db, status);
+  const [rows, total] = await Promise.all([
+    q.rows.limit(limit).offset(offset).execute(),
+    q.count.executeTakeFirstOrThrow(),
+  ]);
+  const list = rows.map((r: QueueRow) => ({
+    ...toApplicationRow(r),
+    userId: Number(r.user_id),
+    mobile: r.mobile,
+    type: r.type,
+    head: r.head,
+  }));
+  return { count: Number(total.n), list };
+}
 
 /** One page ({@link OPS_PAGE_SIZE}) of the queue at `status`, and how many there are. */
-export async function invoiceQueue(
+export function invoiceQueue(
   db: Kysely<Database>,
   status: 'waiting' | '3' | '4',
   page: number,
 ): Promise<InvoiceQueueData> {
-  const q = queueQuery(db, status);
-  const [rows, total] = await Promise.all([
-    q.rows
-      .limit(OPS_PAGE_SIZE)
-      .offset((page - 1) * OPS_PAGE_SIZE)
-      .execute(),
-    q.count.executeTakeFirstOrThrow(),
-  ]);
-  return { count: Number(total.n), list: rows.map(queueRow) };
+  return queueSlice(db, status, OPS_PAGE_SIZE, (page - 1) * OPS_PAGE_SIZE);
 }
 
 /** What waits for finance, for the console home: how many, and the oldest `limit` (`ref`: the application id). */
@@ -93,16 +95,15 @@ export async function invoiceWaiting(
   db: Kysely<Database>,
   limit: number,
 ): Promise<{ count: number; items: OpsQueueItem[] }> {
-  const q = queueQuery(db, 'waiting');
-  const [rows, total] = await Promise.all([q.rows.limit(limit).execute(), q.count.executeTakeFirstOrThrow()]);
-  const items = rows.map(queueRow).map((r) => ({
+  const { count, list } = await queueSlice(db, 'waiting', limit, 0);
+  const items = list.map((r) => ({
     id: r.id,
     ref: String(r.id),
     subject: r.mobile,
     name: r.head,
     submittedAt: r.create_time,
   }));
-  return { count: Number(total.n), items };
+  return { count, items };
 }
 
 const notFound = () => new ApiError(ApiCode.NOT_FOUND, InvoiceMsg.applicationNotFound);

@@ -8,7 +8,7 @@
  * - `POST /api/user/invoiceList`, `/api/User/invoiceDetail {id}`, `/api/user/checkFail {id}`;
  * - `POST /api/User/invoiceFile {id, fileId}` → `{downUrl}`, and `GET /api/User/invoiceFile/:fileId?exp=&sig=`
  *   streaming it (files/signed-files.ts; the URL expires after DOWNLOAD_URL_TTL_SECONDS).
- * The finance queue is review-routes.ts, registered from here. The rules are in service.ts.
+ * The finance queue is review-routes.ts, registered from here. The rules are in head-service.ts and service.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
@@ -27,13 +27,10 @@ import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { invoiceReviewRoutes } from './review-routes.ts';
+import { addHead, deleteHead, editHead, listHeads } from './head-service.ts';
 import {
-  addHead,
   askInvoice,
-  deleteHead,
-  editHead,
   listApplications,
-  listHeads,
   ownedApplicationDetail,
   ownedFile,
   previewInvoice,

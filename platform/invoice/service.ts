@@ -1,15 +1,14 @@
 /**
- * Invoices, the user's side (spec 02 §2 "Invoices", §3 "Invoice head", "Invoice application", "Invoice detail",
- * "Invoice order row", §4 "Orders", §5 "Invoice heads", "Invoice application", §9; docs/decisions/022-invoices.md):
- * - heads: at most `MAX_INVOICE_HEADS` (5) per user, counted in a per-user transaction so concurrent adds cannot pass
- *   the limit together;
+ * Invoice applications, the user's side (spec 02 §2 "Invoices", §3 "Invoice application", "Invoice detail",
+ * "Invoice order row", §4 "Orders", §5 "Invoice application", §9; docs/decisions/022-invoices.md; the heads are in
+ * head-service.ts):
  * - applications: the money is recomputed from the ids (never taken from the page), every order must be the caller's
  *   paid, provider-paid recharge of this Beijing year with invoiceStatus 0 or 3 (`invoiceBlockReason`, the same rule
  *   the pages explain with); the head and the address are copied into the application; the orders move to
  *   invoiceStatus 1 in the same transaction by a conditional update (`where invoice_status in (0, 3)`), so an order
  *   is never in two live applications, whoever asks concurrently;
  * - the list, the detail with its orders, the rejection reason and the issued files (signed, expiring URLs).
- * Every query is scoped to the caller: another user's heads, orders, applications and files read as not found (404).
+ * Every query is scoped to the caller: another user's orders, heads, addresses, applications and files read as not found (404).
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -23,14 +22,11 @@ import {
   INVOICE_TYPES,
   InvoiceBlockMsg,
   InvoiceMsg,
-  MAX_INVOICE_HEADS,
   invoiceBlockReason,
   shippingFor,
   type ApplyStatusCode,
   type InvoiceAskBody,
   type InvoiceDetailData,
-  type InvoiceHead,
-  type InvoiceHeadBody,
   type InvoiceListData,
   type InvoiceListQuery,
   type InvoiceOrderRow,
@@ -47,114 +43,11 @@ import { beijingDateStamp, formatBeijing } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import type { InvoiceApplicationRow, InvoiceHeadRow } from './schema.ts';
+import { ownedHead } from './head-service.ts';
+import type { InvoiceApplicationRow } from './schema.ts';
 
 const notFound = (msg: string) => new ApiError(ApiCode.NOT_FOUND, msg);
 const badRequest = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
-
-/** The contract shape of a head row. */
-export function toInvoiceHead(r: InvoiceHeadRow): InvoiceHead {
-  return {
-    id: Number(r.id),
-    head: r.head,
-    taxNum: r.tax_num,
-    type: r.type,
-    bankName: r.bank_name,
-    account: r.account,
-    street: r.street,
-    phoneNumber: r.phone_number,
-  };
-}
-
-function headValues(b: InvoiceHeadBody) {
-  return {
-    head: b.head ?? '',
-    type: b.type,
-    tax_num: b.taxNum,
-    bank_name: b.bankName ?? '',
-    account: b.account ?? '',
-    street: b.street ?? '',
-    phone_number: b.phoneNumber ?? '',
-  };
-}
-
-function ownedHead(db: Kysely<Database>, userId: number, id: number) {
-  return db
-    .selectFrom('invoice_heads')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-/** The heads of `userId`, oldest first. */
-export async function listHeads(db: Kysely<Database>, userId: number): Promise<InvoiceHead[]> {
-  const rows = await db
-    .selectFrom('invoice_heads')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'asc')
-    .execute();
-  return rows.map(toInvoiceHead);
-}
-
-/**
- * Adds a head for `userId` (`now` unix seconds).
- * @throws ApiError 400 `InvoiceMsg.tooManyHeads` (最多保存 5 个发票抬头信息) at MAX_INVOICE_HEADS
- */
-export async function addHead(
-  pdb: PlatformDb,
-  userId: number,
-  b: InvoiceHeadBody,
-  now: number,
-): Promise<InvoiceHead> {
-  const row = await withUserTransaction(pdb, userId, async (trx) => {
-    const { n } = await trx
-      .selectFrom('invoice_heads')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_INVOICE_HEADS) throw badRequest(InvoiceMsg.tooManyHeads);
-    return trx
-      .insertInto('invoice_heads')
-      .values({ user_id: userId, ...headValues(b), created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
-  return toInvoiceHead(row);
-}
-
-/** Replaces head `id` of `userId`. @throws ApiError 404 `InvoiceMsg.headNotFound` when it is not theirs */
-export async function editHead(
-  db: Kysely<Database>,
-  userId: number,
-  id: number,
-  b: InvoiceHeadBody,
-  now: number,
-): Promise<InvoiceHead> {
-  const row = await db
-    .updateTable('invoice_heads')
-    .set({ ...headValues(b), updated_at: now })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound(InvoiceMsg.headNotFound);
-  return toInvoiceHead(row);
-}
-
-/**
- * Deletes head `id` of `userId`; applications keep their copy of it.
- * @throws ApiError 404 `InvoiceMsg.headNotFound` when it is not theirs
- */
-export async function deleteHead(db: Kysely<Database>, userId: number, id: number): Promise<void> {
-  const r = await db
-    .deleteFrom('invoice_heads')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (Number(r.numDeletedRows) === 0) throw notFound(InvoiceMsg.headNotFound);
-}
 
 /** An invoice order row (spec 02 §3) of a billing order. */
 export function toInvoiceOrderRow(o: BillingOrderRow): InvoiceOrderRow {
@@ -308,7 +201,7 @@ export async function askInvoice(
 }
 
 /** The applications with their order counts (`order_count`). */
-function applicationsWithCount(db: Kysely<Database>) {
+export function applicationsWithCount(db: Kysely<Database>) {
   return db
     .selectFrom('invoice_applications')
     .selectAll('invoice_applications')
