@@ -219,13 +219,11 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   await openInQueue(page, issued.no);
   await expect(page.getByTestId('ops-invoice-order-row')).toHaveCount(2);
   // a file that only claims to be a PDF is refused by its bytes, at the file field
-  await page
-    .getByLabel('发票文件1')
-    .setInputFiles({
-      name: 'fake.pdf',
-      mimeType: 'application/pdf',
-      buffer: Buffer.from('not a pdf at all'),
-    });
+  await page.getByLabel('发票文件1').setInputFiles({
+    name: 'fake.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('not a pdf at all'),
+  });
   await page.getByRole('button', { name: '开票' }).click();
   await expect(page.getByText('发票文件须为PDF或OFD格式')).toBeVisible();
   await expect(page.getByTestId('ops-apply-status')).toHaveText('待开票');
