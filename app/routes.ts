@@ -60,6 +60,10 @@ export default [
   route('buyCredits/result', 'billing/result.tsx'),
   route('weChat/:orderNo', 'billing/wechat.tsx'),
   route('orders', 'billing/orders.tsx'),
+  // invoices (spec 02 §2 "Invoices": heads, applications from paid recharges, details)
+  route('invoice', 'invoice/invoice.tsx'),
+  route('invoice/details', 'invoice/details.tsx'),
+  route('orders/makeOutInvoice', 'invoice/make-out.tsx'),
   // real-name verification (spec 02 §2; /kyc-info and /person-info reuse the enterprise and personal pages)
   route('no-type', 'kyc/no-type.tsx'),
   route('organization-kyc', 'kyc/enterprise.tsx'),
@@ -75,6 +79,8 @@ export default [
     route('kyc/:userId', 'ops/kyc/detail.tsx'),
     route('billing', 'ops/billing/orders.tsx'),
     route('billing/:orderNo', 'ops/billing/order.tsx'),
+    route('invoice', 'ops/invoice/queue.tsx'),
+    route('invoice/:id', 'ops/invoice/detail.tsx'),
     route('audit', 'ops/audit.tsx'),
   ]),
   route('ops/login', 'ops/login.tsx'),

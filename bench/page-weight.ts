@@ -35,6 +35,9 @@ const PAGES: [string, string][] = [
   ['/personage-kyc', 'kyc/personal'],
   ['/buyCredits', 'billing/buy-credits'],
   ['/orders', 'billing/orders'],
+  ['/invoice', 'invoice/invoice'],
+  ['/invoice/details', 'invoice/details'],
+  ['/orders/makeOutInvoice', 'invoice/make-out'],
   ['/weChat/{orderNo}', 'billing/wechat'],
   ['/ops/kyc', 'ops/kyc/queue'],
 ];

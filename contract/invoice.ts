@@ -63,6 +63,8 @@ export const InvoiceMsg = {
   filesRequired: '请上传发票文件（PDF或OFD）',
   fileType: '发票文件须为PDF或OFD格式',
   tooManyFiles: '每个申请最多上传5个发票文件',
+  /** A file field of the issue form sent twice (e.g. one input with `multiple`): each field carries one file. */
+  fileFieldRepeated: '每个文件选择框只能选择一个发票文件',
   submittedToFinance: '已提交财务',
   issued: '已开票',
   rejected: '已拒绝该申请',
@@ -112,8 +114,9 @@ export const InvoiceOpsPaths = {
   /** `POST {id}` → msg 已提交财务: 1 → 2. */
   submit: '/api/ops/invoice/submit',
   /**
-   * `POST` multipart `{id, file…}` (electronic: 1–5 PDF/OFD files, checked by their bytes) or form `{id,
-   * courierNumber}` (paper special invoice) → msg 已开票: 1|2 → 3; the orders move to invoiceStatus 2.
+   * `POST` multipart `{id, file…}` (electronic: 1–5 PDF/OFD files, checked by their bytes, one per field of
+   * {@link INVOICE_FILE_FIELDS}; a field sent twice answers `fileFieldRepeated`) or form `{id, courierNumber}` (paper
+   * special invoice) → msg 已开票: 1|2 → 3; the orders move to invoiceStatus 2.
    */
   issue: '/api/ops/invoice/issue',
   /** `POST {id, remark}` → msg 已拒绝该申请: 1|2 → 4; the orders move to invoiceStatus 3 (selectable again). */
@@ -121,6 +124,9 @@ export const InvoiceOpsPaths = {
   /** `GET /api/ops/invoice/file/:fileId` streams an issued file to the operator. */
   file: '/api/ops/invoice/file/',
 } as const;
+
+/** The multipart fields of the issue call's files, one file each (the shared intake keeps one file per field). */
+export const INVOICE_FILE_FIELDS = ['file', 'file1', 'file2', 'file3', 'file4', 'file5'] as const;
 
 /** The user's pages (the platform links the notification to details). */
 export const InvoicePages = {

@@ -16,6 +16,7 @@ import { addressRoutes } from './address/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import type { FaceCertifier } from './kyc/alipay-face.ts';
 import { faceServicePlugin } from './kyc/face.ts';
+import { invoiceRoutes } from './invoice/routes.ts';
 import { kycReviewRoutes } from './kyc/review-routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { operatorAuthPlugin } from './ops/auth.ts';
@@ -106,6 +107,7 @@ export async function buildPlatform(
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);
     await app.register(billingRoutes);
+    await app.register(invoiceRoutes);
     if (config.testHooks) {
       await app.register(testHookRoutes);
       app.log.warn('TEST HOOKS ENABLED: /api/__test/* answers captcha codes and expires tokens');

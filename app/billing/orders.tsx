@@ -25,6 +25,7 @@ import {
   type PointsOrderRow,
 } from '../../contract/billing.ts';
 import { isSuccess } from '../../contract/envelope.ts';
+import { invoiceBlockReason, MAX_ORDERS_PER_APPLICATION } from '../../contract/invoice-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
@@ -44,10 +45,15 @@ const TABLES = { 1: 'recharge', 2: 'consumption', 3: 'notary' } as const satisfi
   string
 >;
 
-/** A recharge or consumption row as the page shows it: amounts in yuan, labels, where 去支付 leads. */
-function pointsRow(r: PointsOrderRow) {
+/**
+ * A recharge or consumption row as the page shows it: amounts in yuan, labels, where 去支付 leads, and for a recharge
+ * why it cannot be ticked for an invoice (null when it can; the invoice area's rule, spec 02 §4 "Orders", §9).
+ */
+function pointsRow(r: PointsOrderRow, nowMs: number) {
   const pending = r.status === PayStatus.pending;
   return {
+    id: r.id,
+    invoiceBlock: r.type === OrderTab.recharge ? invoiceBlockReason(r, nowMs) : null,
     orderNo: r.order_no,
     createTime: r.create_time,
     desc: r.desc,
@@ -82,7 +88,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     statusOptions: Object.entries(statusChoices(filters.tab)).map(([value, label]) => ({ value, label })),
     firstPageHref: ordersHref(filters, { page: 1 }),
     pageSize: ORDERS_PAGE_SIZE,
-    rows: notary ? [] : (list as PointsOrderRow[]).map(pointsRow),
+    rows: notary ? [] : (list as PointsOrderRow[]).map((r) => pointsRow(r, Date.now())),
     notaryRows: notary ? (list as NotaryOrderRow[]) : [],
     count: isSuccess(res.code) ? res.data.count : 0,
     error: isSuccess(res.code) ? null : res.msg,
@@ -154,6 +160,18 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
       ) : (
         <PointsTable rows={rows} recharge={kind === 'recharge'} />
       )}
+      {kind === 'recharge' ? (
+        // The tick boxes of the rows belong to this GET form through their `form` attribute: the rows hold other
+        // forms (取消订单), which cannot nest.
+        <Form method="get" action="/orders/makeOutInvoice" id={INVOICE_FORM} className="toolbar">
+          <button type="submit" className="button primary">
+            申请开票
+          </button>{' '}
+          <span className="muted">
+            勾选本年度已支付的充值订单（每次最多{MAX_ORDERS_PER_APPLICATION}条）后申请开票。
+          </span>
+        </Form>
+      ) : null}
       <Pagination
         page={filters.page}
         pageSize={pageSize}
@@ -166,10 +184,13 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
 
 type Row = ReturnType<typeof pointsRow>;
 
+/** The id of the GET form to /orders/makeOutInvoice that the recharge rows' tick boxes belong to. */
+const INVOICE_FORM = 'make-out-invoice';
+
 /** Tab 1 (recharges: amount, invoice, 去支付 and 取消订单 on pending ones) or tab 2 (every debit of points). */
 function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
   const headers = recharge
-    ? ['订单号', '下单时间', '订单描述', '积分', '金额（元）', '支付方式', '状态', '发票', '操作']
+    ? ['开票', '订单号', '下单时间', '订单描述', '积分', '金额（元）', '支付方式', '状态', '发票', '操作']
     : ['订单号', '时间', '订单描述', '消费积分', '支付方式', '状态'];
   return (
     <DataTable
@@ -178,6 +199,23 @@ function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
       empty={recharge ? '暂无充值记录' : '暂无消费记录'}
       row={(r) => (
         <tr key={r.orderNo} data-testid="order-row">
+          {recharge ? (
+            <td>
+              {r.invoiceBlock === null ? (
+                <input
+                  type="checkbox"
+                  name="ids"
+                  value={r.id}
+                  form={INVOICE_FORM}
+                  aria-label={`选择订单${r.orderNo}开票`}
+                />
+              ) : (
+                <span className="muted" data-testid="invoice-block">
+                  {r.invoiceBlock}
+                </span>
+              )}
+            </td>
+          ) : null}
           <td className="mono">{r.orderNo}</td>
           <td>{r.createTime}</td>
           <td>{r.desc}</td>

@@ -6,6 +6,7 @@
  * platform enforces the role on the queue's own calls (403 无权访问).
  */
 import { BILLING_OPS_ROLE, BillingMsg } from '../../contract/billing.ts';
+import { INVOICE_OPS_ROLE, InvoiceMsg } from '../../contract/invoice.ts';
 import { KYC_REVIEW_ROLE } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
 import type { OpsRole } from '../../contract/ops.ts';
@@ -55,6 +56,20 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     notices: { reconciled: BillingMsg.reconciled },
     actions: { search: '查询订单', view: '查看订单', reconcile: '手动对账' },
     item: { state: '待核对', open: '查看' },
+  },
+  {
+    area: 'invoice',
+    title: '发票管理',
+    path: '/ops/invoice',
+    role: INVOICE_OPS_ROLE,
+    views: [
+      { label: '待处理', to: '/ops/invoice' },
+      { label: '已开票', to: '/ops/invoice?status=3' },
+      { label: '已拒绝', to: '/ops/invoice?status=4' },
+    ],
+    notices: { invoiceIssued: InvoiceMsg.issued, invoiceRejected: InvoiceMsg.rejected },
+    actions: { view: '查看申请', submit: '提交财务', issue: '开票', reject: '拒绝', file: '查看发票文件' },
+    item: { state: '待处理', open: '处理' },
   },
 ];
 

@@ -20,6 +20,8 @@ export const BUCKETS = {
   kyc: 'kyc',
   /** Signature seal PNGs (spec 01 §2.7). */
   signatures: 'signatures',
+  /** Issued invoice files, PDF or OFD (spec 02 §2 "Invoices"), private, served only through signed URLs. */
+  invoices: 'invoices',
 } as const;
 export type BucketName = keyof typeof BUCKETS;
 

@@ -135,9 +135,13 @@ forEachDialect('operator console roles', (h) => {
     const finance = await operator(h, 'home-finance', 'finance');
     const admin = await operator(h, 'home-admin', 'admin');
     const reviewer = await operator(h, 'home-reviewer');
-    // finance opens the billing area's queue (flagged orders; none here), admin no queue at all
+    // finance opens the billing area's queue (flagged orders; none here) and the invoice queue (none waiting),
+    // admin no queue at all
     const financeHome = await get<OpsHomeData>(h.app, OpsPaths.home, {}, finance.token);
-    expect(financeHome.data.queues).toEqual([{ area: 'billing', count: 0, items: [] }]);
+    expect(financeHome.data.queues).toEqual([
+      { area: 'billing', count: 0, items: [] },
+      { area: 'invoice', count: 0, items: [] },
+    ]);
     const adminHome = await get<OpsHomeData>(h.app, OpsPaths.home, {}, admin.token);
     expect(adminHome.data.queues).toEqual([]);
     const home = await get<OpsHomeData>(h.app, OpsPaths.home, {}, reviewer.token);
