@@ -30,6 +30,7 @@ import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import { DataTable } from '../shell/data-table.tsx';
+import { DateStatusFilter } from '../shell/date-status-filter.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { payPageOf } from './billing.server.ts';
@@ -129,30 +130,14 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           </Link>
         ))}
       </nav>
-      <Form method="get" action="/orders" className="filters" role="search">
-        {tabField ? <input type="hidden" name="type" value={tabField} /> : null}
-        <label>
-          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
-        </label>
-        <label>
-          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
-        </label>
-        <label>
-          状态
-          <select name="isType" defaultValue={String(filters.status)}>
-            <option value="0">全部</option>
-            {statusOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="button">
-          查询
-        </button>
-        <Link to={resetHref}>重置</Link>
-      </Form>
+      <DateStatusFilter
+        action="/orders"
+        hidden={tabField ? { type: tabField } : undefined}
+        filters={filters}
+        statusName="isType"
+        statusOptions={statusOptions}
+        resetHref={resetHref}
+      />
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
       {kind === 'notary' ? (

@@ -7,7 +7,7 @@
  * application from /orders/makeOutInvoice).
  */
 import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect, useLocation } from 'react-router';
+import { data, Link, redirect, useLocation } from 'react-router';
 import type { Route } from './+types/invoice';
 import { formatFen } from '../../contract/billing-codes.ts';
 import { isSuccess } from '../../contract/envelope.ts';
@@ -30,6 +30,7 @@ import {
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
+import { DateStatusFilter } from '../shell/date-status-filter.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { HeadForm, HeadsTable, headValues } from './heads.tsx';
@@ -181,30 +182,14 @@ function ApplicationList({ list }: { list: ListData }) {
   const { filters, statusOptions, rows, count, pageHrefs } = list;
   return (
     <>
-      <Form method="get" action="/invoice" className="filters" role="search">
-        <input type="hidden" name="activeName" value="1" />
-        <label>
-          开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
-        </label>
-        <label>
-          结束日期 <input type="date" name="endDate" defaultValue={filters.endDate} />
-        </label>
-        <label>
-          状态
-          <select name="status" defaultValue={String(filters.status)}>
-            <option value="0">全部</option>
-            {statusOptions.map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" className="button">
-          查询
-        </button>
-        <Link to="/invoice?activeName=1">重置</Link>
-      </Form>
+      <DateStatusFilter
+        action="/invoice"
+        hidden={{ activeName: '1' }}
+        filters={filters}
+        statusName="status"
+        statusOptions={statusOptions}
+        resetHref="/invoice?activeName=1"
+      />
       <DataTable
         headers={['申请编号', '申请时间', '开票金额（元）', '订单数', '状态', '操作']}
         items={rows}
