@@ -27,8 +27,10 @@ export function EvidenceFilters({
   selects?: ReactNode;
   after?: ReactNode;
 }) {
+  // Keyed by the filters: a client-side navigation to other filters (a reset link, a back step) mounts a fresh form,
+  // so the fields show the URL's filters rather than what was last typed (defaultValue applies only on mount).
   return (
-    <Form method="get" className="filters" role="search">
+    <Form method="get" className="filters" role="search" key={pageHref(filters, 1)}>
       <label>
         开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
       </label>
