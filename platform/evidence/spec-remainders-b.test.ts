@@ -31,7 +31,12 @@ forEachDialect('batch download list and package wording', (h) => {
     );
     expect(prop.code).toBe(200);
     ids.prop = prop.data;
-    const hash = await saveHash(other, { hash: sha256('某文件'), title: '哈希', label: '合同', fileName: 'a.pdf' });
+    const hash = await saveHash(other, {
+      hash: sha256('某文件'),
+      title: '哈希',
+      label: '合同',
+      fileName: 'a.pdf',
+    });
     expect(hash.code).toBe(200);
     ids.hash = hash.data;
   });
