@@ -27,6 +27,8 @@ import { authInfoMenuHref, tipHref } from './kyc/kyc-links.ts';
 import { LegalPaths } from './legal/paths.ts';
 import { TopBar } from './shell/top-bar.tsx';
 import { Footer } from './shell/footer.tsx';
+import { EnglishFooter, EnglishTopBar } from './shell/english-frame.tsx';
+import { pageLang } from './shell/page-lang.ts';
 import { AnnouncementBanner, IeNotice, announcementActive, isOldIe } from './shell/notices.tsx';
 import stylesheet from './styles.css?url';
 
@@ -63,11 +65,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>('root');
+  const matches = useMatches();
   // Print views (handle.bare) render the page alone: no top bar, notices or footer.
-  const bare = useMatches().some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  // <html lang> comes from the matched route (handle.lang or loader `lang`); English pages get an English frame.
+  const lang = pageLang(matches);
+  const english = lang === 'en';
   if (bare) {
     return (
-      <html lang="zh-CN">
+      <html lang={lang}>
         <head>
           <meta charSet="utf-8" />
           <Meta />
@@ -78,7 +84,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     );
   }
   return (
-    <html lang="zh-CN">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -87,11 +93,27 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        {root?.oldIe ? <IeNotice /> : null}
-        <TopBar user={root?.user ?? null} verifyLinks={root?.verifyLinks ?? null} />
-        {root?.announcement ? <AnnouncementBanner text={root.announcement} /> : null}
+        {root?.oldIe ? (
+          <div lang="zh-CN">
+            <IeNotice />
+          </div>
+        ) : null}
+        {english ? (
+          <EnglishTopBar />
+        ) : (
+          <TopBar user={root?.user ?? null} verifyLinks={root?.verifyLinks ?? null} />
+        )}
+        {root?.announcement ? (
+          <div lang="zh-CN">
+            <AnnouncementBanner text={root.announcement} />
+          </div>
+        ) : null}
         <main className="main">{children}</main>
-        <Footer notaryOffice={root?.notaryOffice ?? '合作公证机构'} legal={LegalPaths} />
+        {english ? (
+          <EnglishFooter legal={LegalPaths} />
+        ) : (
+          <Footer notaryOffice={root?.notaryOffice ?? '合作公证机构'} legal={LegalPaths} />
+        )}
         <ScrollRestoration nonce={root?.nonce} />
         <Scripts nonce={root?.nonce} />
       </body>
@@ -107,7 +129,11 @@ export default function App() {
 
 /** Error pages: 404 per spec 01 §2.8, connection failure per spec 01 §8, anything else a calm generic page. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const english = pageLang(useMatches()) === 'en';
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return english ? <EnglishNotFound /> : <NotFound />;
+  }
+  if (english) return <EnglishError status={isRouteErrorResponse(error) ? error.status : 500} />;
   let message: string = Msg.serverError;
   if (isRouteErrorResponse(error)) {
     const body = error.data as { message?: string } | string | undefined;
@@ -134,6 +160,38 @@ export function NotFound() {
       <p>
         <Link to="/" className="button">
           返回首页
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** The 404 of an English page (an unknown number on /English/attestation/{id}). */
+function EnglishNotFound() {
+  return (
+    <section className="error-page">
+      <h1>Sorry, the page you are looking for does not exist.</h1>
+      <p>
+        <Link to="/English/safekeeping" className="button">
+          Verify a preservation number
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** Any other failure of an English page: 502 when the platform is unreachable, else a calm generic text. */
+function EnglishError({ status }: { status: number }) {
+  return (
+    <section className="error-page">
+      <h1>
+        {status === 502
+          ? 'Connection failed. Please check your network or try again later.'
+          : 'Something went wrong. Please try again later.'}
+      </h1>
+      <p>
+        <Link to="." reloadDocument className="button">
+          Try again
         </Link>
       </p>
     </section>

@@ -60,6 +60,46 @@ export function fileTypeLabel(code: number): string {
   return FILE_TYPES.find((t) => t.code === code)?.label ?? '其他';
 }
 
+/** English label of a stored type code 1–5 (the English pages, spec 01 §2.3); unknown codes read as "Other". */
+export function fileTypeLabelEn(code: number): string {
+  return ['All', 'Document', 'Image', 'Audio', 'Video', 'Other'][code] ?? 'Other';
+}
+
+/**
+ * The type code of the certificate page's `fileType` query (spec 01 §2.3: 文档, 图片, 音频, 视频; the digits 1–5 are
+ * accepted too), or null for anything else.
+ */
+export function fileTypeFromQuery(value: string | null): FileTypeCode | null {
+  if (!value) return null;
+  const byName = FILE_TYPES.find((t) => t.code > 0 && t.label === value.trim());
+  if (byName) return byName.code as FileTypeCode;
+  return /^[1-5]$/.test(value.trim()) ? (Number(value.trim()) as FileTypeCode) : null;
+}
+
+/** The `v` of getList that lists what the batch download screen offers: file, app and user-data evidence. */
+export const BATCH_LIST_V = 'download';
+
+/**
+ * What an evidence's package ZIP holds, by kind (decision 007, 028): file and app evidence their original under
+ * `evidence/`, user data its normalised `evidence/data.csv`, hash evidence no evidence file at all (the platform
+ * never received it); every package holds `certificate.pdf` and `proof.json`. Chinese, or English with `en`.
+ */
+export function packageContents(kind: 'file' | 'hash' | 'property' | 'app', en = false): string {
+  if (kind === 'hash') {
+    return en
+      ? 'certificate.pdf and the ledger proof proof.json only; no original file (the platform only received its hash)'
+      : '保全证书 certificate.pdf 和账本证明 proof.json；不含原始文件（平台只收到了哈希值）';
+  }
+  if (kind === 'property') {
+    return en
+      ? 'the user data as evidence/data.csv (the exact bytes hashed), certificate.pdf and the ledger proof proof.json'
+      : '用户数据 evidence/data.csv（即计算哈希的数据本身）、保全证书 certificate.pdf 和账本证明 proof.json';
+  }
+  return en
+    ? 'the original file under evidence/, certificate.pdf and the ledger proof proof.json'
+    : '原始文件（evidence/ 目录下）、保全证书 certificate.pdf 和账本证明 proof.json';
+}
+
 /** Page size of the evidence lists (spec 01 §9). */
 export const EVIDENCE_PAGE_SIZE = 20;
 /** Seconds added to a chosen end date to reach the end of that day (spec 01 §9: start + 86400 − 1). */

@@ -2,8 +2,11 @@
  * /attestation/{attestationId}: the evidence custody certificate (spec 01 §2.3, §4, §6). Public: anyone with the
  * link reads it. The owner (isSelf 1, userStatus set) gets a download button and a mobile QR code; everyone else
  * an extraction-code form. Both end in a signed, expiring URL of the evidence package (ZIP: original, certificate
- * PDF, proof.json) that the browser follows as a document (the file arrives as an attachment; the page stays).
+ * PDF, proof.json; what each kind's package holds is stated on the page, decision 028) that the browser follows as a
+ * document (the file arrives as an attachment; the page stays).
  * Print: with JavaScript a confirmation and the browser's print; without it the link opens the PDF.
+ * Query (spec 01 §2.3): `isDownload` (§4), and `fileUrl` (a file-URL token), `fileType` (文档, 图片, 音频, 视频) and
+ * `vedioType` which preview the evidence's file on the page (file-preview.server.ts).
  */
 import { data, Form, Link, redirectDocument } from 'react-router';
 import type { Route } from './+types/attestation';
@@ -11,9 +14,11 @@ import { isSuccess } from '../../contract/envelope.ts';
 import {
   CodeDownloadBody,
   type DownloadData,
+  type EvidenceView,
   EvidenceMsg,
   EvidencePaths,
   OwnerDownloadBody,
+  packageContents,
 } from '../../contract/evidence.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
@@ -21,6 +26,8 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
+import { readFilePreview } from './file-preview.server.ts';
+import { FilePreviewBox } from './file-preview.tsx';
 import { loadView, ownerMobileQr } from './view.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
@@ -30,10 +37,12 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const view = await loadView(request, context, params.attestationId);
+  const url = new URL(request.url);
   return {
     view,
     qr: view.isSelf === 1 ? await ownerMobileQr(request, context, view) : null,
-    queryIsDownload: new URL(request.url).searchParams.get('isDownload'),
+    queryIsDownload: url.searchParams.get('isDownload'),
+    preview: readFilePreview(url, view, context.sessionSecrets),
   };
 }
 
@@ -68,6 +77,15 @@ export function downloadBlock(isDownload: number, queryIsDownload: string | null
   return queryIsDownload === '2' ? EvidenceMsg.evidenceUploading : EvidenceMsg.evidenceMissing;
 }
 
+/** How to check the hash below, by kind (decision 028: say what the package really holds). */
+const VERIFY_HINT: Record<EvidenceView['kind'], string> = {
+  file: '使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”比对一致，即可证明文件自保全以来未被修改。',
+  app: '使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”比对一致，即可证明文件自保全以来未被修改。',
+  hash: '平台仅保存了用户提交的哈希值，证据包中没有原始文件。请使用任意 SHA-256 工具计算您持有的原始文件的哈希值，与下方“文件SHA256”一致即可证明文件未被修改。',
+  property:
+    '使用任意 SHA-256 工具计算证据包中 evidence/data.csv 的哈希值，与下方“数据SHA256”比对一致，即可证明数据自保全以来未被修改。',
+};
+
 /** Print with a confirmation when JavaScript runs; the plain link opens the PDF otherwise. */
 function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
   event.preventDefault();
@@ -75,7 +93,7 @@ function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
 }
 
 export default function Attestation({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { view, qr, queryIsDownload } = loaderData;
+  const { view, qr, queryIsDownload, preview } = loaderData;
   // matches[0] is the root route: its loader's data carries the logged-in user (or null).
   const user = matches[0].loaderData.user;
   const owner = view.isSelf === 1 && !!user?.userStatus;
@@ -96,13 +114,10 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
       </nav>
       <DeletedNotice view={view} />
       <CertificateBody view={view} />
+      <FilePreviewBox preview={preview} />
       <KindFacts view={view} />
       <h2 className="section-title">核验信息</h2>
-      <p className="muted">
-        {view.kind === 'hash'
-          ? '平台仅保存了用户提交的哈希值。使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”一致即可证明文件未被修改。'
-          : '使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”比对一致，即可证明文件自保全以来未被修改。'}
-      </p>
+      <p className="muted">{VERIFY_HINT[view.kind]}</p>
       <Hashes view={view} />
       <section className="download-box" aria-labelledby="download-title">
         <h2 id="download-title">下载证据</h2>
@@ -117,8 +132,17 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
               <button type="submit" className="button primary">
                 下载证据
               </button>
-              <p className="muted">证据包（ZIP）内含原始文件、保全证书PDF和账本证明 proof.json。</p>
+              <p className="muted" data-testid="package-contents">
+                证据包（ZIP）内含{packageContents(view.kind)}。
+              </p>
             </Form>
+            {qr?.preview ? (
+              <p>
+                <Link to={qr.preview} data-testid="preview-link">
+                  在线预览
+                </Link>
+              </p>
+            ) : null}
             {qr ? (
               <figure className="qr">
                 <img src={qr.img} alt="手机扫码查看证书" width={132} height={132} data-testid="mobile-qr" />

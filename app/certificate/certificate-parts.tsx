@@ -1,10 +1,13 @@
 /**
  * Pieces every certificate view shares (Chinese, English, print, mobile): the platform's certificate body, the
- * verification hashes (chain transaction hash links to our ledger explorer), and the kind-specific facts of
- * spec 01 §2.3: app-capture device info, user-data row count and field names with example values (≤ 10 characters).
+ * English certificate (facts and statement per evidence kind, decision 028), the verification hashes (chain
+ * transaction hash links to our ledger explorer; the hash is named for what it was computed over), and the
+ * kind-specific facts of spec 01 §2.3: app-capture device info, user-data row count and field names with example
+ * values (≤ 10 characters).
  */
 import { Link } from 'react-router';
-import type { EvidenceView } from '../../contract/evidence.ts';
+import { type EvidenceView, fileTypeLabelEn, packageContents } from '../../contract/evidence.ts';
+import { formatBytes } from '../../contract/messages.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {
   return <article className="certificate-body" dangerouslySetInnerHTML={{ __html: view.html }} />;
@@ -68,10 +71,17 @@ export function KindFacts({ view, english = false }: { view: EvidenceView; engli
   );
 }
 
+/** What the evidence hash was computed over: the file, the file as the user stated it, or data.csv. */
+export function hashLabel(kind: EvidenceView['kind'], english = false): string {
+  if (kind === 'hash') return english ? 'File SHA-256 (submitted by the user)' : '文件SHA256（用户提交）';
+  if (kind === 'property') return english ? 'Data SHA-256 (data.csv)' : '数据SHA256（data.csv）';
+  return english ? 'File SHA-256' : '文件SHA256';
+}
+
 export function Hashes({ view, english = false }: { view: EvidenceView; english?: boolean }) {
   return (
     <dl className="facts hashes">
-      <dt>{english ? 'File SHA-256' : '文件SHA256'}</dt>
+      <dt>{hashLabel(view.kind, english)}</dt>
       <dd className="mono hash" data-testid="filehash">
         {view.filehash}
       </dd>
@@ -94,5 +104,111 @@ export function DeletedNotice({ view, english = false }: { view: EvidenceView; e
         ? `The owner deleted the stored data on ${view.deletedAt}; the ledger record remains.`
         : `该证据数据已由所有人于 ${view.deletedAt} 删除，保全记录仍保留在存证账本中。`}
     </p>
+  );
+}
+
+const KIND_EN: Record<EvidenceView['kind'], string> = {
+  file: 'File preservation',
+  hash: 'Hash preservation',
+  property: 'User data preservation',
+  app: 'App capture',
+};
+
+/** The English facts of the kind (the platform's certificate body is Chinese only). */
+function englishFacts(view: EvidenceView): [string, string][] {
+  const size = `${formatBytes(view.fileSize)} (${view.fileSize} bytes)`;
+  if (view.kind === 'hash') {
+    return [
+      ...(view.fileName ? ([['File name (stated by the user)', view.fileName]] as [string, string][]) : []),
+      ...(view.fileSize > 0 ? ([['Size (stated by the user)', size]] as [string, string][]) : []),
+      [
+        'Type',
+        view.fileName
+          ? `${fileTypeLabelEn(view.fileType)} (inferred from the stated name, unverified)`
+          : 'Other',
+      ],
+    ];
+  }
+  if (view.kind === 'property') {
+    return [
+      ['Data format', 'CSV (UTF-8, RFC 4180, header row first)'],
+      ['Rows', `${view.userData?.line ?? 0} (header excluded)`],
+      ['Size', size],
+    ];
+  }
+  return [
+    ['File name', view.fileName || '-'],
+    ['Size', size],
+    ['Type', fileTypeLabelEn(view.fileType)],
+  ];
+}
+
+/** The English statement of the kind: what the platform received, and how anyone re-checks it. */
+export function englishStatement(kind: EvidenceView['kind']): string {
+  if (kind === 'hash') {
+    return (
+      'The platform received only the SHA-256 hash submitted by the user, never the file itself; the name, size ' +
+      'and type above are as the user stated them and prove nothing about the content. The hash was recorded in a ' +
+      'tamper-evident append-only ledger at the time stated. Anyone holding the original file can recompute its ' +
+      'SHA-256 and compare it with the value below: a match shows the file existed then and is unchanged since.'
+    );
+  }
+  if (kind === 'property') {
+    return (
+      'This certifies that the platform received the user data above at the time stated, normalised it as CSV ' +
+      '(UTF-8, RFC 4180, field names in the first row), computed the SHA-256 of that CSV and recorded it in a ' +
+      'tamper-evident append-only ledger. Anyone can recompute the SHA-256 of the downloaded data.csv and compare ' +
+      'it with the value below.'
+    );
+  }
+  return (
+    'This certifies that the platform received and preserved the electronic data above at the time stated, ' +
+    'computed its SHA-256 hash and recorded it in a tamper-evident append-only ledger. Anyone can recompute the ' +
+    'SHA-256 of the original file and compare it with the value below.'
+  );
+}
+
+/**
+ * The certificate in English (spec 01 §2.3 English page; its print view with `withHashes`): number, title, kind,
+ * the kind's facts, time, what the package holds (not for deleted data), and the kind's statement.
+ */
+export function EnglishCertificate({
+  view,
+  withHashes = false,
+}: {
+  view: EvidenceView;
+  withHashes?: boolean;
+}) {
+  const rows: [string, string][] = [
+    ['Preservation No.', view.baoquan],
+    ['Title', view.title],
+    ['Kind', KIND_EN[view.kind]],
+    ...englishFacts(view),
+    ['Preserved at', `${view.saveTime} (UTC+8)`],
+    ...(withHashes
+      ? ([
+          [hashLabel(view.kind, true), view.filehash],
+          ['Ledger transaction hash', view.chainhash],
+        ] as [string, string][])
+      : []),
+    ...(view.deletedAt
+      ? []
+      : ([['Package contents', packageContents(view.kind, true)]] as [string, string][])),
+  ];
+  return (
+    <article className="certificate-body cz-certificate" data-testid="english-certificate">
+      <h1>Electronic Data Preservation Certificate</h1>
+      <table className="cz-certificate-facts">
+        <tbody>
+          {rows.map(([k, v]) => (
+            <tr key={k}>
+              <th scope="row">{k}</th>
+              <td className={/SHA-256|hash/.test(k) ? 'mono' : undefined}>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="cz-certificate-statement">{englishStatement(view.kind)}</p>
+    </article>
   );
 }

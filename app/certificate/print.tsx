@@ -2,14 +2,13 @@
  * /attestation/{id}/print and /English/attestation/{id}/print: the A4 print view the gateway renders to PDF with
  * Chromium (decision 007) and that a browser can print directly. No top bar, no script needed; the Chinese text
  * is set in Noto Sans SC shipped as an npm package (@fontsource/noto-sans-sc) so the PDF embeds it. It carries a QR
- * code to the public certificate and the ledger proof summary.
+ * code to the public certificate and the ledger proof summary. The English view is worded per evidence kind like
+ * the English page (decision 028) and served as `<html lang="en">` (its loader's `lang`).
  */
 import '@fontsource/noto-sans-sc/400.css';
 import '@fontsource/noto-sans-sc/700.css';
 import type { Route } from './+types/print';
-import { fileTypeLabel } from '../../contract/evidence.ts';
-import { formatBytes } from '../../contract/messages.ts';
-import { CertificateBody, DeletedNotice, KindFacts } from './certificate-parts.tsx';
+import { CertificateBody, DeletedNotice, EnglishCertificate, KindFacts } from './certificate-parts.tsx';
 import { loadProofSummary } from './ledger-proof.server.ts';
 import { loadView, qrDataUri } from './view.server.ts';
 
@@ -25,6 +24,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return {
     view,
     english,
+    // The root layout's <html lang> (print views are bare documents): the English print is English.
+    lang: english ? 'en' : 'zh-CN',
     certificateUrl,
     qr: await qrDataUri(certificateUrl),
     proof: await loadProofSummary(context, view.baoquan),
@@ -35,51 +36,7 @@ export default function PrintCertificate({ loaderData }: Route.ComponentProps) {
   const { view, english, certificateUrl, qr, proof } = loaderData;
   return (
     <div className="print-sheet" lang={english ? 'en' : 'zh-CN'}>
-      {english ? (
-        <section className="cz-certificate">
-          <h1>Electronic Data Preservation Certificate</h1>
-          <table className="cz-certificate-facts">
-            <tbody>
-              <tr>
-                <th>Preservation No.</th>
-                <td>{view.baoquan}</td>
-              </tr>
-              <tr>
-                <th>Title</th>
-                <td>{view.title}</td>
-              </tr>
-              <tr>
-                <th>File name</th>
-                <td>{view.fileName || '-'}</td>
-              </tr>
-              <tr>
-                <th>Size</th>
-                <td>
-                  {formatBytes(view.fileSize)} ({view.fileSize} bytes)
-                </td>
-              </tr>
-              <tr>
-                <th>Type</th>
-                <td>{fileTypeLabel(view.fileType)}</td>
-              </tr>
-              <tr>
-                <th>Preserved at</th>
-                <td>{view.saveTime} (UTC+8)</td>
-              </tr>
-              <tr>
-                <th>File SHA-256</th>
-                <td className="mono">{view.filehash}</td>
-              </tr>
-              <tr>
-                <th>Ledger transaction hash</th>
-                <td className="mono">{view.chainhash}</td>
-              </tr>
-            </tbody>
-          </table>
-        </section>
-      ) : (
-        <CertificateBody view={view} />
-      )}
+      {english ? <EnglishCertificate view={view} withHashes /> : <CertificateBody view={view} />}
       <DeletedNotice view={view} english={english} />
       <KindFacts view={view} english={english} />
       <section className="print-proof">

@@ -10,6 +10,7 @@ import { type DownloadData, EvidencePaths, type EvidenceView } from '../../contr
 import { apiCall } from '../lib/api.server.ts';
 import { getToken } from '../lib/auth.server.ts';
 import { sanitizeCertificateHtml } from '../lib/sanitize.server.ts';
+import { previewHref } from './file-preview.server.ts';
 import { encodeFileToken } from './file-token.server.ts';
 
 /** Reads the view of `baoquan`. @throws 404 for an unknown number, 502 when the platform fails. */
@@ -41,13 +42,15 @@ export async function qrDataUri(text: string): Promise<string> {
 
 /**
  * The owner's mobile QR code (spec 01 §2.3, §6): content is the mobile certificate URL carrying the file URL token
- * (a fresh signed download URL of the owner's evidence). Null when the platform gives no download URL.
+ * (a fresh signed download URL of the owner's evidence); with it `preview`, this page's own preview link of an
+ * image, audio or video (`?fileUrl=&fileType=&vedioType=`, decision 028) or null. Null when the platform gives no
+ * download URL.
  */
 export async function ownerMobileQr(
   request: Request,
   context: AppLoadContext,
   view: EvidenceView,
-): Promise<{ img: string; url: string } | null> {
+): Promise<{ img: string; url: string; preview: string | null } | null> {
   const token = await getToken(request, context);
   if (!token || view.id === null || view.isDownload !== 1) return null;
   const res = await apiCall<DownloadData>(context, EvidencePaths.ownerDownload, {
@@ -58,5 +61,9 @@ export async function ownerMobileQr(
   if (!isSuccess(res.code)) return null;
   const origin = new URL(request.url).origin;
   const url = `${origin}/mobile/attestation/${encodeURIComponent(view.baoquan)}/${encodeFileToken(res.data.downUrl, context.sessionSecrets[0]!)}`;
-  return { img: await qrDataUri(url), url };
+  return {
+    img: await qrDataUri(url),
+    url,
+    preview: previewHref(view, res.data.downUrl, context.sessionSecrets[0]!),
+  };
 }

@@ -1,6 +1,7 @@
 /**
- * /attestation-list/download: batch download (spec 01 §2.4). Pick rows (20 a page, same filters as the lists),
- * submit; the platform signs the packages and we redirect (PRG) to this page with `?batch=<signed URL>`, which
+ * /attestation-list/download: batch download (spec 01 §2.4). Pick rows (20 a page) of file, app-captured and
+ * user-data evidence (getList `v=download`, decision 028), filtered by date range, file type, label and file-name
+ * keyword; submit; the platform signs the packages and we redirect (PRG) to this page with `?batch=<signed URL>`, which
  * counts down 5 seconds and then starts the download: a `<meta http-equiv="refresh">` without JavaScript, a visible
  * countdown with it. One ZIP holds every package, so no hidden frames are needed (the spec's 300000 ms frame
  * clean-up has nothing to clean). Errors: 请选择需要下载的证据 (nothing selected), 无下载文件 (nothing downloadable).
@@ -10,18 +11,26 @@ import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/batch-download';
 import { isSuccess } from '../../contract/envelope.ts';
 import {
+  BATCH_LIST_V,
   type BatchDownloadData,
   EVIDENCE_PAGE_SIZE,
   type EvidenceListData,
   EvidenceMsg,
   EvidencePaths,
+  type LabelItem,
 } from '../../contract/evidence.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { readFilters, toListQuery } from './filters.ts';
-import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
+import {
+  EvidenceCells,
+  EvidenceFilters,
+  FileTypeSelect,
+  LabelSelect,
+  ListPagination,
+} from './list-parts.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 
 /** Countdown before the download starts (spec 01 §9), seconds. */
@@ -36,14 +45,19 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const filters = readFilters(url);
-  const list = await authedCall<EvidenceListData>(request, context, EvidencePaths.list, {
-    query: toListQuery(filters, EVIDENCE_PAGE_SIZE),
-  });
+  // getLabelList without `v` gives the labels of exactly the kinds this list shows (file, app, user data).
+  const [list, labels] = await Promise.all([
+    authedCall<EvidenceListData>(request, context, EvidencePaths.list, {
+      query: { ...toListQuery(filters, EVIDENCE_PAGE_SIZE), v: BATCH_LIST_V },
+    }),
+    authedCall<LabelItem[]>(request, context, EvidencePaths.labels),
+  ]);
   const batch = url.searchParams.get('batch');
   return {
     filters,
     list: isSuccess(list.code) ? list.data.list : [],
     count: isSuccess(list.code) ? list.data.count : 0,
+    labels: isSuccess(labels.code) ? labels.data.map((l) => l.label) : [],
     // Only our own signed batch path is followed (no open redirect).
     batch: batch && batch.startsWith(BATCH_PREFIX) ? batch : null,
     itemCount: Number(url.searchParams.get('n') ?? 0),
@@ -90,7 +104,7 @@ function Countdown({ href, items }: { href: string; items: number }) {
 }
 
 export default function BatchDownload({ loaderData, actionData }: Route.ComponentProps) {
-  const { filters, list, count, batch, itemCount } = loaderData;
+  const { filters, list, count, labels, batch, itemCount } = loaderData;
   return (
     <section className="page">
       <p className="breadcrumb">
@@ -98,7 +112,16 @@ export default function BatchDownload({ loaderData, actionData }: Route.Componen
       </p>
       <h1>批量下载</h1>
       {batch ? <Countdown href={batch} items={itemCount} /> : null}
-      <EvidenceFilters filters={filters} />
+      <EvidenceFilters
+        filters={filters}
+        after={<Link to="/attestation-list/download">重置</Link>}
+        selects={
+          <>
+            <FileTypeSelect value={filters.type} />
+            <LabelSelect value={filters.label} labels={labels} />
+          </>
+        }
+      />
       <Form method="post">
         <CsrfInput />
         <DataTable

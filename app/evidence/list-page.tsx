@@ -3,13 +3,18 @@
  * pagination by links, and per-row actions (label, delete) confirmed in <details> steps (no JavaScript needed).
  */
 import { Form, Link, NavLink } from 'react-router';
-import { FILE_TYPES } from '../../contract/evidence.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import type { listLoader, ListKind } from './list.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
-import { EvidenceCells, EvidenceFilters, ListPagination } from './list-parts.tsx';
+import {
+  EvidenceCells,
+  EvidenceFilters,
+  FileTypeSelect,
+  LabelSelect,
+  ListPagination,
+} from './list-parts.tsx';
 
 /** Each list's tab label, which is also the label of its "new evidence" button, and that button's path. */
 const KINDS: Record<ListKind, { label: string; create: string }> = {
@@ -56,29 +61,8 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
         after={<Link to={base}>重置</Link>}
         selects={
           <>
-            {kind === 'file' ? (
-              <label>
-                文件类型
-                <select name="type" defaultValue={String(filters.type)}>
-                  {FILE_TYPES.map((t) => (
-                    <option key={t.code} value={t.code}>
-                      {t.label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            ) : null}
-            <label>
-              标签
-              <select name="label" defaultValue={filters.label}>
-                <option value="">全部</option>
-                {labels.map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-              </select>
-            </label>
+            {kind === 'file' ? <FileTypeSelect value={filters.type} /> : null}
+            <LabelSelect value={filters.label} labels={labels} />
           </>
         }
       />

@@ -1,11 +1,16 @@
 /**
  * Pieces of the evidence list screens (spec 01 §2.4) that the three lists and the batch download share: the GET
- * filter form (date range and file-name keyword, with the list's own selects in between), an evidence's cells in a
- * table row, and the pagination that keeps the filters.
+ * filter form (date range and file-name keyword, with the list's own selects in between), the file-type and label
+ * selects, an evidence's cells in a table row, and the pagination that keeps the filters.
  */
 import type { ReactNode } from 'react';
 import { Form } from 'react-router';
-import { EVIDENCE_PAGE_SIZE, type EvidenceListItem, fileTypeLabel } from '../../contract/evidence.ts';
+import {
+  EVIDENCE_PAGE_SIZE,
+  type EvidenceListItem,
+  FILE_TYPES,
+  fileTypeLabel,
+} from '../../contract/evidence.ts';
 import { Pagination } from '../shell/pagination.tsx';
 import { pageHref, type ListFilters } from './filters.ts';
 
@@ -22,8 +27,10 @@ export function EvidenceFilters({
   selects?: ReactNode;
   after?: ReactNode;
 }) {
+  // Keyed by the filters: a client-side navigation to other filters (a reset link, a back step) mounts a fresh form,
+  // so the fields show the URL's filters rather than what was last typed (defaultValue applies only on mount).
   return (
-    <Form method="get" className="filters" role="search">
+    <Form method="get" className="filters" role="search" key={pageHref(filters, 1)}>
       <label>
         开始日期 <input type="date" name="startDate" defaultValue={filters.startDate} />
       </label>
@@ -39,6 +46,39 @@ export function EvidenceFilters({
       </button>
       {after}
     </Form>
+  );
+}
+
+/** The file-type filter (spec 01 §2.4: 0 all, 1 document, 2 image, 3 audio, 4 video, 5 other). */
+export function FileTypeSelect({ value }: { value: number }) {
+  return (
+    <label>
+      文件类型
+      <select name="type" defaultValue={String(value)}>
+        {FILE_TYPES.map((t) => (
+          <option key={t.code} value={t.code}>
+            {t.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The label filter: 全部 (no label filter) and the user's labels of the list's kinds (getLabelList). */
+export function LabelSelect({ value, labels }: { value: string; labels: string[] }) {
+  return (
+    <label>
+      标签
+      <select name="label" defaultValue={value}>
+        <option value="">全部</option>
+        {labels.map((l) => (
+          <option key={l} value={l}>
+            {l}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

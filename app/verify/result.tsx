@@ -1,6 +1,6 @@
 /** How a found evidence is shown on the verification pages. */
 import { Link } from 'react-router';
-import { fileTypeLabel } from '../../contract/evidence.ts';
+import { fileTypeLabel, fileTypeLabelEn } from '../../contract/evidence.ts';
 import type { PublicEvidence } from '../../contract/verify.ts';
 
 const KIND: Record<PublicEvidence['kind'], string> = {
@@ -8,6 +8,14 @@ const KIND: Record<PublicEvidence['kind'], string> = {
   hash: '哈希保全',
   property: '数据保全',
   app: '移动取证',
+};
+
+/** The kinds in English (the /English pages, decision 028). */
+const KIND_EN: Record<PublicEvidence['kind'], string> = {
+  file: 'File preservation',
+  hash: 'Hash preservation',
+  property: 'User data preservation',
+  app: 'App capture',
 };
 
 export function EvidenceResult({
@@ -26,10 +34,12 @@ export function EvidenceResult({
         <dd>{evidence.title}</dd>
         <dt>{english ? 'Kind' : '保全方式'}</dt>
         <dd>
-          {english ? evidence.kind : KIND[evidence.kind]} · {fileTypeLabel(evidence.fileType)}
+          {english
+            ? `${KIND_EN[evidence.kind]} · ${fileTypeLabelEn(evidence.fileType)}`
+            : `${KIND[evidence.kind]} · ${fileTypeLabel(evidence.fileType)}`}
         </dd>
         <dt>{english ? 'Preserved at' : '保全时间'}</dt>
-        <dd>{evidence.saveTime}</dd>
+        <dd>{english ? `${evidence.saveTime} (UTC+8)` : evidence.saveTime}</dd>
         <dt>{english ? 'File SHA-256' : '文件SHA256'}</dt>
         <dd className="mono hash">{evidence.filehash}</dd>
         <dt>{english ? 'Ledger transaction hash' : '链上交易哈希'}</dt>

@@ -1,9 +1,12 @@
 /**
  * /queryAuthentication/safekeeping and /English/safekeeping: look an evidence up by its preservation number
  * (spec 01 §7 bqno → viewToken → bqview). A GET form, so the result has a shareable URL and needs no JavaScript.
+ * The English route is served as `<html lang="en">` (the loader's `lang`) with English labels and messages.
  */
 import { Form } from 'react-router';
 import type { Route } from './+types/safekeeping';
+import { Msg } from '../../contract/messages.ts';
+import { VerifyMsg } from '../../contract/verify.ts';
 import { lookupByNumber } from './lookup.server.ts';
 import { EvidenceResult, NotFound } from './result.tsx';
 
@@ -15,12 +18,27 @@ export const meta: Route.MetaFunction = ({ location }) => [
   },
 ];
 
+/** The platform's Chinese lookup messages in English; any other failure reads as a generic one. */
+function englishError(message: string): string {
+  if (message === VerifyMsg.evidenceNumberNotFound)
+    return 'No evidence was found for this preservation number.';
+  if (message === Msg.tooManyRequests) return 'Too many lookups. Please try again in a minute.';
+  return 'The lookup failed. Please try again later.';
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const english = url.pathname.startsWith('/English');
+  const lang = english ? ('en' as const) : ('zh-CN' as const);
   const no = (url.searchParams.get('no') ?? '').trim();
-  if (!no) return { english, no, result: null };
-  return { english, no, result: await lookupByNumber(context, no, url.pathname) };
+  if (!no) return { english, lang, no, result: null };
+  const result = await lookupByNumber(context, no, url.pathname);
+  return {
+    english,
+    lang,
+    no,
+    result: english && !result.ok ? { ok: false as const, error: englishError(result.error) } : result,
+  };
 }
 
 export default function Safekeeping({ loaderData }: Route.ComponentProps) {
@@ -54,7 +72,7 @@ export default function Safekeeping({ loaderData }: Route.ComponentProps) {
     </>
   );
   return english ? (
-    <section className="page" lang="en">
+    <section className="page">
       <h1>Verify a preservation number</h1>
       {body}
     </section>

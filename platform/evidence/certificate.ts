@@ -2,10 +2,11 @@
  * The certificate body (`html` of the evidence view, spec 01 §2.3, §3), rendered from a fixed template per evidence
  * kind (docs/decisions/006-evidence-kinds.md): file, hash (the platform never saw the file), property (row
  * count and field names with example values cut to 10 characters) and app capture (forensic type and device
- * name, model, version, processor, kernel). Deleted evidence carries the owner's deletion date. Every
+ * name, model, version, processor, kernel). Each says what its package ZIP holds (decision 028: a hash evidence's
+ * package has no original file, user data's has data.csv); deleted evidence carries the owner's deletion date. Every
  * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
-import { fileTypeLabel } from '../../contract/evidence.ts';
+import { fileTypeLabel, packageContents } from '../../contract/evidence.ts';
 import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { EvidenceKind } from '../db/schema.ts';
@@ -76,8 +77,14 @@ const sizeText = (bytes: number) => `${formatBytes(bytes)}（${bytes} 字节）`
 const row = ([k, v]: [string, string]) =>
   `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`;
 
-/** The facts table rows for the kind. */
+/** The facts table rows for the kind, ending with what its package holds (unless the data was deleted). */
 function factRows(f: CertificateFacts): [string, string][] {
+  const rows = kindRows(f);
+  return f.deletedAt ? rows : [...rows, ['证据包内容', packageContents(f.kind ?? 'file')]];
+}
+
+/** The facts of the kind: number, title, what was received, time, owner, hashes. */
+function kindRows(f: CertificateFacts): [string, string][] {
   const kind = f.kind ?? 'file';
   const head: [string, string][] = [
     ['保全编号', f.baoquan],

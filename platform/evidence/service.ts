@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import {
+  BATCH_LIST_V,
   type EvidenceListData,
   type EvidenceListQuery,
   EvidenceMsg,
@@ -130,8 +131,13 @@ function likePattern(keyword: string): string {
   return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Which kinds a list shows: getList lists file and app evidence, `v=property` user data; getHashSaveList hash. */
+/**
+ * Which kinds a list shows: getList lists file and app evidence, `v=property` user data, `v=download`
+ * (BATCH_LIST_V) file, app and user data together for the batch download screen (spec 01 §2.4, decision 028);
+ * getHashSaveList hash.
+ */
 export function listKinds(v: string | undefined): EvidenceKind[] {
+  if (v === BATCH_LIST_V) return ['file', 'app', 'property'];
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
 }
 
