@@ -85,6 +85,14 @@ export const KycMsg = {
   /** Notifications the user receives after a decision. */
   approvedNews: '恭喜，您的实名认证已通过审核，现在可以使用数据保全和公证服务。',
   rejectedNews: (remark: string) => `很抱歉，您的实名认证未通过审核：${remark}。请修改资料后重新提交。`,
+  /**
+   * The result SMS the under-review hint promises (spec 02 §9: the review result comes in 1-2 days, by SMS). The
+   * Tencent templates TENCENT_SMS_TEMPLATE_KYC_APPROVED / _REJECTED hold these texts; the sandbox writes them.
+   */
+  approvedSms: '您的实名认证已通过审核，现在可以使用数据保全和公证服务。',
+  rejectedSms: '您的实名认证未通过审核，请登录查看原因，修改资料后重新提交。',
+  /** A personal ID number verified or under review on another account (one number, one personal account). */
+  idCardTaken: '该身份证号已被其他账号认证',
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ import { safeEqual } from '../core/crypto.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { registerSignedFileRoute } from '../files/signed-files.ts';
 import { pollOpenCertifications } from './face.ts';
+import { idNumberKey } from './id-number.ts';
 import { KYC_IMAGE_PURPOSE, kycStorage, type KycKind } from './profile.ts';
 import {
   assertEditable,
@@ -95,7 +96,10 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
         const text = await validateSubmission(s, kind, schema, await storedImageFields(db, user.id));
         delete text.type;
         const { authType, user: update } = finish(text);
-        await storeSubmission(app, storage, user.id, kind, authType, text, s, update);
+        // one ID number, one personal account: the number's index key goes with the live profile (id-number.ts)
+        const idKey =
+          kind === 'personal' && text.idCard ? await idNumberKey(app.config.dataDir, text.idCard) : null;
+        await storeSubmission(app, storage, user.id, kind, authType, text, s, update, idKey);
         request.log.info({ userId: user.id, kind }, 'KYC submitted');
         return ok(null, Msg.submitted);
       } finally {
