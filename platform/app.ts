@@ -118,7 +118,7 @@ export async function buildPlatform(
       // The password is never logged: it is the documented default or DEMO_PASSWORD (docs/decisions/025).
       app.log.info(
         { mobile: DEMO_MOBILE, created: r === 'created' },
-        `demo account ${r === 'created' ? 'created' : 'present'}: mobile ${DEMO_MOBILE}, initial password DEMO_PASSWORD (default demo1234 as in the README)`,
+        `demo account ${r === 'created' ? 'created' : 'present'}: mobile ${DEMO_MOBILE}; its initial password is DEMO_PASSWORD when set, else the default documented in the README`,
       );
     }
     return app;
