@@ -8,7 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { KycReviewPaths } from '../../contract/kyc-review.ts';
-import { KycMsg, KycPaths } from '../../contract/kyc.ts';
+import { type FaceStartData, KycMsg, KycPaths } from '../../contract/kyc.ts';
 import { type OpsLoginData, OpsPaths } from '../../contract/ops.ts';
 import { Msg } from '../../contract/messages.ts';
 import { idCardCheckChar } from '../../contract/validators.ts';
@@ -191,6 +191,37 @@ forEachDialect('KYC one ID per account, result SMS', (h) => {
         .executeTakeFirstOrThrow();
       expect(row.user_status).toBe('1');
     }
+  });
+
+  it('a face that passes after the number went live elsewhere is refused, and the account stays unverified', async () => {
+    const { id18 } = idPair('870707', '335');
+    const a = await newUser();
+    const b = await newUser();
+    const start = await post<FaceStartData>(
+      h.app,
+      KycPaths.aliIdentification,
+      { username: '赵六', idCard: id18, type: '3', address: '北京市东城区1号' },
+      a.token,
+    );
+    expect(start.code).toBe(200);
+    // a's face is not live yet: b's photo submission of the number wins
+    expect((await submit(b.token, id18)).code).toBe(200);
+    const res = await fetch(start.data.qrContent, { redirect: 'manual' });
+    const page = new URL(res.headers.get('location') ?? '', start.data.qrContent).toString();
+    const pressed = await fetch(page, {
+      method: 'POST',
+      body: new URLSearchParams({ decision: 'pass' }),
+      redirect: 'manual',
+    });
+    expect(pressed.status).toBe(303);
+    const q = await post(h.app, KycPaths.aliQuery, { certify_id: start.data.certify_id }, a.token);
+    expect([q.code, q.msg]).toEqual([400, KycMsg.idCardTaken]);
+    const row = await h.app.pdb.db
+      .selectFrom('users')
+      .select('user_status')
+      .where('mobile', '=', a.mobile)
+      .executeTakeFirstOrThrow();
+    expect(row.user_status).toBe('1');
   });
 
   it('a resubmission by the same account keeps its own number', async () => {

@@ -35,7 +35,7 @@ import { currentUser } from '../account/auth.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { registerSignedFileRoute } from '../files/signed-files.ts';
-import { pollOpenCertifications } from './face.ts';
+import { ID_TAKEN_REASON, pollOpenCertifications } from './face.ts';
 import { idNumberKey } from './id-number.ts';
 import { KYC_IMAGE_PURPOSE, kycStorage, type KycKind } from './profile.ts';
 import {
@@ -133,9 +133,23 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     const data: FaceQueryData = { state };
     if (state === 'passed') return ok(data, KycMsg.facePassed);
     if (state === 'open') return { code: ApiCode.PENDING, msg: KycMsg.facePending, data };
+    // a face that passed while its ID number became live on another account (one number, one personal account)
+    const idTakenMeanwhile =
+      state === 'failed' &&
+      (
+        await db
+          .selectFrom('face_certifications')
+          .select('fail_reason')
+          .where('certify_id', '=', certify_id)
+          .executeTakeFirst()
+      )?.fail_reason === ID_TAKEN_REASON;
     return {
       code: ApiCode.BAD_REQUEST,
-      msg: state === 'expired' ? KycMsg.faceExpired : KycMsg.faceFailed,
+      msg: idTakenMeanwhile
+        ? KycMsg.idCardTaken
+        : state === 'expired'
+          ? KycMsg.faceExpired
+          : KycMsg.faceFailed,
       data,
     };
   });
