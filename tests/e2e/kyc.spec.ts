@@ -7,7 +7,7 @@
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { expect, test } from '../support/e2e-fixtures.ts';
-import { KycGateMsg } from '../../contract/kyc.ts';
+import { KycGateMsg, KycMsg } from '../../contract/kyc.ts';
 import { createOperator, makeFile, preserveFile, TINY_PNG } from '../support/e2e.ts';
 
 const ID_AGENT = '11010519491231002X'; // birth date 1949-12-31
@@ -58,7 +58,7 @@ test('personal photo method: validation, under review, approved by an operator, 
   await expect(page.getByRole('heading', { name: '您尚未进行实名认证' })).toBeVisible();
   await page.getByRole('link', { name: '个人认证' }).click();
   await expect(page).toHaveURL(/:\d+\/personage-kyc$/);
-  await chooseMethod(page, info, '上传身份证照片认证（0-2个工作日）', 'photo');
+  await chooseMethod(page, info, KycMsg.photoMethodLabel, 'photo');
 
   // every required message at once
   await page.getByRole('button', { name: '提交', exact: true }).click();
