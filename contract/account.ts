@@ -34,6 +34,13 @@ export const AccountMsg = {
   mobileNotRegistered: '该手机号未注册',
   smsTooFrequent: '验证码发送过于频繁，请一分钟后再试',
   smsSent: '验证码已发送',
+  /** An SMS refused by the hourly/daily quota (per mobile or per client IP): whole minutes (at least 1) to wait. */
+  smsLimited: (minutes: number) =>
+    minutes >= 60
+      ? `验证码发送次数过多，请${Math.ceil(minutes / 60)}小时后再试`
+      : `验证码发送次数过多，请${minutes}分钟后再试`,
+  /** The SMS provider refused or could not be reached; the code was not sent. */
+  smsSendFailed: '短信发送失败，请稍后再试',
   registered: '注册成功',
   passwordReset: '密码重置成功，请登录',
   loggedIn: '登录成功',

@@ -32,6 +32,13 @@ import {
  * original's 超多); texts the spec paraphrases in English, and those it does not show, are ours, listed in
  * docs/decisions/010-kyc-foundations.md and 011-kyc-review.md.
  */
+/**
+ * How long the photo review takes, in working days, as every text says it (spec 02 §9: "photo verification takes
+ * 0-2 working days; the review result comes in 1-2 days"): one span, 1-2, for the method label, the under-review
+ * hint and the top bar's tip, so the page never promises two different times (docs/decisions/025-secrets-sms.md).
+ */
+export const KYC_REVIEW_WORKING_DAYS = '1-2';
+
 export const KycMsg = {
   nameChinese: ValidatorMsg.nameChinese,
   shortNameChinese: ValidatorMsg.shortNameChinese,
@@ -85,6 +92,18 @@ export const KycMsg = {
   /** Notifications the user receives after a decision. */
   approvedNews: '恭喜，您的实名认证已通过审核，现在可以使用数据保全和公证服务。',
   rejectedNews: (remark: string) => `很抱歉，您的实名认证未通过审核：${remark}。请修改资料后重新提交。`,
+  /**
+   * The result SMS the under-review hint promises (spec 02 §9: the review result comes in 1-2 days, by SMS). The
+   * Tencent templates TENCENT_SMS_TEMPLATE_KYC_APPROVED / _REJECTED hold these texts; the sandbox writes them.
+   */
+  approvedSms: '您的实名认证已通过审核，现在可以使用数据保全和公证服务。',
+  rejectedSms: '您的实名认证未通过审核，请登录查看原因，修改资料后重新提交。',
+  /** The photo method's label (spec 02 §4 personal screen), with {@link KYC_REVIEW_WORKING_DAYS}. */
+  photoMethodLabel: `上传身份证照片认证（${KYC_REVIEW_WORKING_DAYS}个工作日）`,
+  /** The under-review hint (spec 02 top-bar tip 2: result by SMS), with {@link KYC_REVIEW_WORKING_DAYS}. */
+  reviewHint: `审核结果将在${KYC_REVIEW_WORKING_DAYS}个工作日内以短信通知，请耐心等待。`,
+  /** A personal ID number verified or under review on another account (one number, one personal account). */
+  idCardTaken: '该身份证号已被其他账号认证',
 } as const;
 
 // ---------------------------------------------------------------------------------------------------------------

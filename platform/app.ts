@@ -27,6 +27,7 @@ import type { SmsProvider } from './account/sms.ts';
 import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
 import { envelopePlugin } from './core/envelope.ts';
+import { redactingChildLoggerFactory } from './core/log-redact.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
@@ -77,6 +78,7 @@ export async function buildPlatform(
     // Uploads of up to MAX_UPLOAD_BYTES take long on slow links: no whole-request timeout.
     requestTimeout: 0,
   });
+  app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   try {
     await app.register(envelopePlugin, { maxUploadBytes: config.maxUploadBytes });
     await app.register(formbody);
@@ -115,11 +117,10 @@ export async function buildPlatform(
     await app.ready();
     if (config.seedDemo) {
       const r = await seedDemoAccount(app.pdb.db, config.demoPassword, config.scryptCost);
+      // The password is never logged: it is the documented default or DEMO_PASSWORD (docs/decisions/025).
       app.log.info(
-        { mobile: DEMO_MOBILE, password: config.demoPassword, seeded: r === 'created' },
-        r === 'created'
-          ? `demo account created: mobile ${DEMO_MOBILE}, password ${config.demoPassword}`
-          : `demo account: mobile ${DEMO_MOBILE}, initial password ${config.demoPassword} (unless changed since)`,
+        { mobile: DEMO_MOBILE, created: r === 'created' },
+        `demo account ${r === 'created' ? 'created' : 'present'}: mobile ${DEMO_MOBILE}; its initial password is DEMO_PASSWORD when set, else the default documented in the README`,
       );
     }
     return app;

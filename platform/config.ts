@@ -9,6 +9,9 @@ import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 
+/** Tencent Cloud SMS's public endpoint (the SDK's default host). */
+export const TENCENT_SMS_ENDPOINT = 'https://sms.tencentcloudapi.com';
+
 /** scrypt parameters (RFC 7914): `N` CPU/memory cost (power of two), `r` block size, `p` parallelism. */
 export interface ScryptCost {
   N: number;
@@ -35,10 +38,16 @@ export interface PlatformConfig {
   appEnv: 'production' | 'development' | 'test';
   /** TEST_HOOKS=1 registers the `/api/__test/*` routes; refused when appEnv is 'production'. */
   testHooks: boolean;
-  /** SEED_DEMO (default true): create the verified demo account 13800138000 on start when missing. */
+  /**
+   * Whether to create the verified demo account 13800138000 on start when missing (docs/decisions/025-secrets-sms.md):
+   * SEED_DEMO=1/0 decides when set; unset, it is seeded with APP_ENV=development or test, and with APP_ENV unset when
+   * every provider is the sandbox (the embedded default of `npm start`), never with APP_ENV=production.
+   */
   seedDemo: boolean;
-  /** DEMO_PASSWORD (default `demo1234`): the demo account's initial password. */
+  /** DEMO_PASSWORD (default `demo1234`): the demo account's initial password. Never logged. */
   demoPassword: string;
+  /** SMS delivery and limits (spec 02 §5 shared validators; docs/decisions/025-secrets-sms.md). */
+  sms: SmsConfig;
   /** SCRYPT_N / SCRYPT_R / SCRYPT_P: password-hash cost (default N=2^15, r=8, p=1; production needs N ≥ 2^14). */
   scryptCost: ScryptCost;
   /** DOWNLOAD_URL_TTL_SECONDS: lifetime of a signed download URL, seconds (default 600). */
@@ -83,6 +92,45 @@ export interface PlatformConfig {
    * (default api.mch.weixin.qq.com). All set → the real WeChat Pay; none → the loopback sandbox.
    */
   wechatpay: WechatPayConfig | null;
+}
+
+/** Tencent Cloud SMS (SendSms, API 2021-01-11) settings, all from TENCENT_SMS_*. */
+export interface TencentSmsConfig {
+  /** TENCENT_SMS_SECRET_ID / TENCENT_SMS_SECRET_KEY: the CAM API key pair. */
+  secretId: string;
+  secretKey: string;
+  /** TENCENT_SMS_SDK_APP_ID: the SMS application's SdkAppId (digits). */
+  sdkAppId: string;
+  /** TENCENT_SMS_SIGN_NAME: the approved signature's content, e.g. 存证云. */
+  signName: string;
+  /** TENCENT_SMS_REGION (default ap-guangzhou). */
+  region: string;
+  /**
+   * Approved template ids: TENCENT_SMS_TEMPLATE_CODE (one variable {1}: the 6-digit code; register and reset),
+   * TENCENT_SMS_TEMPLATE_KYC_APPROVED and TENCENT_SMS_TEMPLATE_KYC_REJECTED (no variables).
+   */
+  templates: { code: string; kycApproved: string; kycRejected: string };
+  /**
+   * TENCENT_SMS_ENDPOINT (default `https://sms.tencentcloudapi.com`): where the SDK sends; a `http://sms.localhost:PORT`
+   * URL points it at a loopback sandbox (tests).
+   */
+  endpoint: string;
+}
+
+/** SMS provider and send limits. Counts per window; every window is fixed and starts at its first send. */
+export interface SmsConfig {
+  /** SMS_PROVIDER (default `sandbox`): `sandbox` writes `${dataDir}/outbox/sms.log`; `tencent` sends for real. */
+  provider: 'sandbox' | 'tencent';
+  /** Set when provider is `tencent`. */
+  tencent: TencentSmsConfig | null;
+  /** SMS_MAX_PER_MOBILE_HOUR (default 5): codes one mobile receives in an hour. */
+  maxPerMobileHour: number;
+  /** SMS_MAX_PER_MOBILE_DAY (default 10): codes one mobile receives in 24 hours. */
+  maxPerMobileDay: number;
+  /** SMS_MAX_PER_IP_HOUR (default 20): codes requested from one client IP in an hour. */
+  maxPerIpHour: number;
+  /** True when a sandbox SMS line may be logged with its code (APP_ENV development or test only). */
+  logCodes: boolean;
 }
 
 /** Billing settings. Money in fen, durations in minutes. */
@@ -131,7 +179,7 @@ const EnvSchema = z.object({
   TOKEN_TTL_SECONDS: int(86400, 60),
   APP_ENV: z.enum(['production', 'development', 'test']).default('production'),
   TEST_HOOKS: bool(false),
-  SEED_DEMO: bool(true),
+  SEED_DEMO: z.enum(['1', '0', 'true', 'false', 'yes', 'no', '']).optional(),
   DEMO_PASSWORD: z.string().min(1).max(64).default('demo1234'),
   SCRYPT_N: int(2 ** 15, 2, 2 ** 24).refine((n) => (n & (n - 1)) === 0, 'must be a power of two'),
   SCRYPT_R: int(8, 1, 64),
@@ -160,6 +208,19 @@ const EnvSchema = z.object({
   WECHATPAY_PUBLIC_KEY: z.string().optional(),
   WECHATPAY_PLATFORM_CERTS: z.string().optional(),
   WECHATPAY_BASE_URL: z.url().optional(),
+  SMS_PROVIDER: z.enum(['sandbox', 'tencent']).default('sandbox'),
+  SMS_MAX_PER_MOBILE_HOUR: int(5, 1, 1_000_000),
+  SMS_MAX_PER_MOBILE_DAY: int(10, 1, 1_000_000),
+  SMS_MAX_PER_IP_HOUR: int(20, 1, 1_000_000),
+  TENCENT_SMS_SECRET_ID: z.string().trim().optional(),
+  TENCENT_SMS_SECRET_KEY: z.string().trim().optional(),
+  TENCENT_SMS_SDK_APP_ID: z.string().trim().optional(),
+  TENCENT_SMS_SIGN_NAME: z.string().trim().optional(),
+  TENCENT_SMS_REGION: z.string().trim().default('ap-guangzhou'),
+  TENCENT_SMS_TEMPLATE_CODE: z.string().trim().optional(),
+  TENCENT_SMS_TEMPLATE_KYC_APPROVED: z.string().trim().optional(),
+  TENCENT_SMS_TEMPLATE_KYC_REJECTED: z.string().trim().optional(),
+  TENCENT_SMS_ENDPOINT: z.url().default(TENCENT_SMS_ENDPOINT),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -203,6 +264,59 @@ function wechatpayConfig(e: Env): WechatPayConfig | null {
   };
 }
 
+/** SMS_PROVIDER and TENCENT_SMS_* → the SMS config. @throws ConfigError when `tencent` lacks a setting */
+function smsConfig(e: Env): SmsConfig {
+  let tencent: TencentSmsConfig | null = null;
+  if (e.SMS_PROVIDER === 'tencent') {
+    const need = {
+      TENCENT_SMS_SECRET_ID: e.TENCENT_SMS_SECRET_ID,
+      TENCENT_SMS_SECRET_KEY: e.TENCENT_SMS_SECRET_KEY,
+      TENCENT_SMS_SDK_APP_ID: e.TENCENT_SMS_SDK_APP_ID,
+      TENCENT_SMS_SIGN_NAME: e.TENCENT_SMS_SIGN_NAME,
+      TENCENT_SMS_TEMPLATE_CODE: e.TENCENT_SMS_TEMPLATE_CODE,
+      TENCENT_SMS_TEMPLATE_KYC_APPROVED: e.TENCENT_SMS_TEMPLATE_KYC_APPROVED,
+      TENCENT_SMS_TEMPLATE_KYC_REJECTED: e.TENCENT_SMS_TEMPLATE_KYC_REJECTED,
+    };
+    const missing = Object.entries(need).filter(([, v]) => !v);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid platform configuration: SMS_PROVIDER=tencent needs ${missing.map(([k]) => k).join(', ')}`,
+      );
+    }
+    tencent = {
+      secretId: need.TENCENT_SMS_SECRET_ID!,
+      secretKey: need.TENCENT_SMS_SECRET_KEY!,
+      sdkAppId: need.TENCENT_SMS_SDK_APP_ID!,
+      signName: need.TENCENT_SMS_SIGN_NAME!,
+      region: e.TENCENT_SMS_REGION,
+      templates: {
+        code: need.TENCENT_SMS_TEMPLATE_CODE!,
+        kycApproved: need.TENCENT_SMS_TEMPLATE_KYC_APPROVED!,
+        kycRejected: need.TENCENT_SMS_TEMPLATE_KYC_REJECTED!,
+      },
+      endpoint: e.TENCENT_SMS_ENDPOINT,
+    };
+  }
+  return {
+    provider: e.SMS_PROVIDER,
+    tencent,
+    maxPerMobileHour: e.SMS_MAX_PER_MOBILE_HOUR,
+    maxPerMobileDay: e.SMS_MAX_PER_MOBILE_DAY,
+    maxPerIpHour: e.SMS_MAX_PER_IP_HOUR,
+    logCodes: e.APP_ENV !== 'production',
+  };
+}
+
+/**
+ * Whether the demo account is seeded: SEED_DEMO when set; else with APP_ENV development/test, or with APP_ENV unset
+ * when every provider is a sandbox (the README's `npm start`); never for an explicit APP_ENV=production.
+ */
+function seedDemoOf(rawAppEnv: string | undefined, e: Env, sms: SmsConfig, providersReal: boolean): boolean {
+  if (e.SEED_DEMO !== undefined && e.SEED_DEMO !== '') return ['1', 'true', 'yes'].includes(e.SEED_DEMO);
+  if (e.APP_ENV !== 'production') return true;
+  return (rawAppEnv ?? '').trim() === '' && sms.provider === 'sandbox' && !providersReal;
+}
+
 /** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -240,6 +354,8 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     );
   }
   const publicUrl = (e.PUBLIC_URL ?? 'http://localhost:3000').replace(/\/$/, '');
+  const sms = smsConfig(e);
+  const wechatpay = wechatpayConfig(e);
   return {
     dataDir,
     databaseUrl,
@@ -250,8 +366,9 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     appEnv: e.APP_ENV,
     testHooks: e.TEST_HOOKS,
-    seedDemo: e.SEED_DEMO,
+    seedDemo: seedDemoOf(env.APP_ENV, e, sms, alipaySet.length === 3 || wechatpay !== null),
     demoPassword: e.DEMO_PASSWORD,
+    sms,
     scryptCost: { N: e.SCRYPT_N, r: e.SCRYPT_R, p: e.SCRYPT_P },
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
@@ -276,6 +393,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       alipayNotifyUrl: e.ALIPAY_NOTIFY_URL ?? `${publicUrl}${BillingNotifyPaths.alipay}`,
       wechatNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? `${publicUrl}${BillingNotifyPaths.wechat}`,
     },
-    wechatpay: wechatpayConfig(e),
+    wechatpay,
   };
 }

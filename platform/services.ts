@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
+import { TencentSmsProvider } from './account/sms-tencent.ts';
 import type { PlatformConfig } from './config.ts';
 import { readOrCreateKeyFile } from './core/key-file.ts';
 import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
@@ -81,7 +82,13 @@ export const servicesPlugin = fp(
     const files = new FileService(opts.storage ?? new LocalFileStorage(config.dataDir), tmpDir);
     app.decorate('files', files);
     app.decorate('storage', files.bucket('evidence'));
-    app.decorate('sms', opts.sms ?? new OutboxSmsProvider(config.dataDir, app.log));
+    app.decorate(
+      'sms',
+      opts.sms ??
+        (config.sms.tencent
+          ? new TencentSmsProvider(config.sms.tencent)
+          : new OutboxSmsProvider(config.dataDir, app.log, config.sms.logCodes)),
+    );
     app.decorate('downloads', await DownloadSigner.open(config.dataDir));
     app.decorate('internalKey', config.internalApiKey ?? (await internalKeyFile(config.dataDir)));
     app.log.info({ dialect: pdb.dialect, dataDir: config.dataDir }, 'platform database ready');

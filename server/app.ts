@@ -26,6 +26,7 @@ import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
+import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
 export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);
@@ -244,6 +245,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     requestTimeout: 0,
     return503OnClosing: true,
   });
+  app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
 
   await app.register(helmet, {
     enableCSPNonces: true,

@@ -96,7 +96,7 @@ export const KycText = {
   personalVerifiedFace: '恭喜您，支付宝人脸认证已通过！',
   personalFailed: '抱歉，您的实名认证失败，资料未通过审核，请修改后重新提交！',
   failedReason: '失败原因：',
-  reviewHint: '审核结果将在1-2个工作日内以短信通知，请耐心等待。',
+  reviewHint: KycMsg.reviewHint,
   notVerified: '您尚未进行实名认证',
   faceDone: '实名认证成功',
   faceKeepOpen: '请使用支付宝扫描二维码完成人脸认证，认证完成前请不要关闭本页面。',

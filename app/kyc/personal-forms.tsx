@@ -9,7 +9,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigate } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { z } from 'zod';
-import { AuthType } from '../../contract/kyc.ts';
+import { AuthType, KycMsg } from '../../contract/kyc.ts';
 import { LegalPaths } from '../legal/paths.ts';
 import { FormErrors } from '../shell/field.tsx';
 import {
@@ -60,7 +60,7 @@ export function MethodChoice({ path, method }: { path: string; method: Method | 
             defaultChecked={method === 'photo'}
             onChange={pick('photo')}
           />{' '}
-          上传身份证照片认证（0-2个工作日）
+          {KycMsg.photoMethodLabel}
         </label>
       </fieldset>
       {hydrated ? null : (

@@ -30,7 +30,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   async function sms(request: FastifyRequest, purpose: SmsPurpose) {
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const captchaOk = await consumeCaptchaOf(db, raw);
-    await sendSms(deps, parseInput(SendSmsBody, raw), captchaOk, purpose);
+    await sendSms(deps, parseInput(SendSmsBody, raw), captchaOk, purpose, request.ip);
     return ok(null, AccountMsg.smsSent);
   }
   app.post(AccountPaths.sendSms, (request) => sms(request, 'register'));

@@ -15,7 +15,7 @@ import {
 import { ApiCode } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
 import type { ScryptCost } from '../config.ts';
-import { LOGIN_POLICY, isThrottled, recordFailure } from '../core/attempts.ts';
+import { LOGIN_POLICY, isThrottled, recordFailure, smsQuotas, type SmsQuotas } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
 import { issueToken, revokeAllTokens } from '../core/tokens.ts';
 import type { Database, UserRow } from '../db/schema.ts';
@@ -23,7 +23,7 @@ import { notify, unreadCount } from '../notification/notifications.ts';
 import { consumeCaptcha } from './captcha.ts';
 import { passwordLogin } from './password-login.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { sendSmsCode, verifySmsCode, type SmsProvider, type SmsPurpose } from './sms.ts';
+import { SmsSendError, sendSmsCode, verifySmsCode, type SmsProvider, type SmsPurpose } from './sms.ts';
 import { createUser, findUserByMobile, toUserInfo } from './users.ts';
 
 /** What the account flows need: the database, the SMS provider and the platform's password and token settings. */
@@ -35,6 +35,8 @@ export interface AccountDeps {
   tokenTtlSeconds: number;
   /** The password check shared with the operator login (one throttle, constant timing). */
   passwordLogin: ReturnType<typeof passwordLogin>;
+  /** The SMS send quotas from the config (per client IP and per mobile). */
+  smsQuotas: SmsQuotas;
 }
 
 /** The account flows' dependencies from the platform's services. */
@@ -46,6 +48,7 @@ export function accountDeps(app: FastifyInstance): AccountDeps {
     cost,
     tokenTtlSeconds,
     passwordLogin: passwordLogin(app.pdb.db, cost),
+    smsQuotas: smsQuotas(app.config.sms),
   };
 }
 
@@ -65,22 +68,38 @@ export async function consumeCaptchaOf(db: Kysely<Database>, raw: Record<string,
 }
 
 /**
- * Sends an SMS code for `purpose` to `body.mobile` (register: the mobile must be new; reset: it must be known).
- * @throws ApiError 400 `imgCodeInvalid` when the captcha failed, `mobileRegistered` / `mobileNotRegistered`, 429
- *   `smsTooFrequent` within a minute of the last code
+ * Sends an SMS code for `purpose` to `body.mobile`, asked from client `ip` (register: the mobile must be new; reset:
+ * it must be known).
+ * @throws ApiError 400 `imgCodeInvalid` when the captcha failed, `mobileRegistered` / `mobileNotRegistered`; 429
+ *   `smsTooFrequent` within a minute of the last code, `smsLimited` past an hourly/daily quota (per mobile or IP) or
+ *   the provider's own limit; 500 `smsSendFailed` when the provider refuses or cannot be reached
  */
 export async function sendSms(
   deps: AccountDeps,
   body: SendSmsBody,
   captchaOk: boolean,
   purpose: SmsPurpose,
+  ip: string,
 ): Promise<void> {
   if (!captchaOk) throw bad(Msg.imgCodeInvalid);
   const exists = await findUserByMobile(deps.db, body.mobile);
   if (purpose === 'register' && exists) throw bad(AccountMsg.mobileRegistered);
   if (purpose === 'reset' && !exists) throw bad(AccountMsg.mobileNotRegistered);
-  const r = await sendSmsCode(deps.db, deps.sms, body.mobile, purpose);
-  if (r === 'tooFrequent') throw new ApiError(ApiCode.TOO_MANY_REQUESTS, AccountMsg.smsTooFrequent);
+  let r: Awaited<ReturnType<typeof sendSmsCode>>;
+  try {
+    r = await sendSmsCode(deps.db, deps.sms, deps.smsQuotas, body.mobile, purpose, ip);
+  } catch (err) {
+    if (err instanceof SmsSendError && err.limited)
+      throw new ApiError(ApiCode.TOO_MANY_REQUESTS, AccountMsg.smsLimited(60));
+    if (err instanceof SmsSendError) throw new ApiError(ApiCode.SERVER_ERROR, AccountMsg.smsSendFailed);
+    throw err;
+  }
+  if (r === 'sent') return;
+  if (r.refused === 'tooFrequent') throw new ApiError(ApiCode.TOO_MANY_REQUESTS, AccountMsg.smsTooFrequent);
+  throw new ApiError(
+    ApiCode.TOO_MANY_REQUESTS,
+    AccountMsg.smsLimited(Math.max(1, Math.ceil(r.retryAfterSeconds / 60))),
+  );
 }
 
 /**

@@ -1,43 +1,91 @@
 /**
- * SMS verification codes (spec 02 §5 "Shared validators"): 6 digits, valid 10 minutes, at most one sent per
- * minute per mobile, at most 5 wrong attempts. Delivery goes through an {@link SmsProvider}; the embedded
- * default writes an outbox.
+ * SMS (spec 02 §5 "Shared validators"; docs/decisions/025-secrets-sms.md): verification codes — 6 digits, valid 10
+ * minutes, at most one sent per minute per mobile and within the hourly/daily quotas per mobile and per client IP, at
+ * most 5 wrong attempts — and the KYC result notices. Delivery goes through an {@link SmsProvider}: the sandbox
+ * outbox of the embedded default, or Tencent Cloud SMS (sms-tencent.ts). A code is logged only by the sandbox and
+ * only with APP_ENV development/test; never by anything else.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { KycMsg } from '../../contract/kyc.ts';
+import { consumeQuota, type SmsQuotas } from '../core/attempts.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
 
 export type SmsPurpose = 'register' | 'reset';
 
-/** Sends one verification code. A real provider (Aliyun, Tencent…) implements this later. */
+/** One SMS: a verification code for register/reset, or a KYC review result notice (no variables). */
+export type SmsMessage =
+  { kind: 'code'; purpose: SmsPurpose; code: string } | { kind: 'kycApproved' } | { kind: 'kycRejected' };
+
+/** Sends SMS. Implemented by the sandbox outbox and by Tencent Cloud SMS (sms-tencent.ts). */
 export interface SmsProvider {
-  /** @throws when the provider refuses; the caller answers a server error and the code stays unusable. */
-  send(mobile: string, code: string, purpose: SmsPurpose): Promise<void>;
+  /**
+   * Sends `message` to the mainland mobile `mobile` (11 digits).
+   * @throws SmsSendError when the provider refuses or cannot be reached (the caller answers it; a code stays unusable)
+   */
+  send(mobile: string, message: SmsMessage): Promise<void>;
+}
+
+/** A provider's refusal or a transport failure; `code` is the provider's error code (e.g. LimitExceeded.…). */
+export class SmsSendError extends Error {
+  override name = 'SmsSendError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+  /** True for the provider's own frequency limits (Tencent `LimitExceeded.*`). */
+  get limited(): boolean {
+    return this.code.startsWith('LimitExceeded');
+  }
+}
+
+/** `138****8000`: a mobile as it may appear in a log line. */
+export function maskMobile(mobile: string): string {
+  return mobile.length === 11 ? `${mobile.slice(0, 3)}****${mobile.slice(7)}` : '***';
+}
+
+/** The text a KYC result message carries (what the Tencent templates hold). */
+export function smsText(message: Exclude<SmsMessage, { kind: 'code' }>): string {
+  return message.kind === 'kycApproved' ? KycMsg.approvedSms : KycMsg.rejectedSms;
 }
 
 /**
- * Sandbox provider of the embedded default: appends `{"time","mobile","purpose","code"}` as one JSON line to
- * `${dataDir}/outbox/sms.log` and logs it, so a developer or a test reads the code there.
+ * Sandbox provider of the embedded default: appends one JSON line to `${dataDir}/outbox/sms.log` (0600) —
+ * `{"time","mobile","purpose","code"}` for a code, `{"time","mobile","purpose","text"}` for a notice — so a developer
+ * or a test reads it there. The process log gets the line with its code only when `logCodes` (APP_ENV development or
+ * test); otherwise only the purpose and the masked mobile.
  */
 export class OutboxSmsProvider implements SmsProvider {
   readonly file: string;
   constructor(
     dataDir: string,
     private readonly log: FastifyBaseLogger,
+    private readonly logCodes = false,
   ) {
     this.file = path.join(dataDir, 'outbox', 'sms.log');
   }
 
-  async send(mobile: string, code: string, purpose: SmsPurpose): Promise<void> {
+  async send(mobile: string, message: SmsMessage): Promise<void> {
     await fs.mkdir(path.dirname(this.file), { recursive: true });
-    const line = { time: new Date().toISOString(), mobile, purpose, code };
+    const time = new Date().toISOString();
+    const line =
+      message.kind === 'code'
+        ? { time, mobile, purpose: message.purpose, code: message.code }
+        : { time, mobile, purpose: message.kind, text: smsText(message) };
     await fs.appendFile(this.file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
-    this.log.info(line, 'sandbox SMS written to the outbox');
+    if (this.logCodes) this.log.info(line, 'sandbox SMS written to the outbox');
+    else
+      this.log.info(
+        { mobile: maskMobile(mobile), purpose: line.purpose },
+        'sandbox SMS written to the outbox (read it there)',
+      );
   }
 }
 
@@ -48,16 +96,24 @@ export const SMS_INTERVAL_SECONDS = 60;
 /** Wrong tries before a code is dead. */
 export const SMS_MAX_ATTEMPTS = 5;
 
+/** Why a code was not sent: the one-minute gap, or a quota (with the seconds until it opens again). */
+export type SendRefusal = { refused: 'tooFrequent' } | { refused: 'quota'; retryAfterSeconds: number };
+
 /**
- * Stores and sends a fresh code for `mobile`.
- * @returns 'sent', or 'tooFrequent' when a code went to this mobile less than a minute ago
+ * Stores and sends a fresh code for `mobile`, requested from client `ip`. The one-minute gap is checked first (a
+ * refused retry uses no quota); then one unit of each quota is taken — per IP an hour, per mobile an hour and a day —
+ * atomically, so concurrent requests cannot overshoot them.
+ * @returns 'sent', or the refusal
+ * @throws SmsSendError when the provider fails (the stored code is then consumed, so it never works)
  */
 export async function sendSmsCode(
   db: Kysely<Database>,
   provider: SmsProvider,
+  quotas: SmsQuotas,
   mobile: string,
   purpose: SmsPurpose,
-): Promise<'sent' | 'tooFrequent'> {
+  ip: string,
+): Promise<'sent' | SendRefusal> {
   const now = nowSeconds();
   const recent = await db
     .selectFrom('sms_codes')
@@ -65,7 +121,15 @@ export async function sendSmsCode(
     .where('mobile', '=', mobile)
     .where('sent_at', '>', now - SMS_INTERVAL_SECONDS)
     .executeTakeFirst();
-  if (recent) return 'tooFrequent';
+  if (recent) return { refused: 'tooFrequent' };
+  for (const [policy, subject] of [
+    [quotas.ipHour, ip],
+    [quotas.mobileHour, mobile],
+    [quotas.mobileDay, mobile],
+  ] as const) {
+    const wait = await consumeQuota(db, policy, subject);
+    if (wait > 0) return { refused: 'quota', retryAfterSeconds: wait };
+  }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   // A newer code replaces older ones of the same purpose.
   await db
@@ -89,7 +153,7 @@ export async function sendSmsCode(
     .returning('id')
     .executeTakeFirstOrThrow();
   try {
-    await provider.send(mobile, code, purpose);
+    await provider.send(mobile, { kind: 'code', purpose, code });
   } catch (err) {
     await db.updateTable('sms_codes').set({ consumed: 1 }).where('id', '=', id).execute();
     throw err;

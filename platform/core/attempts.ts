@@ -2,6 +2,7 @@
  * Failed-attempt throttling kept in the database (so several platform instances share it): a subject that fails
  * `max` times within `windowSeconds` is refused until the window passes. Used for login (per mobile + IP) and
  * extraction codes (per IP + baoquan). Only failures count, so a user who logs in often is never throttled.
+ * {@link consumeQuota} counts every use instead: the SMS send quotas (per IP and per mobile).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -86,4 +87,64 @@ export async function clearFailures(
   subject: string,
 ): Promise<void> {
   await db.deleteFrom('attempt_counters').where('key', '=', keyOf(policy, subject)).execute();
+}
+
+/**
+ * Counts one use of `subject` against `policy` (a quota rather than a failure count: every call counts) and says
+ * whether it fits. One upsert statement, so concurrent callers on either dialect never both take the last unit.
+ * @returns 0 when this use is within `policy.max` for the current window, else the seconds until the window passes
+ */
+export async function consumeQuota(
+  db: Kysely<Database>,
+  policy: AttemptPolicy,
+  subject: string,
+): Promise<number> {
+  const now = nowSeconds();
+  const windowFloor = now - policy.windowSeconds;
+  const row = await db
+    .insertInto('attempt_counters')
+    .values({ key: keyOf(policy, subject), count: 1, window_start: now })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when('attempt_counters.window_start', '<=', windowFloor)
+          .then(1)
+          .else(eb('attempt_counters.count', '+', 1))
+          .end(),
+        window_start: eb
+          .case()
+          .when('attempt_counters.window_start', '<=', windowFloor)
+          .then(now)
+          .else(eb.ref('attempt_counters.window_start'))
+          .end(),
+      })),
+    )
+    .returning(['count', 'window_start'])
+    .executeTakeFirstOrThrow();
+  if (Number(row.count) <= policy.max) return 0;
+  return Math.max(1, Number(row.window_start) + policy.windowSeconds - now);
+}
+
+/** The SMS send quotas (spec 02 §5 leaves them open; docs/decisions/025-secrets-sms.md), counts from the config. */
+export interface SmsQuotas {
+  /** Per client IP, one hour. */
+  ipHour: AttemptPolicy;
+  /** Per mobile, one hour. */
+  mobileHour: AttemptPolicy;
+  /** Per mobile, 24 hours. */
+  mobileDay: AttemptPolicy;
+}
+
+/** The SMS quotas for the configured counts (SMS_MAX_PER_IP_HOUR, SMS_MAX_PER_MOBILE_HOUR, SMS_MAX_PER_MOBILE_DAY). */
+export function smsQuotas(limits: {
+  maxPerIpHour: number;
+  maxPerMobileHour: number;
+  maxPerMobileDay: number;
+}): SmsQuotas {
+  return {
+    ipHour: { scope: 'smsIpHour', max: limits.maxPerIpHour, windowSeconds: 3600 },
+    mobileHour: { scope: 'smsMobileHour', max: limits.maxPerMobileHour, windowSeconds: 3600 },
+    mobileDay: { scope: 'smsMobileDay', max: limits.maxPerMobileDay, windowSeconds: 86_400 },
+  };
 }

@@ -199,6 +199,11 @@ export interface KycProfilesTable {
   app_id: string | null;
   security_key: string | null;
   security_key_shown: ColumnType<number, number | undefined, number>;
+  /**
+   * Live personal profiles (under review or verified): HMAC of the normalised ID number, unique (migration 0009;
+   * platform/kyc/id-number.ts). Null otherwise.
+   */
+  id_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A private KYC image (migration 0005); bytes in `${dataDir}/kyc/<storage_key>`. One per (user, field). */

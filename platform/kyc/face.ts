@@ -17,6 +17,7 @@ import type { Database, FaceCertificationRow, FaceState } from '../db/schema.ts'
 import { notify } from '../notification/notifications.ts';
 import { AlipayFace, AlipayFaceError, type FaceCertifier } from './alipay-face.ts';
 import { startAlipaySandbox } from './alipay-sandbox.ts';
+import { idNumberKey, isIdKeyViolation } from './id-number.ts';
 import { profileFields } from './profile.ts';
 
 declare module 'fastify' {
@@ -87,7 +88,37 @@ export async function pollCertification(
   }
   if (result.passed === null) return { state: 'open', applied: false };
   if (!result.passed) return finish(app.pdb.db, row, 'failed', result.failReason ?? '', now);
+  try {
+    return await applyPass(app, row, now);
+  } catch (err) {
+    // the number became live on another account meanwhile (one ID number, one personal account)
+    if (isIdKeyViolation(err)) return finish(app.pdb.db, row, 'failed', ID_TAKEN_REASON, now);
+    throw err;
+  }
+}
+
+/** Failure reason recorded when the face passed but the ID number is live on another account. */
+export const ID_TAKEN_REASON = 'idTaken';
+
+/** Applies a passed certification once: the user verified, the profile live with its ID number's index key. */
+async function applyPass(app: FastifyInstance, row: FaceCertificationRow, now: number): Promise<PollOutcome> {
+  const profile = await app.pdb.db
+    .selectFrom('kyc_profiles')
+    .selectAll()
+    .where('user_id', '=', row.user_id)
+    .executeTakeFirst();
+  const idCard = profileFields(profile).idCard;
+  const idKey = idCard ? await idNumberKey(app.config.dataDir, idCard) : null;
   return app.pdb.db.transaction().execute(async (trx) => {
+    if (idKey) {
+      const other = await trx
+        .selectFrom('kyc_profiles')
+        .select('user_id')
+        .where('id_key', '=', idKey)
+        .where('user_id', '!=', Number(row.user_id))
+        .executeTakeFirst();
+      if (other) return finish(trx, row, 'failed', ID_TAKEN_REASON, now);
+    }
     const moved = await trx
       .updateTable('face_certifications')
       .set({ state: 'passed', finished_at: now })
@@ -95,14 +126,9 @@ export async function pollCertification(
       .where('state', '=', 'open')
       .executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) return { state: await currentState(trx, row.id), applied: false };
-    const profile = await trx
-      .selectFrom('kyc_profiles')
-      .selectAll()
-      .where('user_id', '=', row.user_id)
-      .executeTakeFirst();
     await trx
       .updateTable('kyc_profiles')
-      .set({ reviewed_at: now })
+      .set({ reviewed_at: now, id_key: idKey })
       .where('user_id', '=', row.user_id)
       .execute();
     await trx

@@ -10,6 +10,7 @@ import { ApiCode } from '../../contract/envelope.ts';
 import type { KycQueueData, KycQueueItem, KycReviewDetail } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
 import { OPS_PAGE_SIZE, type OpsQueueItem } from '../../contract/ops.ts';
+import { SmsSendError } from '../account/sms.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
@@ -118,7 +119,8 @@ export async function kycReviewDetail(app: FastifyInstance, userId: number): Pro
 
 /**
  * Decides on `userId`'s submission from userStatus '2': approve (verified, '3') or reject ('4', the remark becomes
- * checkRemark); the audit entry and the user's notification commit with it.
+ * checkRemark); the audit entry and the user's notification commit with it; then the result SMS goes to the user's
+ * mobile (spec 02 §9: the review result comes by SMS).
  * @throws ApiError 404 when the user does not exist; ApiError 400 该认证不在待审核状态 unless it waits for review
  */
 export async function decideKyc(
@@ -128,12 +130,12 @@ export async function decideKyc(
   action: 'approve' | 'reject',
   remark: string,
 ): Promise<void> {
-  await withUserTransaction(app.pdb, userId, async (trx) => {
+  const approve = action === 'approve';
+  const mobile = await withUserTransaction(app.pdb, userId, async (trx) => {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
     if (!user) throw new ApiError(ApiCode.NOT_FOUND, KycMsg.reviewUserNotFound);
     if (user.user_status !== '2') throw new ApiError(ApiCode.BAD_REQUEST, KycMsg.reviewNotPending);
     const now = nowSeconds();
-    const approve = action === 'approve';
     await trx
       .updateTable('users')
       .set({ user_status: approve ? '3' : '4', check_remark: approve ? '' : remark })
@@ -150,6 +152,8 @@ export async function decideKyc(
       .updateTable('kyc_profiles')
       .set({
         reviewed_at: now,
+        // a rejected profile is no longer live: its ID number may verify another account (id-number.ts)
+        ...(approve ? {} : { id_key: null }),
         ...(credentials
           ? { app_id: credentials.appId, security_key: credentials.securityKey, security_key_shown: 0 }
           : {}),
@@ -162,5 +166,20 @@ export async function decideKyc(
       now,
     );
     await notify(trx, userId, approve ? KycMsg.approvedNews : KycMsg.rejectedNews(remark), now);
+    return user.mobile;
   });
+  // The result SMS the under-review hint promises (spec 02 §9), after the commit: a provider failure is logged and
+  // never undoes the decision (the notification already tells the user).
+  try {
+    await app.sms.send(mobile, { kind: approve ? 'kycApproved' : 'kycRejected' });
+  } catch (err) {
+    app.log.warn(
+      {
+        userId,
+        code: err instanceof SmsSendError ? err.code : undefined,
+        err: err instanceof SmsSendError ? undefined : err,
+      },
+      'KYC result SMS not sent',
+    );
+  }
 }

@@ -35,7 +35,8 @@ import { currentUser } from '../account/auth.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { registerSignedFileRoute } from '../files/signed-files.ts';
-import { pollOpenCertifications } from './face.ts';
+import { ID_TAKEN_REASON, pollOpenCertifications } from './face.ts';
+import { idNumberKey } from './id-number.ts';
 import { KYC_IMAGE_PURPOSE, kycStorage, type KycKind } from './profile.ts';
 import {
   assertEditable,
@@ -95,7 +96,10 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
         const text = await validateSubmission(s, kind, schema, await storedImageFields(db, user.id));
         delete text.type;
         const { authType, user: update } = finish(text);
-        await storeSubmission(app, storage, user.id, kind, authType, text, s, update);
+        // one ID number, one personal account: the number's index key goes with the live profile (id-number.ts)
+        const idKey =
+          kind === 'personal' && text.idCard ? await idNumberKey(app.config.dataDir, text.idCard) : null;
+        await storeSubmission(app, storage, user.id, kind, authType, text, s, update, idKey);
         request.log.info({ userId: user.id, kind }, 'KYC submitted');
         return ok(null, Msg.submitted);
       } finally {
@@ -129,9 +133,23 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     const data: FaceQueryData = { state };
     if (state === 'passed') return ok(data, KycMsg.facePassed);
     if (state === 'open') return { code: ApiCode.PENDING, msg: KycMsg.facePending, data };
+    // a face that passed while its ID number became live on another account (one number, one personal account)
+    const idTakenMeanwhile =
+      state === 'failed' &&
+      (
+        await db
+          .selectFrom('face_certifications')
+          .select('fail_reason')
+          .where('certify_id', '=', certify_id)
+          .executeTakeFirst()
+      )?.fail_reason === ID_TAKEN_REASON;
     return {
       code: ApiCode.BAD_REQUEST,
-      msg: state === 'expired' ? KycMsg.faceExpired : KycMsg.faceFailed,
+      msg: idTakenMeanwhile
+        ? KycMsg.idCardTaken
+        : state === 'expired'
+          ? KycMsg.faceExpired
+          : KycMsg.faceFailed,
       data,
     };
   });

@@ -23,6 +23,7 @@ import type { Database, FaceCertificationRow, KycImageRow, UserRow } from '../db
 import { unreadCount } from '../notification/notifications.ts';
 import { AlipayFaceError, newOuterOrderNo } from './alipay-face.ts';
 import { FACE_TTL_SECONDS, pollCertification, type PollOutcome } from './face.ts';
+import { assertIdNumberFree, idNumberKey } from './id-number.ts';
 import { loadKyc, toKycDetails } from './profile.ts';
 
 /** A new AppID ("cz" + 16 hex) and SecurityKey (32 random bytes, base64url) for a verified enterprise. */
@@ -76,7 +77,8 @@ export async function authInfo(app: FastifyInstance, user: UserRow, edit: boolea
 /**
  * Starts a face certification (spec 02 §4 face flow): opens it with Alipay (or the sandbox), then stores the
  * personal profile (method 3, awaiting the result) and the open certification in one per-user transaction.
- * @throws ApiError 500 with 人脸认证服务暂不可用 when Alipay cannot be reached or refuses
+ * @throws ApiError 500 with 人脸认证服务暂不可用 when Alipay cannot be reached or refuses; ApiError 400
+ *   该身份证号已被其他账号认证 when the number is under review or verified on another account
  */
 export async function startFace(
   app: FastifyInstance,
@@ -84,6 +86,8 @@ export async function startFace(
   userId: number,
   body: PersonalFaceSubmit,
 ): Promise<FaceStartData> {
+  // one ID number, one personal account: refused before Alipay is asked (checked again when the face passes)
+  await assertIdNumberFree(app.pdb.db, await idNumberKey(app.config.dataDir, body.idCard), userId);
   const outerOrderNo = newOuterOrderNo();
   let certifyId: string;
   try {
@@ -103,7 +107,14 @@ export async function startFace(
     address: body.address,
   });
   await withUserTransaction(app.pdb, userId, async (trx) => {
-    const profile = { kind: 'personal' as const, auth_type: 3, fields_json: fields, submitted_at: now };
+    // not live until the face passes (face.ts then sets the ID number's index key)
+    const profile = {
+      kind: 'personal' as const,
+      auth_type: 3,
+      fields_json: fields,
+      submitted_at: now,
+      id_key: null,
+    };
     const r = await trx
       .updateTable('kyc_profiles')
       .set({ ...profile, reviewed_at: null })

@@ -24,6 +24,7 @@ import type { UsersTable } from '../db/schema.ts';
 import { receiveMultipart } from '../files/intake.ts';
 import type { FileBucket } from '../files/storage.ts';
 import { discardTemp, readHead, type ReceivedFile } from '../files/temp.ts';
+import { assertIdNumberFree, idTaken, isIdKeyViolation } from './id-number.ts';
 import { KYC_IMAGE_FIELDS, type KycKind } from './profile.ts';
 
 /** Text fields and received image files of one submission. */
@@ -107,10 +108,12 @@ export async function validateSubmission<S extends z.ZodType>(
 export type UserKycUpdate = Partial<Pick<UsersTable, 'account_type' | 'auth_type' | 'user_name'>>;
 
 /**
- * Stores a validated submission: profile (fields JSON, kind, auth type, submitted now), new images (row + file)
- * replacing the field's old ones, and the user → userStatus '2' (under review), check_remark cleared.
+ * Stores a validated submission: profile (fields JSON, kind, auth type, submitted now, `idKey` — the personal ID
+ * number's index key of id-number.ts, null for an enterprise), new images (row + file) replacing the field's old
+ * ones, and the user → userStatus '2' (under review), check_remark cleared.
  * @throws ApiError 400 KycMsg-like "not editable" when the user is no longer at userStatus 1 or 4 (a concurrent
- *   submission won); storage or database errors after removing the files it stored
+ *   submission won); ApiError 400 该身份证号已被其他账号认证 when the number is live on another account (also when a
+ *   concurrent submission of it won); storage or database errors after removing the files it stored
  */
 export async function storeSubmission(
   app: FastifyInstance,
@@ -121,6 +124,7 @@ export async function storeSubmission(
   text: Record<string, string>,
   s: ReceivedSubmission,
   userUpdate: UserKycUpdate,
+  idKey: string | null = null,
 ): Promise<void> {
   const now = nowSeconds();
   const stored: string[] = [];
@@ -134,12 +138,14 @@ export async function storeSubmission(
         .executeTakeFirst();
       if (!u || (u.user_status !== '1' && u.user_status !== '4'))
         throw new ApiError(ApiCode.BAD_REQUEST, NOT_EDITABLE);
+      if (idKey) await assertIdNumberFree(trx, idKey, userId);
       const profile = {
         kind,
         auth_type: authType,
         fields_json: JSON.stringify(text),
         submitted_at: now,
         reviewed_at: null,
+        id_key: idKey,
       };
       const existing = await trx
         .selectFrom('kyc_profiles')
@@ -184,7 +190,7 @@ export async function storeSubmission(
     });
   } catch (err) {
     await Promise.all(stored.map((k) => storage.delete(k).catch(() => undefined)));
-    throw err;
+    throw isIdKeyViolation(err) ? idTaken() : err;
   }
   await Promise.all(
     replaced.map((k) =>

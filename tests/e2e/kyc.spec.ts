@@ -7,11 +7,25 @@
  */
 import type { Browser, Page, TestInfo } from '@playwright/test';
 import { expect, test } from '../support/e2e-fixtures.ts';
-import { KycGateMsg } from '../../contract/kyc.ts';
+import { KycGateMsg, KycMsg } from '../../contract/kyc.ts';
+import { idCardCheckChar } from '../../contract/validators.ts';
 import { createOperator, makeFile, preserveFile, TINY_PNG } from '../support/e2e.ts';
 
 const ID_AGENT = '11010519491231002X'; // birth date 1949-12-31
 const ID_OTHER = '110101199003070011';
+
+/**
+ * A valid ID number of its own for each project: one number verifies one personal account (decision 025) and both
+ * projects run against one server. `first17` is the js-on number's first 17 characters; js-off bumps its sequence by
+ * 2 (same sex).
+ */
+function projectId(info: TestInfo, first17: string): string {
+  const own =
+    info.project.name === 'js-on'
+      ? first17
+      : `${first17.slice(0, 14)}${String(Number(first17.slice(14)) + 2).padStart(3, '0')}`;
+  return own + idCardCheckChar(own);
+}
 const USCC = '91350100M000100Y43';
 
 const png = (name: string) => ({ name, mimeType: 'image/png', buffer: TINY_PNG });
@@ -58,7 +72,7 @@ test('personal photo method: validation, under review, approved by an operator, 
   await expect(page.getByRole('heading', { name: '您尚未进行实名认证' })).toBeVisible();
   await page.getByRole('link', { name: '个人认证' }).click();
   await expect(page).toHaveURL(/:\d+\/personage-kyc$/);
-  await chooseMethod(page, info, '上传身份证照片认证（0-2个工作日）', 'photo');
+  await chooseMethod(page, info, KycMsg.photoMethodLabel, 'photo');
 
   // every required message at once
   await page.getByRole('button', { name: '提交', exact: true }).click();
@@ -82,7 +96,8 @@ test('personal photo method: validation, under review, approved by an operator, 
   await expect(page.getByText('请输入正确格式的身份证号码')).toBeVisible();
 
   await page.getByLabel('姓名').fill('张三');
-  await page.getByLabel('身份证号码').fill(ID_AGENT);
+  const personalId = projectId(info, ID_AGENT.slice(0, 17));
+  await page.getByLabel('身份证号码').fill(personalId);
   await page.getByLabel('女').check();
   await page.getByLabel('身份证地址').fill('北京市朝阳区建国路1号');
   await page.getByLabel('身份证正面照片').setInputFiles(png('front.png'));
@@ -93,7 +108,7 @@ test('personal photo method: validation, under review, approved by an operator, 
   await expect(page).toHaveURL(/:\d+\/personage-kyc\?done=submitted$/);
   await expect(page.getByTestId('kyc-banner')).toContainText('您已提交认证，资料审核中…');
   await expect(page.getByText('提交成功')).toBeVisible();
-  await expect(page.getByText('110***********002X')).toBeVisible(); // read-only and masked
+  await expect(page.getByText(`110***********${personalId.slice(-4)}`)).toBeVisible(); // read-only and masked
   await expect(tip).toContainText('实名认证审核中');
   await expect(tip.getByRole('link', { name: '认证中' })).toHaveAttribute('href', '/person-info');
 
@@ -102,7 +117,7 @@ test('personal photo method: validation, under review, approved by an operator, 
   const ops = await operatorPage(browser, info);
   await opsLoginAs(op, ops);
   await openReview(ops, user.mobile);
-  await expect(ops.getByText('110***********002X')).toBeVisible();
+  await expect(ops.getByText(`110***********${personalId.slice(-4)}`)).toBeVisible();
   await expect(ops.locator('.ops-images img')).toHaveCount(3);
   await ops.locator('summary', { hasText: '通过' }).click();
   await ops.getByRole('button', { name: '确认通过' }).click();
@@ -227,7 +242,7 @@ test('face method: the QR page, the sandbox passes, 我已完成认证 lands on 
   await page.getByRole('button', { name: '下一步' }).click();
   await expect(page.getByText('请先同意实名认证')).toBeVisible();
   await page.getByLabel('姓名').fill('王五');
-  await page.getByLabel('身份证号码').fill(ID_OTHER);
+  await page.getByLabel('身份证号码').fill(projectId(info, ID_OTHER.slice(0, 17)));
   await page.getByLabel('身份证地址').fill('北京市东城区东长安街1号');
   await page.getByLabel('我已阅读并同意实名认证').check();
   await page.getByRole('button', { name: '下一步' }).click();

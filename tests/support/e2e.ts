@@ -39,8 +39,8 @@ export function latestSmsCode(mobile: string): string {
     .trim()
     .split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
-    const entry = JSON.parse(lines[i]!) as { mobile: string; code: string };
-    if (entry.mobile === mobile) return entry.code;
+    const entry = JSON.parse(lines[i]!) as { mobile: string; code?: string };
+    if (entry.mobile === mobile && entry.code) return entry.code;
   }
   throw new Error(`no SMS for ${mobile}`);
 }

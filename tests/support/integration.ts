@@ -42,6 +42,8 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     // platform/config.ts allows any power of two ≥ 2 outside production; 1024 keeps logins fast.
     SCRYPT_N: '1024',
     SESSION_SECRET,
+    // every suite registers its users from one loopback address; the per-IP SMS quota has its own test
+    SMS_MAX_PER_IP_HOUR: '100000',
     ...extra,
   };
 }

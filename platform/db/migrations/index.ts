@@ -12,6 +12,7 @@ import { kyc } from './0005_kyc.ts';
 import { opsRoles } from './0006_ops_roles.ts';
 import { billing } from './0007_billing.ts';
 import { invoice } from './0008_invoice.ts';
+import { kycIdUnique } from './0009_kyc_id_unique.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0006_ops_roles': opsRoles(dialect),
         '0007_billing': billing(dialect),
         '0008_invoice': invoice(dialect),
+        '0009_kyc_id_unique': kycIdUnique(dialect),
       };
     },
   };
