@@ -2,10 +2,12 @@
  * Platform configuration: read once from the environment, validated with zod, failing fast with one readable
  * message that lists every bad variable (ARCHITECTURE "Quality habits"; docs/decisions/002-platform.md).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { BillingNotifyPaths } from '../contract/billing.ts';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
+import { ActivityList, AppVersionList, type Activity, type AppVersion } from '../contract/home.ts';
 import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 
@@ -83,6 +85,12 @@ export interface PlatformConfig {
    * (default api.mch.weixin.qq.com). All set → the real WeChat Pay; none → the loopback sandbox.
    */
   wechatpay: WechatPayConfig | null;
+  /**
+   * The public home pages' content (spec 01 §2.1 /appDownload, /activity; decision 027): APP_VERSIONS (a JSON array
+   * of contract AppVersion) or APP_VERSIONS_FILE (a JSON file holding one), and ACTIVITIES / ACTIVITIES_FILE (of
+   * contract Activity). Read and validated once at start; unset → empty lists (the pages show their empty state).
+   */
+  home: { appVersions: AppVersion[]; activities: Activity[] };
 }
 
 /** Billing settings. Money in fen, durations in minutes. */
@@ -160,6 +168,10 @@ const EnvSchema = z.object({
   WECHATPAY_PUBLIC_KEY: z.string().optional(),
   WECHATPAY_PLATFORM_CERTS: z.string().optional(),
   WECHATPAY_BASE_URL: z.url().optional(),
+  APP_VERSIONS: z.string().optional(),
+  APP_VERSIONS_FILE: z.string().optional(),
+  ACTIVITIES: z.string().optional(),
+  ACTIVITIES_FILE: z.string().optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -201,6 +213,41 @@ function wechatpayConfig(e: Env): WechatPayConfig | null {
     platformCerts: certs,
     baseUrl: e.WECHATPAY_BASE_URL ?? WECHATPAY_API_URL,
   };
+}
+
+/**
+ * A JSON list from the variable `name` (inline JSON) or `${name}_FILE` (a path to a JSON file), validated by `schema`.
+ * Neither set → []. @throws ConfigError when both are set, the file cannot be read, or the JSON or an item is bad
+ */
+function jsonList<T>(
+  name: string,
+  inline: string | undefined,
+  file: string | undefined,
+  schema: z.ZodType<T[]>,
+): T[] {
+  const bad = (why: string) => new ConfigError(`Invalid platform configuration: ${why}`);
+  if (inline?.trim() && file?.trim()) throw bad(`set ${name} or ${name}_FILE, not both`);
+  let text = inline?.trim() ?? '';
+  if (file?.trim()) {
+    try {
+      text = readFileSync(path.resolve(file.trim()), 'utf8');
+    } catch (err) {
+      throw bad(`${name}_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  if (!text.trim()) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw bad(`${name} is not valid JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${name}[${i.path.join('.')}]: ${i.message}`);
+    throw bad(`${name} must be a JSON array of items:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }
 
 /** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
@@ -277,5 +324,9 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       wechatNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? `${publicUrl}${BillingNotifyPaths.wechat}`,
     },
     wechatpay: wechatpayConfig(e),
+    home: {
+      appVersions: jsonList('APP_VERSIONS', e.APP_VERSIONS, e.APP_VERSIONS_FILE, AppVersionList),
+      activities: jsonList('ACTIVITIES', e.ACTIVITIES, e.ACTIVITIES_FILE, ActivityList),
+    },
   };
 }

@@ -7,7 +7,6 @@
  */
 import { data, Form, Link, redirectDocument } from 'react-router';
 import type { Route } from './+types/attestation';
-import { isSuccess } from '../../contract/envelope.ts';
 import {
   CodeDownloadBody,
   type DownloadData,
@@ -21,6 +20,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
+import { downloadOutcome } from './download-outcome.ts';
 import { loadView, ownerMobileQr } from './view.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
@@ -58,8 +58,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       urlPath: new URL(request.url).pathname,
     });
   }
-  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  return redirectDocument(res.data.packageUrl || res.data.downUrl);
+  const outcome = downloadOutcome(res, (d) => d.packageUrl || d.downUrl);
+  if (outcome.kind === 'info') return { notice: outcome.message };
+  if (outcome.kind === 'error') return data({ error: outcome.message }, { status: 400 });
+  return redirectDocument(outcome.url);
 }
 
 /** The download state of spec 01 §4: 1 downloadable; 0 with query isDownload 2 uploading; 0 otherwise missing. */
@@ -150,7 +152,12 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
             </button>
           </Form>
         )}
-        <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+        {actionData && 'notice' in actionData ? (
+          <p className="form-notice" role="status">
+            {actionData.notice}
+          </p>
+        ) : null}
+        <FormErrors errors={actionData && 'error' in actionData ? [actionData.error] : undefined} />
         {!user ? (
           <p className="muted">
             您是证据所有人？
