@@ -31,7 +31,7 @@ export default function ActivityPage({ loaderData }: Route.ComponentProps) {
             <div key={`${a.startAt}-${a.title}`} className="card">
               <h2>{a.url ? <a href={a.url} rel="noopener noreferrer">{a.title}</a> : a.title}</h2>
               <p>
-                <strong>【{activityStatus(a, today)}】</strong>
+                <strong>{`【${activityStatus(a, today)}】`}</strong>
                 <span>
                   {a.startAt === a.endAt ? a.startAt : `${a.startAt} 至 ${a.endAt}`}
                 </span>

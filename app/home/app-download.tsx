@@ -32,9 +32,7 @@ export default function AppDownload({ loaderData }: Route.ComponentProps) {
         <div>
           {versions.map((v) => (
             <div key={`${v.platform}-${v.name}-${v.version}`} className="card">
-              <h2>
-                {v.name}（{v.platform}）
-              </h2>
+              <h2>{`${v.name}（${v.platform}）`}</h2>
               <dl className="facts">
                 <dt>版本</dt>
                 <dd>{v.version}</dd>
@@ -54,7 +52,7 @@ export default function AppDownload({ loaderData }: Route.ComponentProps) {
               {v.notes ? <p className="muted">{v.notes}</p> : null}
               <p>
                 <a href={v.url} className="button primary" rel="noopener noreferrer">
-                  下载 {v.platform} 版
+                  {`下载 ${v.platform} 版`}
                 </a>
               </p>
             </div>
