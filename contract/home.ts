@@ -2,15 +2,10 @@
  * The public home area's contract (spec 01 §2.1 /appDownload and /activity, §7 `POST /api/home/getAppVersion`): the
  * app versions offered for download and the events page, both driven by the platform's configuration
  * (APP_VERSIONS / APP_VERSIONS_FILE, ACTIVITIES / ACTIVITIES_FILE; docs/decisions/027-spec-remainders.md).
- * The item schemas validate the configuration at start-up; the pages only read the answers.
+ * The item schemas validate the configuration at start-up; the pages only read the answers, and take their messages
+ * and the activity status label from the zod-free `contract/home-codes.ts`.
  */
 import { z } from 'zod';
-
-/** Messages of the home area (ours: the spec shows none). */
-export const HomeMsg = {
-  noApps: '暂无可下载的应用',
-  noActivities: '暂无活动',
-} as const;
 
 export const HomePaths = {
   /** `POST` (no body) → AppVersion[] (spec 01 §7; the payload and result are ours). */
@@ -26,7 +21,10 @@ const Link = z
   .string()
   .trim()
   .max(2000)
-  .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) || /^\/(?![/\\])[^\s]*$/.test(s), 'must be an http(s) URL or a /path');
+  .refine(
+    (s) => /^https?:\/\/[^\s]+$/i.test(s) || /^\/(?![/\\])[^\s]*$/.test(s),
+    'must be an http(s) URL or a /path',
+  );
 
 /** One downloadable app version (configuration APP_VERSIONS). `size` in bytes when given. */
 export const AppVersion = z.object({
@@ -60,9 +58,3 @@ export const Activity = z
   .refine((a) => a.startAt <= a.endAt, { message: 'endAt must not be before startAt', path: ['endAt'] });
 export type Activity = z.infer<typeof Activity>;
 export const ActivityList = z.array(Activity).max(200);
-
-/** Where an activity stands on `today` ("YYYY-MM-DD", Beijing). */
-export function activityStatus(a: Pick<Activity, 'startAt' | 'endAt'>, today: string): '即将开始' | '进行中' | '已结束' {
-  if (today < a.startAt) return '即将开始';
-  return today > a.endAt ? '已结束' : '进行中';
-}

@@ -7,9 +7,7 @@ import { isSuccess, type ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidenceMsg, isCertificateGenerating } from '../../contract/evidence.ts';
 
 export type DownloadOutcome =
-  | { kind: 'go'; url: string }
-  | { kind: 'info'; message: string }
-  | { kind: 'error'; message: string };
+  { kind: 'go'; url: string } | { kind: 'info'; message: string } | { kind: 'error'; message: string };
 
 /**
  * Classifies a download answer. `url` picks the URL to follow from a success's data (e.g. the package URL).

@@ -14,11 +14,16 @@ describe('downloadOutcome', () => {
   it('shows "certificate being generated" as information whatever the code', () => {
     for (const code of [200, 202, 400, '500']) {
       expect(
-        downloadOutcome({ code, msg: EvidenceMsg.certificateGenerating, data: EvidenceMsg.certificateGenerating } as never, pick),
+        downloadOutcome(
+          { code, msg: EvidenceMsg.certificateGenerating, data: EvidenceMsg.certificateGenerating } as never,
+          pick,
+        ),
       ).toEqual({ kind: 'info', message: EvidenceMsg.certificateGenerating });
     }
     // an empty msg falls back to the spec's text
-    expect(downloadOutcome({ code: 400, msg: '', data: EvidenceMsg.certificateGenerating } as never, pick)).toEqual({
+    expect(
+      downloadOutcome({ code: 400, msg: '', data: EvidenceMsg.certificateGenerating } as never, pick),
+    ).toEqual({
       kind: 'info',
       message: EvidenceMsg.certificateGenerating,
     });
@@ -28,12 +33,16 @@ describe('downloadOutcome', () => {
       kind: 'go',
       url: '/p.zip',
     });
-    expect(downloadOutcome({ code: 400, msg: EvidenceMsg.extractCodeWrong, data: null } as never, pick)).toEqual({
+    expect(
+      downloadOutcome({ code: 400, msg: EvidenceMsg.extractCodeWrong, data: null } as never, pick),
+    ).toEqual({
       kind: 'error',
       message: EvidenceMsg.extractCodeWrong,
     });
     // the message text alone (without the data value) is not the exception
-    expect(downloadOutcome({ code: 400, msg: EvidenceMsg.certificateGenerating, data: null } as never, pick)).toEqual({
+    expect(
+      downloadOutcome({ code: 400, msg: EvidenceMsg.certificateGenerating, data: null } as never, pick),
+    ).toEqual({
       kind: 'error',
       message: EvidenceMsg.certificateGenerating,
     });
@@ -46,7 +55,9 @@ describe('downloadOutcome', () => {
 
 describe('previewProgress guard', () => {
   it('turns every slash inside the file-url into an asterisk', () => {
-    expect(guardPreviewProgressPath('/mobile/previewProgress/abc/def//g==')).toBe('/mobile/previewProgress/abc*def**g==');
+    expect(guardPreviewProgressPath('/mobile/previewProgress/abc/def//g==')).toBe(
+      '/mobile/previewProgress/abc*def**g==',
+    );
     expect(guardPreviewProgressPath('/mobile/previewProgress/abc')).toBe('/mobile/previewProgress/abc');
     expect(guardPreviewProgressPath('/mobile/previewProgress///')).toBeNull();
     expect(guardPreviewProgressPath('/mobile/preview/abc/def')).toBeNull();

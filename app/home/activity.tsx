@@ -4,7 +4,7 @@
  * empty state 暂无活动 when none is configured. Plain page: works without JavaScript.
  */
 import type { Route } from './+types/activity';
-import { activityStatus, HomeMsg } from '../../contract/home.ts';
+import { activityStatus, HomeMsg } from '../../contract/home-codes.ts';
 import { beijingToday, loadActivities } from './home-content.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -29,12 +29,18 @@ export default function ActivityPage({ loaderData }: Route.ComponentProps) {
         <div>
           {activities.map((a) => (
             <div key={`${a.startAt}-${a.title}`} className="card">
-              <h2>{a.url ? <a href={a.url} rel="noopener noreferrer">{a.title}</a> : a.title}</h2>
+              <h2>
+                {a.url ? (
+                  <a href={a.url} rel="noopener noreferrer">
+                    {a.title}
+                  </a>
+                ) : (
+                  a.title
+                )}
+              </h2>
               <p>
                 <strong>{`【${activityStatus(a, today)}】`}</strong>
-                <span>
-                  {a.startAt === a.endAt ? a.startAt : `${a.startAt} 至 ${a.endAt}`}
-                </span>
+                <span>{a.startAt === a.endAt ? a.startAt : `${a.startAt} 至 ${a.endAt}`}</span>
                 {a.location ? <span> · {a.location}</span> : null}
               </p>
               {a.summary ? <p>{a.summary}</p> : null}

@@ -4,7 +4,7 @@
  * Plain links: works without JavaScript.
  */
 import type { Route } from './+types/app-download';
-import { HomeMsg } from '../../contract/home.ts';
+import { HomeMsg } from '../../contract/home-codes.ts';
 import { loadAppVersions } from './home-content.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

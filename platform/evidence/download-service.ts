@@ -214,5 +214,9 @@ export async function shareDownload(
  * information (contract `isCertificateGenerating`).
  */
 export function certificateDownload(baoquan: string): CertificateDownloadData {
-  return { baoquan, downUrl: certificatePdfPath(baoquan, 'zh'), englishUrl: certificatePdfPath(baoquan, 'en') };
+  return {
+    baoquan,
+    downUrl: certificatePdfPath(baoquan, 'zh'),
+    englishUrl: certificatePdfPath(baoquan, 'en'),
+  };
 }

@@ -40,7 +40,10 @@ forEachDialect('share and certificate calls', (h) => {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
       })
-      .then((r) => ({ headers: r.headers, body: r.json() as { code: number; msg: string; data: DownloadData } }));
+      .then((r) => ({
+        headers: r.headers,
+        body: r.json() as { code: number; msg: string; data: DownloadData },
+      }));
 
   it('share/downBaoquan: the owner needs no code, others need the right extraction code', async () => {
     const s = await saveFile(demo, PNG, '分享.png');
@@ -122,7 +125,9 @@ forEachDialect('share and certificate calls', (h) => {
     await get(h.app, EvidencePaths.delData, { dataId: s.id }, demo);
     const gone = await post<MobilePreviewInfo>(h.app, EvidencePaths.mobileInfo, { baoquan: s.baoquan });
     expect(gone.data).toMatchObject({ isDownload: 0, deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
-    expect(await post(h.app, EvidencePaths.mobileInfo, { baoquan: 'BQ20240101AAAAAAAAAAAAAAAAAAAA' })).toMatchObject({
+    expect(
+      await post(h.app, EvidencePaths.mobileInfo, { baoquan: 'BQ20240101AAAAAAAAAAAAAAAAAAAA' }),
+    ).toMatchObject({
       code: 404,
       msg: EvidenceMsg.evidenceNotFound,
     });
@@ -134,7 +139,12 @@ forEachDialect('share and certificate calls', (h) => {
 
   it('data/downContract: own certificate PDF paths only, login required', async () => {
     const s = await saveFile(demo, PNG, '证书.png');
-    const r = await post<CertificateDownloadData>(h.app, EvidencePaths.ownerCertificate, { dataId: s.id }, demo);
+    const r = await post<CertificateDownloadData>(
+      h.app,
+      EvidencePaths.ownerCertificate,
+      { dataId: s.id },
+      demo,
+    );
     expect(r).toMatchObject({
       code: 200,
       data: {
@@ -157,7 +167,8 @@ forEachDialect('share and certificate calls', (h) => {
     // a deleted evidence keeps its certificate (it says the data was deleted)
     await get(h.app, EvidencePaths.delData, { dataId: s.id }, demo);
     expect(
-      (await post<CertificateDownloadData>(h.app, EvidencePaths.ownerCertificate, { dataId: s.id }, demo)).code,
+      (await post<CertificateDownloadData>(h.app, EvidencePaths.ownerCertificate, { dataId: s.id }, demo))
+        .code,
     ).toBe(200);
   });
 });

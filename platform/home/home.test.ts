@@ -12,8 +12,20 @@ import { ConfigError, loadPlatformConfig } from '../config.ts';
 import { call, forEachDialect, get, post } from '../../tests/support/platform.ts';
 
 const VERSIONS: AppVersion[] = [
-  { platform: 'Android', name: '存证云取证', version: '3.2.1', url: 'https://example.com/app.apk', size: 31_457_280 },
-  { platform: 'iOS', name: '存证云取证', version: '3.2.0', url: 'https://apps.apple.com/app/id1', releasedAt: '2026-10-01' },
+  {
+    platform: 'Android',
+    name: '存证云取证',
+    version: '3.2.1',
+    url: 'https://example.com/app.apk',
+    size: 31_457_280,
+  },
+  {
+    platform: 'iOS',
+    name: '存证云取证',
+    version: '3.2.0',
+    url: 'https://apps.apple.com/app/id1',
+    releasedAt: '2026-10-01',
+  },
 ];
 const ACTIVITIES: Activity[] = [
   { title: '旧活动', startAt: '2025-01-01', endAt: '2025-01-02' },
@@ -62,10 +74,22 @@ describe('home configuration', () => {
     const bad: [Record<string, string>, RegExp][] = [
       [{ APP_VERSIONS: '[{' }, /APP_VERSIONS is not valid JSON/],
       [{ APP_VERSIONS: '{}' }, /APP_VERSIONS must be a JSON array/],
-      [{ APP_VERSIONS: JSON.stringify([{ ...VERSIONS[0], url: 'javascript:alert(1)' }]) }, /APP_VERSIONS\[0\.url\]/],
-      [{ APP_VERSIONS: JSON.stringify([{ ...VERSIONS[0], url: '//evil.example/x' }]) }, /APP_VERSIONS\[0\.url\]/],
-      [{ ACTIVITIES: JSON.stringify([{ title: 'x', startAt: '2026-02-01', endAt: '2026-01-01' }]) }, /ACTIVITIES\[0\.endAt\]/],
-      [{ ACTIVITIES: JSON.stringify([{ title: '', startAt: '2026-01-01', endAt: '2026-01-01' }]) }, /ACTIVITIES\[0\.title\]/],
+      [
+        { APP_VERSIONS: JSON.stringify([{ ...VERSIONS[0], url: 'javascript:alert(1)' }]) },
+        /APP_VERSIONS\[0\.url\]/,
+      ],
+      [
+        { APP_VERSIONS: JSON.stringify([{ ...VERSIONS[0], url: '//evil.example/x' }]) },
+        /APP_VERSIONS\[0\.url\]/,
+      ],
+      [
+        { ACTIVITIES: JSON.stringify([{ title: 'x', startAt: '2026-02-01', endAt: '2026-01-01' }]) },
+        /ACTIVITIES\[0\.endAt\]/,
+      ],
+      [
+        { ACTIVITIES: JSON.stringify([{ title: '', startAt: '2026-01-01', endAt: '2026-01-01' }]) },
+        /ACTIVITIES\[0\.title\]/,
+      ],
       [{ ACTIVITIES: '[]', ACTIVITIES_FILE: '/x.json' }, /set ACTIVITIES or ACTIVITIES_FILE, not both/],
       [{ ACTIVITIES_FILE: '/nonexistent/activities.json' }, /ACTIVITIES_FILE cannot be read \(ENOENT\)/],
     ];

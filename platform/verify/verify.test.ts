@@ -4,7 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { type CertificateDownloadData, EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import {
+  type CertificateDownloadData,
+  EvidencePaths,
+  type SaveEvidenceData,
+} from '../../contract/evidence.ts';
 import { Msg } from '../../contract/messages.ts';
 import { type PublicEvidence, VerifyMsg, VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
@@ -174,9 +178,11 @@ forEachDialect('public verification', (h) => {
         englishUrl: `/English/attestation/${a.baoquan}.pdf`,
       },
     });
-    expect(
-      await lookup(VerifyPaths.downCertificate, { viewToken: token, no: b.baoquan }, ip),
-    ).toMatchObject({ code: 400, msg: VerifyMsg.viewTokenInvalid, data: null });
+    expect(await lookup(VerifyPaths.downCertificate, { viewToken: token, no: b.baoquan }, ip)).toMatchObject({
+      code: 400,
+      msg: VerifyMsg.viewTokenInvalid,
+      data: null,
+    });
     expect(await lookup(VerifyPaths.downCertificate, { no: a.baoquan }, ip)).toMatchObject({
       code: 400,
       msg: VerifyMsg.viewTokenInvalid,

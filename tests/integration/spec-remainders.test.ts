@@ -12,8 +12,20 @@ import { VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
 import { apiLogin, type Envelope, startWhole, type Whole } from '../support/integration.ts';
 
 const VERSIONS: AppVersion[] = [
-  { platform: 'Android', name: '存证云取证', version: '3.2.1', url: 'https://example.com/cz.apk', size: 31_457_280 },
-  { platform: 'iOS', name: '存证云取证', version: '3.1.0', url: 'https://apps.apple.com/app/id1', notes: '支持拍照取证' },
+  {
+    platform: 'Android',
+    name: '存证云取证',
+    version: '3.2.1',
+    url: 'https://example.com/cz.apk',
+    size: 31_457_280,
+  },
+  {
+    platform: 'iOS',
+    name: '存证云取证',
+    version: '3.1.0',
+    url: 'https://apps.apple.com/app/id1',
+    notes: '支持拍照取证',
+  },
 ];
 const ACTIVITIES: Activity[] = [
   { title: '往届培训', startAt: '2020-03-01', endAt: '2020-03-02', location: '北京' },
@@ -24,7 +36,10 @@ const ACTIVITIES: Activity[] = [
 describe.sequential('spec remainders through the gateway', () => {
   let whole: Whole;
   beforeAll(async () => {
-    whole = await startWhole({ APP_VERSIONS: JSON.stringify(VERSIONS), ACTIVITIES: JSON.stringify(ACTIVITIES) });
+    whole = await startWhole({
+      APP_VERSIONS: JSON.stringify(VERSIONS),
+      ACTIVITIES: JSON.stringify(ACTIVITIES),
+    });
   });
   afterAll(async () => {
     await whole?.stop();
@@ -95,14 +110,25 @@ describe.sequential('spec remainders through the gateway', () => {
     const pdf = await fetch(`${whole.base}${cert.data.downUrl}`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
     const share = await api<DownloadData>(EvidencePaths.shareDownload, { baoquan: no }, token);
     expect(share.code).toBe(200);
     const zip = await fetch(`${whole.base}${share.data.packageUrl}`);
     expect(zip.status).toBe(200);
-    expect(Buffer.from(await zip.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(await zip.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
     // anonymous without a code: a 4xx answer in Chinese, not a 500
-    expect(await api(EvidencePaths.shareDownload, { baoquan: no })).toMatchObject({ code: 400, msg: '请输入提取码' });
+    expect(await api(EvidencePaths.shareDownload, { baoquan: no })).toMatchObject({
+      code: 400,
+      msg: '请输入提取码',
+    });
   }, 90_000);
 });
