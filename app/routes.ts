@@ -9,6 +9,8 @@ export default [
   index('home/home.tsx'),
   route('home', 'home/home.tsx', { id: 'home-alias' }),
   route('helpCenter', 'home/help-center.tsx'),
+  route('activity', 'home/activity.tsx'),
+  route('appDownload', 'home/app-download.tsx'),
   route('user-agreement', 'legal/legal-page.tsx'),
   route('privacy', 'legal/legal-page.tsx', { id: 'privacy' }),
   route('clause', 'legal/legal-page.tsx', { id: 'clause' }),
@@ -25,6 +27,8 @@ export default [
   route('mobile/preview/:fileUrl/:type?/:baoquan?', 'certificate/mobile.tsx', { id: 'mobile-preview' }),
   route('mobile/previewDoc/:fileUrl/:type', 'certificate/mobile.tsx', { id: 'mobile-preview-doc' }),
   route('mobile/previewProgress/:fileUrl', 'certificate/mobile.tsx', { id: 'mobile-preview-progress' }),
+  // spec 02 §2 route guard: extra slashes inside the file-url become asterisks (a redirect to the one-segment path)
+  route('mobile/previewProgress/*', 'certificate/preview-progress-guard.ts'),
   route('evidencesPro/:attestationId', 'certificate/attestation.tsx', { id: 'evidences-pro' }),
   route('evidencesWeb/:attestationId', 'certificate/attestation.tsx', { id: 'evidences-web' }),
   // ledger explorer and key

@@ -128,6 +128,15 @@ export const EvidencePaths = {
   delData: '/api/data/delData',
   /** `POST {dataIdStr}` (comma list of ids) → BatchDownloadData. */
   downloadBatch: '/api/data/downloadBatch',
+  /**
+   * `POST ShareDownloadBody {baoquan, code?}` → DownloadData: the certificate (share) page's package download, by the
+   * logged-in owner without a code, by anyone else with the owner's extraction code (spec 01 §2.3, §6; decision 027).
+   */
+  shareDownload: '/api/share/downBaoquan',
+  /** `POST MobileInfoBody {baoquan}` → MobilePreviewInfo: what the mobile preview pages show (public; decision 027). */
+  mobileInfo: '/api/share/getMpsInfo',
+  /** `POST OwnerCertificateBody {dataId}` → CertificateDownloadData of one's own evidence (decision 027). */
+  ownerCertificate: '/api/data/downContract',
 } as const;
 
 /** Text fields of the multipart `POST /api/data/save` (the `file` part carries the bytes). */
@@ -240,6 +249,77 @@ export const CodeDownloadBody = z.object({
 export interface DownloadData {
   downUrl: string;
   packageUrl: string;
+}
+
+/**
+ * Same-site path of a certificate PDF, printed by the gateway (decision 007): `/attestation/<baoquan>.pdf`, or the
+ * English certificate's `/English/attestation/<baoquan>.pdf`.
+ */
+export function certificatePdfPath(baoquan: string, lang: 'zh' | 'en' = 'zh'): string {
+  return `${lang === 'en' ? '/English' : ''}/attestation/${encodeURIComponent(baoquan)}.pdf`;
+}
+
+/**
+ * The certificate PDF calls (`/api/check/downCertificate`, `/api/data/downContract`) → the PDF paths of both
+ * languages (same-site, public like the certificate link itself, spec 01 §1).
+ */
+export interface CertificateDownloadData {
+  baoquan: string;
+  /** The Chinese certificate PDF ({@link certificatePdfPath}). */
+  downUrl: string;
+  /** The English certificate PDF. */
+  englishUrl: string;
+}
+
+/**
+ * True when an answer's data is the spec's "certificate being generated" value (spec 01 §8, spec 02 §8): the
+ * screen shows its message as information, not as an error, whatever the code.
+ */
+export function isCertificateGenerating(res: { data: unknown }): boolean {
+  return res.data === EvidenceMsg.certificateGenerating;
+}
+
+/** `POST /api/share/downBaoquan {baoquan, code?}`: no code → the caller must be the logged-in owner. */
+export const ShareDownloadBody = z.object({
+  baoquan: z
+    .string({ error: EvidenceMsg.evidenceNotFound })
+    .trim()
+    .min(1, EvidenceMsg.evidenceNotFound)
+    .max(64, EvidenceMsg.evidenceNotFound),
+  code: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().max(30, Msg.tooLong('提取码', 30)).optional(),
+  ),
+});
+/** `POST /api/share/getMpsInfo {baoquan}`. */
+export const MobileInfoBody = ShareDownloadBody.pick({ baoquan: true });
+/** `POST /api/data/downContract {dataId}` (owner). */
+export const OwnerCertificateBody = z.object({
+  dataId: z.coerce
+    .number({ error: EvidenceMsg.evidenceNotFound })
+    .int(EvidenceMsg.evidenceNotFound)
+    .positive(EvidenceMsg.evidenceNotFound),
+});
+
+/**
+ * `POST /api/share/getMpsInfo` → what a phone shows beside a previewed file (spec 01 §2.1 mobile preview routes): the
+ * public face of the evidence (no owner data, no certificate HTML), its file's name and size (bytes), whether its
+ * bytes can be downloaded (`isDownload`, spec 01 §4), and the certificate page and PDF paths.
+ */
+export interface MobilePreviewInfo {
+  baoquan: string;
+  title: string;
+  kind: 'file' | 'hash' | 'property' | 'app';
+  fileType: number;
+  fileName: string;
+  fileSize: number;
+  filehash: string;
+  chainhash: string;
+  saveTime: string;
+  deletedAt: string | null;
+  isDownload: 0 | 1;
+  certificateUrl: string;
+  pdfUrl: string;
 }
 
 /** 64 hexadecimal characters, any case (normalised to lower case). */

@@ -19,6 +19,11 @@ export const VerifyPaths = {
   bqview: '/api/check/bqview',
   /** `POST {hash}` → PublicEvidence[] whose SHA-256 equals `hash` (public; rate-limited per client). */
   byHash: '/api/check/byHash',
+  /**
+   * `POST {viewToken, no}` → CertificateDownloadData: the certificate PDF of the public check page, for a live
+   * view token of that number (spec 01 §7; decision 027). Rate-limited with the other lookups.
+   */
+  downCertificate: '/api/check/downCertificate',
 } as const;
 
 /** What the public verification pages show of an evidence (no owner data). */
@@ -55,5 +60,7 @@ export const ViewTokenBody = z.object({
 export interface ViewTokenData {
   viewToken: string;
 }
+/** `POST {viewToken, no}` of downCertificate (the same proof of a lookup as bqview). */
+export const DownCertificateBody = ViewTokenBody;
 /** `POST {hash}` of byHash. */
 export const ByHashBody = z.object({ hash: Sha256Hex });

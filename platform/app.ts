@@ -30,6 +30,8 @@ import { envelopePlugin } from './core/envelope.ts';
 import { redactingChildLoggerFactory } from './core/log-redact.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
+import { evidenceShareRoutes } from './evidence/share-routes.ts';
+import { homeRoutes } from './home/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
 import type { FileStorage } from './files/storage.ts';
 import { servicesPlugin } from './services.ts';
@@ -110,6 +112,8 @@ export async function buildPlatform(
     await app.register(verifyRoutes);
     await app.register(billingRoutes);
     await app.register(invoiceRoutes);
+    await app.register(evidenceShareRoutes);
+    await app.register(homeRoutes);
     if (config.testHooks) {
       await app.register(testHookRoutes);
       app.log.warn('TEST HOOKS ENABLED: /api/__test/* answers captcha codes and expires tokens');

@@ -2,10 +2,12 @@
  * Platform configuration: read once from the environment, validated with zod, failing fast with one readable
  * message that lists every bad variable (ARCHITECTURE "Quality habits"; docs/decisions/002-platform.md).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { BillingNotifyPaths } from '../contract/billing.ts';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
+import { ActivityList, AppVersionList, type Activity, type AppVersion } from '../contract/home.ts';
 import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 
@@ -92,6 +94,12 @@ export interface PlatformConfig {
    * (default api.mch.weixin.qq.com). All set → the real WeChat Pay; none → the loopback sandbox.
    */
   wechatpay: WechatPayConfig | null;
+  /**
+   * The public home pages' content (spec 01 §2.1 /appDownload, /activity; decision 027): APP_VERSIONS (a JSON array
+   * of contract AppVersion) or APP_VERSIONS_FILE (a JSON file holding one), and ACTIVITIES / ACTIVITIES_FILE (of
+   * contract Activity). Read and validated once at start; unset → empty lists (the pages show their empty state).
+   */
+  home: { appVersions: AppVersion[]; activities: Activity[] };
 }
 
 /** Tencent Cloud SMS (SendSms, API 2021-01-11) settings, all from TENCENT_SMS_*. */
@@ -221,6 +229,10 @@ const EnvSchema = z.object({
   TENCENT_SMS_TEMPLATE_KYC_APPROVED: z.string().trim().optional(),
   TENCENT_SMS_TEMPLATE_KYC_REJECTED: z.string().trim().optional(),
   TENCENT_SMS_ENDPOINT: z.url().default(TENCENT_SMS_ENDPOINT),
+  APP_VERSIONS: z.string().optional(),
+  APP_VERSIONS_FILE: z.string().optional(),
+  ACTIVITIES: z.string().optional(),
+  ACTIVITIES_FILE: z.string().optional(),
 });
 
 type Env = z.infer<typeof EnvSchema>;
@@ -317,6 +329,41 @@ function seedDemoOf(rawAppEnv: string | undefined, e: Env, sms: SmsConfig, provi
   return (rawAppEnv ?? '').trim() === '' && sms.provider === 'sandbox' && !providersReal;
 }
 
+/**
+ * A JSON list from the variable `name` (inline JSON) or `${name}_FILE` (a path to a JSON file), validated by `schema`.
+ * Neither set → []. @throws ConfigError when both are set, the file cannot be read, or the JSON or an item is bad
+ */
+function jsonList<T>(
+  name: string,
+  inline: string | undefined,
+  file: string | undefined,
+  schema: z.ZodType<T[]>,
+): T[] {
+  const bad = (why: string) => new ConfigError(`Invalid platform configuration: ${why}`);
+  if (inline?.trim() && file?.trim()) throw bad(`set ${name} or ${name}_FILE, not both`);
+  let text = inline?.trim() ?? '';
+  if (file?.trim()) {
+    try {
+      text = readFileSync(path.resolve(file.trim()), 'utf8');
+    } catch (err) {
+      throw bad(`${name}_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
+  if (!text.trim()) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw bad(`${name} is not valid JSON`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${name}[${i.path.join('.')}]: ${i.message}`);
+    throw bad(`${name} must be a JSON array of items:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
 /** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -394,5 +441,9 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
       wechatNotifyUrl: e.WECHATPAY_NOTIFY_URL ?? `${publicUrl}${BillingNotifyPaths.wechat}`,
     },
     wechatpay,
+    home: {
+      appVersions: jsonList('APP_VERSIONS', e.APP_VERSIONS, e.APP_VERSIONS_FILE, AppVersionList),
+      activities: jsonList('ACTIVITIES', e.ACTIVITIES, e.ACTIVITIES_FILE, ActivityList),
+    },
   };
 }

@@ -10,7 +10,6 @@
  */
 import { data, Form, Link, redirectDocument } from 'react-router';
 import type { Route } from './+types/attestation';
-import { isSuccess } from '../../contract/envelope.ts';
 import {
   CodeDownloadBody,
   type DownloadData,
@@ -28,6 +27,7 @@ import { FormErrors } from '../shell/field.tsx';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { readFilePreview } from './file-preview.server.ts';
 import { FilePreviewBox } from './file-preview.tsx';
+import { downloadOutcome } from './download-outcome.ts';
 import { loadView, ownerMobileQr } from './view.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
@@ -67,8 +67,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       urlPath: new URL(request.url).pathname,
     });
   }
-  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  return redirectDocument(res.data.packageUrl || res.data.downUrl);
+  const outcome = downloadOutcome(res, (d) => d.packageUrl || d.downUrl);
+  if (outcome.kind === 'info') return { notice: outcome.message };
+  if (outcome.kind === 'error') return data({ error: outcome.message }, { status: 400 });
+  return redirectDocument(outcome.url);
 }
 
 /** The download state of spec 01 §4: 1 downloadable; 0 with query isDownload 2 uploading; 0 otherwise missing. */
@@ -174,7 +176,12 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
             </button>
           </Form>
         )}
-        <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+        {actionData && 'notice' in actionData ? (
+          <p className="form-notice" role="status">
+            {actionData.notice}
+          </p>
+        ) : null}
+        <FormErrors errors={actionData && 'error' in actionData ? [actionData.error] : undefined} />
         {!user ? (
           <p className="muted">
             您是证据所有人？

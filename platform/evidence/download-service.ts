@@ -9,6 +9,8 @@ import { ApiCode } from '../../contract/envelope.ts';
 import {
   BATCH_MAX_ITEMS,
   type BatchDownloadData,
+  type CertificateDownloadData,
+  certificatePdfPath,
   type DownloadData,
   EvidenceMsg,
   type PackageAuthorization,
@@ -183,5 +185,38 @@ export async function authorizePackage(
     kind: ev.kind,
     title: ev.title,
     downUrl: hashOnly ? null : deps.signer.url(ev.baoquan, now, deps.ttlSeconds),
+  };
+}
+
+/**
+ * The certificate (share) page's package download of `baoquan` (spec 01 §2.3, §6; decision 027): the logged-in
+ * owner (`viewerId`) needs no code; anyone else gives the owner's extraction code, checked and throttled as
+ * {@link codeDownload} does.
+ * @throws ApiError 404 `evidenceNotFound` for an unknown number, 400 `extractCodeRequired` when a non-owner gives no
+ *   code; see {@link codeDownload} and {@link downloadData}
+ */
+export async function shareDownload(
+  deps: DownloadDeps,
+  input: { baoquan: string; code?: string; ip: string; viewerId: number | null },
+  now: number,
+): Promise<DownloadData> {
+  const ev = await findByBaoquan(deps.db, input.baoquan);
+  if (!ev) throw notFound(EvidenceMsg.evidenceNotFound);
+  if (input.viewerId !== null && input.viewerId === ev.user_id) return downloadData(deps, ev, now);
+  if (input.code === undefined) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.extractCodeRequired);
+  return codeDownload(deps, { code: input.code, baoquan: ev.baoquan, ip: input.ip }, now);
+}
+
+/**
+ * The certificate PDF paths of evidence `baoquan` (decision 007: the gateway prints them). The certificate exists as
+ * soon as the evidence is saved (its ledger entry is written in the same transaction), so this platform never
+ * answers the spec's "certificate being generated" (spec 01 §8); a legacy upstream may, and the screens show it as
+ * information (contract `isCertificateGenerating`).
+ */
+export function certificateDownload(baoquan: string): CertificateDownloadData {
+  return {
+    baoquan,
+    downUrl: certificatePdfPath(baoquan, 'zh'),
+    englishUrl: certificatePdfPath(baoquan, 'en'),
   };
 }

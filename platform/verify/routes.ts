@@ -5,20 +5,29 @@
  *   answers code 404 `VerifyMsg.evidenceNumberNotFound`;
  * - `POST /api/check/bqview {viewToken, no}` → PublicEvidence; a bad or expired token answers code 400
  *   `VerifyMsg.viewTokenInvalid`;
- * - `POST /api/check/byHash {hash}` → PublicEvidence[] with that SHA-256, newest first, at most 20 (none → []).
+ * - `POST /api/check/byHash {hash}` → PublicEvidence[] with that SHA-256, newest first, at most 20 (none → []);
+ * - `POST /api/check/downCertificate {viewToken, no}` → CertificateDownloadData: the certificate PDF paths of the
+ *   looked-up number, with the same token check as bqview (decision 027).
  *
- * Rate limit: every call of the three counts against one budget per client IP (`request.ip`, which is the browser's
+ * Rate limit: every call of the four counts against one budget per client IP (`request.ip`, which is the browser's
  * address because the platform trusts X-Forwarded-For from the gateway, TRUST_PROXY): at most
  * `PUBLIC_LOOKUP_POLICY.max` calls per window, then code 429 `Msg.tooManyRequests` (service.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
-import { ByHashBody, NoBody, VerifyPaths, ViewTokenBody, type ViewTokenData } from '../../contract/verify.ts';
+import {
+  ByHashBody,
+  DownCertificateBody,
+  NoBody,
+  VerifyPaths,
+  ViewTokenBody,
+  type ViewTokenData,
+} from '../../contract/verify.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
-import { byHash, countLookup, publicView, viewTokenFor } from './service.ts';
+import { byHash, certificateFor, countLookup, publicView, viewTokenFor } from './service.ts';
 
-/** Registers the three public lookups (needs the services plugin). */
+/** Registers the four public lookups (needs the services plugin). */
 export async function verifyRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const limit = { preHandler: (request: FastifyRequest) => countLookup(db, request.ip) };
@@ -37,5 +46,10 @@ export async function verifyRoutes(app: FastifyInstance): Promise<void> {
   app.post(VerifyPaths.byHash, limit, async (request) => {
     const { hash } = parseInput(ByHashBody, request.body);
     return ok(await byHash(db, hash));
+  });
+
+  app.post(VerifyPaths.downCertificate, limit, async (request) => {
+    const q = parseInput(DownCertificateBody, request.body);
+    return ok(await certificateFor(db, app.downloads, q, nowSeconds()));
   });
 }

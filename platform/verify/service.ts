@@ -7,12 +7,14 @@
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
+import type { CertificateDownloadData } from '../../contract/evidence.ts';
 import { type PublicEvidence, VerifyMsg } from '../../contract/verify.ts';
 import { isThrottled, recordFailure, type AttemptPolicy } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
 import { formatBeijingDate } from '../evidence/certificate.ts';
+import { certificateDownload } from '../evidence/download-service.ts';
 import type { DownloadSigner } from '../evidence/download.ts';
 import { findByBaoquan, findBySha256 } from '../evidence/service.ts';
 
@@ -82,4 +84,19 @@ export async function publicView(
 /** The public faces of the evidences with SHA-256 `hash`, newest first, at most {@link BY_HASH_LIMIT}. */
 export async function byHash(db: Kysely<Database>, hash: string): Promise<PublicEvidence[]> {
   return (await findBySha256(db, hash, BY_HASH_LIMIT)).map(toPublicEvidence);
+}
+
+/**
+ * The certificate PDF paths of evidence `no` for a live view token of it (spec 01 §7 downCertificate; decision 027).
+ * Deleted data keeps its certificate (it says the data was deleted).
+ * @throws ApiError 400 `VerifyMsg.viewTokenInvalid`, 404 `VerifyMsg.evidenceNumberNotFound` (as {@link publicView})
+ */
+export async function certificateFor(
+  db: Kysely<Database>,
+  signer: DownloadSigner,
+  q: { no: string; viewToken: string },
+  now: number,
+): Promise<CertificateDownloadData> {
+  const ev = await publicView(db, signer, q, now);
+  return certificateDownload(ev.baoquan);
 }

@@ -4,7 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import {
+  type CertificateDownloadData,
+  EvidencePaths,
+  type SaveEvidenceData,
+} from '../../contract/evidence.ts';
 import { Msg } from '../../contract/messages.ts';
 import { type PublicEvidence, VerifyMsg, VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
@@ -155,5 +159,37 @@ forEachDialect('public verification', (h) => {
       });
     }
     expect((await lookup(VerifyPaths.byHash, { hash }, freshIp())).code).toBe(200);
+  });
+  it('downCertificate: the certificate PDF paths for a live view token of that number only', async () => {
+    const ip = freshIp();
+    const a = (await upload<SaveEvidenceData>(h.app, demo, Buffer.from(`证书 ${Date.now()}`), 'c.txt')).data;
+    const b = (await upload<SaveEvidenceData>(h.app, demo, Buffer.from(`另一 ${Date.now()}`), 'd.txt')).data;
+    const token = (await lookup<ViewTokenData>(VerifyPaths.bqno, { no: a.baoquan }, ip)).data.viewToken;
+    const r = await lookup<CertificateDownloadData>(
+      VerifyPaths.downCertificate,
+      { viewToken: token, no: a.baoquan },
+      ip,
+    );
+    expect(r).toMatchObject({
+      code: 200,
+      data: {
+        baoquan: a.baoquan,
+        downUrl: `/attestation/${a.baoquan}.pdf`,
+        englishUrl: `/English/attestation/${a.baoquan}.pdf`,
+      },
+    });
+    expect(await lookup(VerifyPaths.downCertificate, { viewToken: token, no: b.baoquan }, ip)).toMatchObject({
+      code: 400,
+      msg: VerifyMsg.viewTokenInvalid,
+      data: null,
+    });
+    expect(await lookup(VerifyPaths.downCertificate, { no: a.baoquan }, ip)).toMatchObject({
+      code: 400,
+      msg: VerifyMsg.viewTokenInvalid,
+    });
+    expect(await lookup(VerifyPaths.downCertificate, { viewToken: token }, ip)).toMatchObject({
+      code: 400,
+      msg: Msg.required('保全编号'),
+    });
   });
 });

@@ -1,0 +1,64 @@
+/**
+ * /appDownload (spec 01 §2.1): the app versions the platform offers (`POST /api/home/getAppVersion`, configured by
+ * APP_VERSIONS; decision 027), each with its download link; the empty state 暂无可下载的应用 when none is configured.
+ * Plain links: works without JavaScript.
+ */
+import type { Route } from './+types/app-download';
+import { HomeMsg } from '../../contract/home-codes.ts';
+import { loadAppVersions } from './home-content.server.ts';
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { versions: await loadAppVersions(context, new URL(request.url).pathname) };
+}
+
+export const meta: Route.MetaFunction = () => [{ title: '应用下载 - 存证云' }];
+
+/** Bytes as "12.3 MB" (1 MB = 1024 × 1024 bytes). */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export default function AppDownload({ loaderData }: Route.ComponentProps) {
+  const { versions } = loaderData;
+  return (
+    <section className="page narrow">
+      <h1>应用下载</h1>
+      {versions.length === 0 ? (
+        <p className="empty" role="status">
+          {HomeMsg.noApps}
+        </p>
+      ) : (
+        <div>
+          {versions.map((v) => (
+            <div key={`${v.platform}-${v.name}-${v.version}`} className="card">
+              <h2>{`${v.name}（${v.platform}）`}</h2>
+              <dl className="facts">
+                <dt>版本</dt>
+                <dd>{v.version}</dd>
+                {v.releasedAt ? (
+                  <>
+                    <dt>发布日期</dt>
+                    <dd>{v.releasedAt}</dd>
+                  </>
+                ) : null}
+                {v.size !== undefined ? (
+                  <>
+                    <dt>大小</dt>
+                    <dd>{formatSize(v.size)}</dd>
+                  </>
+                ) : null}
+              </dl>
+              {v.notes ? <p className="muted">{v.notes}</p> : null}
+              <p>
+                <a href={v.url} className="button primary" rel="noopener noreferrer">
+                  {`下载 ${v.platform} 版`}
+                </a>
+              </p>
+            </div>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
