@@ -14,8 +14,11 @@ import { login, post, registerUser } from '../../tests/support/platform.ts';
 import { startServer } from '../start.ts';
 import { startFacePoller } from './face-poller.ts';
 
-const first17 = '11010519900307123';
-const ID = first17 + idCardCheckChar(first17);
+/** A valid national ID number per person (one number verifies one personal account): sequence digits `seq`. */
+const idOf = (seq: string) => {
+  const first17 = `1101051990030${seq}`;
+  return first17 + idCardCheckChar(first17);
+};
 
 async function pass(qrContent: string): Promise<void> {
   const res = await fetch(qrContent, { redirect: 'manual' });
@@ -68,20 +71,20 @@ describe('face poller', () => {
             .where('mobile', '=', mobile)
             .executeTakeFirstOrThrow()
         ).user_status;
-      async function start(mobile: string, name: string) {
+      async function start(mobile: string, name: string, seq: string) {
         await registerUser(platform, dataDir, mobile, 'pass1234', false);
         const token = await login(platform, mobile, 'pass1234');
         const r = await post<FaceStartData>(
           platform,
           KycPaths.aliIdentification,
-          { username: name, idCard: ID, type: '3', address: '北京市东城区1号' },
+          { username: name, idCard: idOf(seq), type: '3', address: '北京市东城区1号' },
           token,
         );
         expect(r.code).toBe(200);
         return r.data;
       }
 
-      const a = await start('13400000001', '赵六');
+      const a = await start('13400000001', '赵六', '7123');
       await pass(a.qrContent);
       expect(await waitFor(async () => (await status('13400000001')) === '3', 10_000)).toBe(true);
       const news = await db
@@ -96,7 +99,7 @@ describe('face poller', () => {
       expect(running.facePoller).not.toBeNull();
       await running.facePoller!.stop();
       await second.stop();
-      const b = await start('13400000002', '钱七');
+      const b = await start('13400000002', '钱七', '7145');
       const rounds = second.rounds;
       await pass(b.qrContent);
       await new Promise((r) => setTimeout(r, 3500));
