@@ -3,7 +3,6 @@
  * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
  * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
  */
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -26,6 +25,7 @@ import type { SmsProvider } from './account/sms.ts';
 import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
 import { envelopePlugin } from './core/envelope.ts';
+import { utf8BodiesPlugin } from './core/utf8-bodies.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
@@ -78,7 +78,7 @@ export async function buildPlatform(
   });
   try {
     await app.register(envelopePlugin, { maxUploadBytes: config.maxUploadBytes });
-    await app.register(formbody);
+    await app.register(utf8BodiesPlugin);
     await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
     await app.register(servicesPlugin, { config, sms: opts.sms, storage: opts.storage });
     await app.register(authPlugin);

@@ -151,7 +151,7 @@ export async function decideKyc(
       .set({
         reviewed_at: now,
         ...(credentials
-          ? { app_id: credentials.appId, security_key: credentials.securityKey, security_key_shown: 0 }
+          ? { app_id: credentials.appId, security_key: null, security_key_shown: 0 }
           : {}),
       })
       .where('user_id', '=', userId)

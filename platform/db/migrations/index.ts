@@ -11,6 +11,7 @@ import { accountArea } from './0004_account_area.ts';
 import { kyc } from './0005_kyc.ts';
 import { opsRoles } from './0006_ops_roles.ts';
 import { billing } from './0007_billing.ts';
+import { kycSecurityKey } from './0010_kyc_security_key.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -24,6 +25,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0005_kyc': kyc(dialect),
         '0006_ops_roles': opsRoles(dialect),
         '0007_billing': billing(dialect),
+        '0010_kyc_security_key': kycSecurityKey(dialect),
       };
     },
   };
