@@ -150,9 +150,7 @@ export async function decideKyc(
       .updateTable('kyc_profiles')
       .set({
         reviewed_at: now,
-        ...(credentials
-          ? { app_id: credentials.appId, security_key: null, security_key_shown: 0 }
-          : {}),
+        ...(credentials ? { app_id: credentials.appId, security_key: null, security_key_shown: 0 } : {}),
       })
       .where('user_id', '=', userId)
       .execute();
