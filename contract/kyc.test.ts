@@ -421,7 +421,17 @@ describe('submit payload schemas', () => {
       mobileReserve: KycMsg.mobileReserveRequired,
       file: Msg.required('授权委托书'),
       authorSex: KycMsg.sexRequired,
+      contactIdcard: KycMsg.contactRequired,
     });
+  });
+
+  it('enterprise: a blank contact answers 联系人不能为空 (spec 02 §5 shared rules)', async () => {
+    for (const blank of ['', '   ', undefined]) {
+      const r = await EnterpriseSubmitBody.safeParseAsync({ ...enterprise, contactIdcard: blank });
+      expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+        ['contactIdcard', '联系人不能为空'],
+      ]);
+    }
   });
 
   it('enterprise: wrong values get the rule messages, a GIF and a renamed JPEG are refused', async () => {

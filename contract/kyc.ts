@@ -332,7 +332,7 @@ export const EnterpriseSubmitBody = z
     bank: freeText('开户银行', 100, true),
     bankNo,
     mobileReserve: mobileField(KycMsg.mobileReserveRequired),
-    contactIdcard: idCardField(Msg.required('联系人身份证号')),
+    contactIdcard: idCardField(KycMsg.contactRequired),
     authorName: personNameField('经办人姓名'),
     authorSex: sexText,
     authorBrith: birthDate,

@@ -16,6 +16,15 @@ export const Msg = {
   badRequest: '请求参数错误',
   /** A malformed or missing row id in a call (our wording). */
   invalidId: '参数错误',
+  // bad request bodies (ours, docs/decisions/026-bad-input-and-keys.md)
+  /** A text value (form field, JSON string, multipart part or file name) whose bytes are not UTF-8, e.g. GBK. */
+  notUtf8: '请使用UTF-8编码提交',
+  /** A body of a content type the call does not take (e.g. text/xml). */
+  unsupportedMediaType: '不支持的请求内容类型',
+  /** A JSON body that does not parse, or is empty. */
+  invalidJson: '请求内容不是有效的JSON格式',
+  /** A multipart body with more parts, files or fields than the call takes. */
+  tooManyParts: '上传的文件或字段过多',
   // success messages (spec 01 §8, spec 02 §8)
   copied: '复制成功',
   added: '添加成功',

@@ -3,7 +3,6 @@
  * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
  * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
  */
-import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -28,6 +27,7 @@ import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
 import { envelopePlugin } from './core/envelope.ts';
 import { redactingChildLoggerFactory } from './core/log-redact.ts';
+import { utf8BodiesPlugin } from './core/utf8-bodies.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { evidenceShareRoutes } from './evidence/share-routes.ts';
@@ -83,7 +83,7 @@ export async function buildPlatform(
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   try {
     await app.register(envelopePlugin, { maxUploadBytes: config.maxUploadBytes });
-    await app.register(formbody);
+    await app.register(utf8BodiesPlugin);
     await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
     await app.register(servicesPlugin, { config, sms: opts.sms, storage: opts.storage });
     await app.register(authPlugin);

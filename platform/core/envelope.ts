@@ -7,7 +7,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiCode, fail } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, requestErrorMessage } from './errors.ts';
 
 /** Registers the error and not-found handlers; `maxUploadBytes` feeds the "file too large" message. */
 export const envelopePlugin = fp(
@@ -29,7 +29,7 @@ export const envelopePlugin = fp(
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500) {
         request.log.info({ err }, 'bad request');
-        return reply.code(200).send(fail(ApiCode.BAD_REQUEST, Msg.badRequest));
+        return reply.code(200).send(fail(ApiCode.BAD_REQUEST, requestErrorMessage(err)));
       }
       request.log.error({ err }, 'unhandled error');
       return reply.code(200).send(fail(ApiCode.SERVER_ERROR, Msg.serverError));

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { ApiCode, type ApiCodeValue } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 
 /** A failure with an envelope code and a user-facing message; handlers throw it, the envelope plugin answers it. */
 export class ApiError extends Error {
@@ -34,4 +35,30 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
     throw new ApiError(ApiCode.BAD_REQUEST, issue?.message ?? '参数错误');
   }
   return r.data;
+}
+
+/**
+ * The Chinese message of a 4xx error Fastify or one of its plugins raised before a handler ran (docs/decisions/
+ * 026-bad-input-and-keys.md): a content type no parser takes (415), a JSON body that does not parse or is empty, a
+ * non-multipart body on an upload call or a multipart body over its part limits; any other 4xx gets
+ * `Msg.badRequest`. Their own messages are English and never reach a user.
+ * @param err a Fastify error (`code` like `FST_ERR_CTP_INVALID_MEDIA_TYPE`)
+ * @returns the zh-CN message of the 400 envelope
+ */
+export function requestErrorMessage(err: { code?: string }): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return Msg.unsupportedMediaType;
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return Msg.invalidJson;
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return Msg.tooManyParts;
+    default:
+      return Msg.badRequest;
+  }
 }

@@ -195,7 +195,10 @@ export interface KycProfilesTable {
   submitted_at: number;
   /** Unix seconds of the last operator decision or face result, null before. */
   reviewed_at: number | null;
-  /** Verified enterprise: AppID and SecurityKey; `security_key_shown` 1 once the full key was shown. */
+  /**
+   * Verified enterprise: AppID and the SecurityKey's stored form (its hash and display hint, never the key:
+   * kyc/security-key.ts; null until first shown); `security_key_shown` 1 once the full key was shown.
+   */
   app_id: string | null;
   security_key: string | null;
   security_key_shown: ColumnType<number, number | undefined, number>;

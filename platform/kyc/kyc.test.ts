@@ -28,7 +28,9 @@ import {
   testConfig,
   upload,
 } from '../../tests/support/platform.ts';
+import { kycSecurityKey } from '../db/migrations/0010_kyc_security_key.ts';
 import { INTERNAL_FACE_POLL_PATH } from './routes.ts';
+import { userOfApiCredentials } from './service.ts';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +119,15 @@ forEachDialect('KYC', (h) => {
     call(h.app, { method: 'POST', url: path, token, ...multipartMany(fields, files) });
   const info = async (token: string, edit = false) =>
     (await post<AuthInfo>(h.app, AccountPaths.authInfo, edit ? { edit: '1' } : {}, token)).data;
+  /** What the database holds in `kyc_profiles.security_key` for `userId`. */
+  const storedKey = async (userId: number) =>
+    (
+      await h.app.pdb.db
+        .selectFrom('kyc_profiles')
+        .select('security_key')
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).security_key;
   let opsToken = '';
   async function operator() {
     if (opsToken) return opsToken;
@@ -287,14 +298,79 @@ forEachDialect('KYC', (h) => {
     expect(later.securityKey).toBe(
       `${first.securityKey.slice(0, 4)}${'*'.repeat(35)}${first.securityKey.slice(-4)}`,
     );
+    // at rest: the hash and the mask's hint, never the key (a copy of the database reveals nothing)
+    const storedFirst = await storedKey(userId);
+    expect(storedFirst).toMatch(/^sha256:[A-Za-z0-9_-]{8}:[0-9a-f]{64}$/);
+    expect(storedFirst).not.toContain(first.securityKey);
+    expect(await userOfApiCredentials(h.app.pdb.db, first.appId, first.securityKey)).toBe(userId);
+    expect(await userOfApiCredentials(h.app.pdb.db, first.appId, later.securityKey)).toBeNull();
     const rotated = await post<{ securityKey: string }>(h.app, '/api/user/resetSecurityKey', {}, u.token);
     expect(rotated.data.securityKey).not.toBe(first.securityKey);
-    expect((await info(u.token)).securityKey).toContain('*');
+    expect(rotated.data.securityKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const afterRotation = await info(u.token, true);
+    expect([afterRotation.securityKeyShown, afterRotation.appId]).toEqual([false, first.appId]);
+    expect(afterRotation.securityKey).toBe(
+      `${rotated.data.securityKey.slice(0, 4)}${'*'.repeat(35)}${rotated.data.securityKey.slice(-4)}`,
+    );
+    expect(await storedKey(userId)).not.toContain(rotated.data.securityKey);
+    expect(await userOfApiCredentials(h.app.pdb.db, first.appId, rotated.data.securityKey)).toBe(userId);
+    expect(await userOfApiCredentials(h.app.pdb.db, first.appId, first.securityKey)).toBeNull();
     const audit = await get<AuditListData>(h.app, OpsPaths.audit, {}, ops);
     expect(audit.data.list.filter((a) => a.userId === userId).map((a) => [a.action, a.remark])).toEqual([
       ['approve', ''],
       ['reject', '营业执照不清晰'],
     ]);
+  });
+
+  it('migration 0010 hashes shown clear SecurityKeys and drops unshown ones; the owner keeps using the key', async () => {
+    const { db } = h.app.pdb;
+    const clearKey = 'Abcd0123456789012345678901234567890123_wxyz';
+    const unshownKey = 'Zyxw0123456789012345678901234567890123_dcba';
+    const owners: number[] = [];
+    for (const [i, [key, shown]] of (
+      [
+        [clearKey, 1],
+        [unshownKey, 0],
+      ] as const
+    ).entries()) {
+      const u = await newUser();
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('mobile', '=', u.mobile)
+        .executeTakeFirstOrThrow();
+      const userId = Number(user.id);
+      owners.push(userId);
+      await db
+        .updateTable('users')
+        .set({ user_status: '3', account_type: 2 })
+        .where('id', '=', userId)
+        .execute();
+      await db
+        .insertInto('kyc_profiles')
+        .values({
+          user_id: userId,
+          kind: 'enterprise',
+          auth_type: 0,
+          fields_json: '{}',
+          submitted_at: 1,
+          app_id: `czmigration000${i}`,
+          security_key: key,
+          security_key_shown: shown,
+        })
+        .execute();
+    }
+    await kycSecurityKey(h.dialect).up(db);
+    const [shownOwner, unshownOwner] = owners as [number, number];
+    const hashed = await storedKey(shownOwner);
+    expect(hashed).toMatch(/^sha256:Abcdwxyz:[0-9a-f]{64}$/);
+    expect(await storedKey(unshownOwner)).toBeNull();
+    // run again: nothing changes
+    await kycSecurityKey(h.dialect).up(db);
+    expect(await storedKey(shownOwner)).toBe(hashed);
+    expect(await userOfApiCredentials(db, 'czmigration0000', clearKey)).toBe(shownOwner);
+    expect(await userOfApiCredentials(db, 'czmigration0000', unshownKey)).toBeNull();
+    expect(await userOfApiCredentials(db, 'czmigration0001', unshownKey)).toBeNull();
   });
 
   /** Opens the certify URL like a browser and presses a button on the sandbox page. */

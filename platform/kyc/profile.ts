@@ -10,6 +10,7 @@ import { Msg } from '../../contract/messages.ts';
 import type { Database, KycImageRow, KycProfileRow, UserRow } from '../db/schema.ts';
 import type { UrlSigner } from '../files/signer.ts';
 import type { FileBucket } from '../files/storage.ts';
+import { maskedSecurityKey } from './security-key.ts';
 
 /** Which kind a submission is: the personal (photo or face) or the enterprise form. */
 export type KycKind = 'personal' | 'enterprise';
@@ -74,15 +75,11 @@ export function profileFields(profile: KycProfileRow | undefined): Record<string
   }
 }
 
-/** Masks the SecurityKey for display: first 4 and last 4 characters. */
-export function maskSecret(v: string): string {
-  return v.length <= 8 ? '*'.repeat(v.length) : `${v.slice(0, 4)}${'*'.repeat(v.length - 8)}${v.slice(-4)}`;
-}
-
 /**
  * Maps a user's stored submission to `KycDetails` (contract/api/kyc-api.ts).
  * @param opts.unmasked ID and bank numbers in full (only for the owner's own editable form)
- * @param opts.securityKey the key to show: the full key when this call reveals it, else undefined (masked)
+ * @param opts.fullSecurityKey the key to show: the full key when this call issues it, else undefined (the mask of
+ *   the stored hint, kyc/security-key.ts)
  */
 export function toKycDetails(
   user: UserRow,
@@ -98,7 +95,6 @@ export function toKycDetails(
     return row ? kycImageUrl(signer, Number(row.id), now) : '';
   };
   const enterprise = kyc.profile?.kind === 'enterprise';
-  const key = kyc.profile?.security_key ?? '';
   return {
     company: enterprise ? (f.name ?? '') : '',
     taxNumber: f.code ?? '',
@@ -124,7 +120,7 @@ export function toKycDetails(
     idCard: id(f.idCard),
     sex: f.sex ?? '',
     appId: kyc.profile?.app_id ?? '',
-    securityKey: opts.fullSecurityKey ?? (key ? maskSecret(key) : ''),
+    securityKey: opts.fullSecurityKey ?? maskedSecurityKey(kyc.profile?.security_key),
     securityKeyShown: opts.fullSecurityKey !== undefined,
     submittedAt: Number(kyc.profile?.submitted_at ?? 0),
   };

@@ -154,9 +154,7 @@ export async function decideKyc(
         reviewed_at: now,
         // a rejected profile is no longer live: its ID number may verify another account (id-number.ts)
         ...(approve ? {} : { id_key: null }),
-        ...(credentials
-          ? { app_id: credentials.appId, security_key: credentials.securityKey, security_key_shown: 0 }
-          : {}),
+        ...(credentials ? { app_id: credentials.appId, security_key: null, security_key_shown: 0 } : {}),
       })
       .where('user_id', '=', userId)
       .execute();

@@ -25,10 +25,14 @@ import { AlipayFaceError, newOuterOrderNo } from './alipay-face.ts';
 import { FACE_TTL_SECONDS, pollCertification, type PollOutcome } from './face.ts';
 import { assertIdNumberFree, idNumberKey } from './id-number.ts';
 import { loadKyc, toKycDetails } from './profile.ts';
+import { issueSecurityKey, securityKeyMatches } from './security-key.ts';
 
-/** A new AppID ("cz" + 16 hex) and SecurityKey (32 random bytes, base64url) for a verified enterprise. */
-export function newApiCredentials(): { appId: string; securityKey: string } {
-  return { appId: `cz${randomBytes(8).toString('hex')}`, securityKey: randomBytes(32).toString('base64url') };
+/**
+ * A new AppID ("cz" + 16 hex) for an enterprise being approved. Its SecurityKey is issued when it is first shown
+ * ({@link authInfo}): only a hash is ever stored (kyc/security-key.ts), so a key issued here could never be shown.
+ */
+export function newApiCredentials(): { appId: string } {
+  return { appId: `cz${randomBytes(8).toString('hex')}` };
 }
 
 /** Refuses a submission unless the form is editable (userStatus 1 or 4, spec 02 §2). @throws ApiError 400 */
@@ -48,22 +52,26 @@ export function findKycImage(db: Kysely<Database>, id: number): Promise<KycImage
 
 /**
  * `getAuthInfo`: the user info with the KYC details, masked unless the owner asks for the edit form (`edit`) while
- * it is editable. With `edit`, a verified enterprise's new SecurityKey is revealed in full exactly once: only the
- * call whose conditional update flips `security_key_shown` gets it (the KYC pages send `edit`; the shell's refresh
- * on every page does not).
+ * it is editable. With `edit`, a verified enterprise's SecurityKey is issued and revealed in full exactly once: only
+ * the call whose conditional update flips `security_key_shown` (and stores the key's hash) gets it (the KYC pages
+ * send `edit`; the shell's refresh on every page does not). Afterwards the key is shown masked.
  */
 export async function authInfo(app: FastifyInstance, user: UserRow, edit: boolean): Promise<AuthInfo> {
   const { db } = app.pdb;
   const kyc = await loadKyc(db, user.id);
   let fullSecurityKey: string | undefined;
-  if (edit && kyc.profile?.security_key && !kyc.profile.security_key_shown) {
+  if (edit && kyc.profile?.app_id && !kyc.profile.security_key_shown) {
+    const issued = issueSecurityKey();
     const r = await db
       .updateTable('kyc_profiles')
-      .set({ security_key_shown: 1 })
+      .set({ security_key: issued.stored, security_key_shown: 1 })
       .where('user_id', '=', user.id)
       .where('security_key_shown', '=', 0)
       .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 1) fullSecurityKey = kyc.profile.security_key;
+    if (Number(r.numUpdatedRows) === 1) {
+      fullSecurityKey = issued.key;
+      kyc.profile.security_key = issued.stored;
+    }
   }
   return {
     ...toUserInfo(user, await unreadCount(db, user.id)),
@@ -164,19 +172,41 @@ export async function queryFace(
 }
 
 /**
- * Gives a verified enterprise a new SecurityKey (its AppID stays); the answer is the only time it is shown in full.
+ * Gives a verified enterprise a new SecurityKey (its AppID stays); the answer is the only time it is shown in full,
+ * the database keeps its hash (kyc/security-key.ts).
+ * @returns the new key (43 base64url characters)
  * @throws ApiError 400 仅已认证的企业用户可以重置密钥 for anyone else
  */
 export async function rotateSecurityKey(db: Kysely<Database>, user: UserRow): Promise<string> {
   const denied = new ApiError(ApiCode.BAD_REQUEST, KycMsg.rotateKeyDenied);
   if (user.user_status !== '3' || user.account_type !== 2) throw denied;
-  const { securityKey } = newApiCredentials();
+  const { key: securityKey, stored } = issueSecurityKey();
   const r = await db
     .updateTable('kyc_profiles')
-    .set({ security_key: securityKey, security_key_shown: 1 })
+    .set({ security_key: stored, security_key_shown: 1 })
     .where('user_id', '=', user.id)
     .where('app_id', 'is not', null)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) throw denied;
   return securityKey;
+}
+
+/**
+ * The user id whose AppID is `appId` and whose current SecurityKey is `securityKey` (compared by hash), for an API
+ * call that authenticates with the pair; null when either does not match or the user is no longer a verified
+ * enterprise (spec 02 §6: the credentials belong to verified enterprises).
+ */
+export async function userOfApiCredentials(
+  db: Kysely<Database>,
+  appId: string,
+  securityKey: string,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('kyc_profiles')
+    .innerJoin('users', 'users.id', 'kyc_profiles.user_id')
+    .select(['kyc_profiles.user_id', 'kyc_profiles.security_key', 'users.user_status', 'users.account_type'])
+    .where('kyc_profiles.app_id', '=', appId)
+    .executeTakeFirst();
+  if (!row || row.user_status !== '3' || row.account_type !== 2) return null;
+  return securityKeyMatches(row.security_key, securityKey) ? Number(row.user_id) : null;
 }

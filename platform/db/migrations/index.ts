@@ -13,6 +13,7 @@ import { opsRoles } from './0006_ops_roles.ts';
 import { billing } from './0007_billing.ts';
 import { invoice } from './0008_invoice.ts';
 import { kycIdUnique } from './0009_kyc_id_unique.ts';
+import { kycSecurityKey } from './0010_kyc_security_key.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -28,6 +29,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0007_billing': billing(dialect),
         '0008_invoice': invoice(dialect),
         '0009_kyc_id_unique': kycIdUnique(dialect),
+        '0010_kyc_security_key': kycSecurityKey(dialect),
       };
     },
   };
