@@ -102,12 +102,12 @@ async function chooseAndSubmit(
 }
 
 /** As the finance operator: opens the application `no` from the queue. */
-async function openInQueue(page: Page, no: string) {
-  await page.goto('/ops/invoice');
+async function openInQueue(page: Page, no: string, status: 'waiting' | '3' | '4' = 'waiting') {
+  await page.goto(status === 'waiting' ? '/ops/invoice' : `/ops/invoice?status=${status}`);
   await page
     .getByTestId('ops-invoice-row')
     .filter({ hasText: no })
-    .getByRole('link', { name: '处理' })
+    .getByRole('link', { name: status === 'waiting' ? '处理' : '查看' })
     .click();
   await expect(page.getByRole('heading', { name: new RegExp(no) })).toBeVisible();
 }
@@ -233,6 +233,13 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   await page.getByRole('button', { name: '开票' }).click();
   await expect(page).toHaveURL(/\/ops\?done=invoiceIssued$/);
   await expect(page.getByRole('status').filter({ hasText: '已开票' })).toBeVisible();
+  // the operator can open the issued file from the application (the same bytes)
+  await openInQueue(page, issued.no, '3');
+  const [opsDownload] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('ops-invoice-file-row').first().getByRole('link').click(),
+  ]);
+  expect(readFileSync((await opsDownload.path())!)).toEqual(PDF);
 
   // the user sees 已开票 and downloads the same bytes
   await page.goto('/invoice?activeName=1&status=3');
