@@ -85,6 +85,7 @@ export default [
     route('billing/:orderNo', 'ops/billing/order.tsx'),
     route('invoice', 'ops/invoice/queue.tsx'),
     route('invoice/:id', 'ops/invoice/detail.tsx'),
+    route('invoice/:id/file/:fileId', 'ops/invoice/file.ts'),
     route('audit', 'ops/audit.tsx'),
   ]),
   route('ops/login', 'ops/login.tsx'),

@@ -32,8 +32,7 @@ import { useCsrfToken, CsrfInput } from '../../shell/csrf-input.tsx';
 import { DataTable } from '../../shell/data-table.tsx';
 import { Field, FormErrors, FormNotice } from '../../shell/field.tsx';
 import { addressFacts, Facts, invoiceFacts, OrdersTable } from '../../invoice/invoice-ui.tsx';
-import { connectionFailed } from '../../lib/api.server.ts';
-import { opsCall, requireOperator } from '../ops.server.ts';
+import { opsCall } from '../ops.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '开票申请 - 运营后台 - 存证云' }];
 
@@ -50,44 +49,8 @@ function idOf(params: { id?: string }): number {
   return id;
 }
 
-/**
- * Streams an issued file of the application to the operator (`?file=<fileId>`): the platform's
- * {@link InvoiceOpsPaths.file} with the operator's token (finance role, audited there), passed through unbuffered as
- * an attachment, `no-store`. A file the platform does not know answers 404.
- */
-async function fileDownload(request: Request, context: Route.LoaderArgs['context'], fileId: string) {
-  if (!/^[1-9]\d{0,14}$/.test(fileId)) throw data({ message: InvoiceMsg.fileNotFound }, { status: 404 });
-  const { token } = await requireOperator(request, context);
-  let res: Response;
-  try {
-    res = await fetch(new URL(`${InvoiceOpsPaths.file}${fileId}`, context.upstreamUrl), {
-      headers: { Authorization: `Bearer ${token}` },
-      signal: request.signal,
-    });
-  } catch {
-    return connectionFailed();
-  }
-  const type = res.headers.get('content-type') ?? '';
-  if (!res.ok || !res.body || type.startsWith('application/json')) {
-    await res.body?.cancel();
-    throw data({ message: InvoiceMsg.fileNotFound }, { status: 404 });
-  }
-  const ext = type.includes('pdf') ? 'pdf' : 'ofd';
-  return new Response(res.body, {
-    headers: {
-      'Content-Type': type,
-      'Content-Disposition': `attachment; filename="invoice-${fileId}.${ext}"`,
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-      ...(res.headers.get('content-length') ? { 'Content-Length': res.headers.get('content-length')! } : {}),
-    },
-  });
-}
-
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = idOf(params);
-  const file = new URL(request.url).searchParams.get('file');
-  if (file !== null) return fileDownload(request, context, file);
   const res = await opsCall<InvoiceOpsDetail>(request, context, InvoiceOpsPaths.detail, {
     method: 'GET',
     query: { id },
@@ -201,7 +164,7 @@ export default function OpsInvoice({ loaderData: { d, notice }, actionData }: Ro
             row={(f) => (
               <tr key={f.id} data-testid="ops-invoice-file-row">
                 <td>
-                  <a href={`/ops/invoice/${a.id}?file=${f.id}`} download>
+                  <a href={`/ops/invoice/${a.id}/file/${f.id}`} download>
                     {f.name}
                   </a>
                 </td>
