@@ -21,10 +21,12 @@ import rateLimit from '@fastify/rate-limit';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
 import type { ApiEnvelope } from '../contract/envelope.ts';
+import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
 import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
+import { guardedBody } from './proxy-body.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
@@ -149,8 +151,9 @@ function forwardedHeaders(
   const incoming = headers['x-forwarded-for'];
   const chain = Array.isArray(incoming) ? incoming.join(', ') : incoming;
   const trusted = trustProxy !== false && !(Array.isArray(trustProxy) && trustProxy.length === 0);
-  // The gateway's own cookies (the sealed session, the CSRF token) are none of the upstream's business.
-  const { cookie: _cookie, ...rest } = headers;
+  // The gateway's own cookies (the sealed session, the CSRF token) are none of the upstream's business. `Expect`
+  // is answered here (Node sends 100 Continue to the client); undici refuses to forward it.
+  const { cookie: _cookie, expect: _expect, ...rest } = headers;
   return {
     ...rest,
     'x-forwarded-for': trusted && chain ? `${chain}, ${peer}` : peer,
@@ -267,6 +270,11 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     if (value) reply.header('cache-control', value);
     return payload;
   });
+  // An answer given before the request body was read keeps its connection a moment, so the client reads it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    lingerOnEarlyAnswer(request.raw, reply.raw, (name) => reply.removeHeader(name));
+    return payload;
+  });
   // Registered once so that an area can opt in with `config: { rateLimit: { max, timeWindow } }` on a route.
   await app.register(rateLimit, { global: false });
 
@@ -285,6 +293,10 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       reply.log.error({ err: error }, 'api proxy error');
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       return reply.code(status).send(error);
+    });
+    // undici may destroy the body it was given when the upstream answers early: give it a guarded copy.
+    api.addHook('preHandler', async (request) => {
+      if (request.body === request.raw) request.body = guardedBody(request.raw);
     });
     await api.register(httpProxy, {
       upstream: upstreamUrl,
