@@ -104,6 +104,8 @@ export function createLoadContext(
     sessionSecrets: config.sessionSecrets,
     secureCookies: config.secureCookies,
     maxUploadBytes: config.maxUploadBytes,
+    formBodyLimitBytes: config.formBodyLimitBytes,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
   };
   return Object.assign(new RouterContextProvider(), fields);
@@ -195,9 +197,28 @@ function replyConnectionFailed(
   reply: FastifyReply<RouteGenericInterface, RawServerBase>,
   error: Error,
 ): void {
-  reply.log.warn({ err: error }, 'upstream unreachable');
+  const timedOut = isUpstreamTimeout(error);
+  reply.log.warn({ err: error }, timedOut ? 'upstream timed out' : 'upstream unreachable');
   if (!reply.request.raw.complete) reply.header('connection', 'close');
-  void reply.code(502).type('application/json; charset=utf-8').send(connectionFailedEnvelope);
+  void reply
+    .code(timedOut ? 504 : 502)
+    .type('application/json; charset=utf-8')
+    .send(timedOut ? { ...connectionFailedEnvelope, code: 504 } : connectionFailedEnvelope);
+}
+
+/** True when `error` (or its cause) is the upstream staying silent past UPSTREAM_TIMEOUT_MS. */
+export function isUpstreamTimeout(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT'
+    )
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 /** A session cookie of the gateway (the user's or the console's, with or without the `__Host-` prefix). */
@@ -306,9 +327,10 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         connections: 256,
         pipelining: 1,
         connectTimeout: 5_000,
-        // Both refresh while bytes flow; they bound a silent upstream, not a long upload.
-        headersTimeout: 300_000,
-        bodyTimeout: 300_000,
+        // Both refresh while bytes flow (undici refreshes the headers timer on every body chunk it writes): they
+        // bound a silent upstream, not a long upload (UPSTREAM_TIMEOUT_MS).
+        headersTimeout: config.upstreamTimeoutMs,
+        bodyTimeout: config.upstreamTimeoutMs,
       },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, config.trustProxy),

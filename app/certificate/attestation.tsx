@@ -22,6 +22,7 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { loadView, ownerMobileQr } from './view.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
   { title: d ? `电子数据保全证书 ${d.view.baoquan} - 存证云` : '电子数据保全证书 - 存证云' },
@@ -38,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   let res;
   if (formData.get('intent') === 'owner') {
