@@ -68,7 +68,9 @@ export const servicesPlugin = fp(
     ensurePrivateDir(tmpDir);
     const swept = await sweepStaleTemp(tmpDir);
     if (swept) app.log.warn({ swept }, 'removed orphan temp uploads');
-    const stopSweeper = startTempSweeper(tmpDir, (n) => app.log.warn({ swept: n }, 'removed orphan temp uploads'));
+    const stopSweeper = startTempSweeper(tmpDir, (n) =>
+      app.log.warn({ swept: n }, 'removed orphan temp uploads'),
+    );
     app.addHook('onClose', async () => stopSweeper());
 
     const pdb = openDatabase(config.database, (err) =>

@@ -45,7 +45,13 @@ interface RawAnswer {
  */
 function rawPost(
   url: string,
-  opts: { headers: Record<string, string>; total: number; chunked?: boolean; expectContinue?: boolean; prefix?: Buffer },
+  opts: {
+    headers: Record<string, string>;
+    total: number;
+    chunked?: boolean;
+    expectContinue?: boolean;
+    prefix?: Buffer;
+  },
 ): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -59,9 +65,16 @@ function rawPost(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), sent }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          sent,
+        }),
       );
-      res.on('error', (e) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', sent, error: e.message }));
+      res.on('error', (e) =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', sent, error: e.message }),
+      );
     });
     req.on('error', (e) => {
       if (!answered) resolve({ status: 0, headers: {}, body: '', sent, error: e.message });
