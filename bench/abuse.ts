@@ -33,16 +33,26 @@ function rssOf(pid: number): number {
   }
 }
 
+/** A loopback port free right now. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
 /** Starts the process; resolves with its pid, base URL and a stop function. */
 async function startChild(
   dataDir: string,
 ): Promise<{ pid: number; base: string; stop: () => Promise<void> }> {
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',
       APP_ENV: 'test',
-      PORT: process.env.BENCH_PORT ?? '0',
+      PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
@@ -51,20 +61,22 @@ async function startChild(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m?.[1]) {
-        child.stdout.off('data', onData);
-        child.stdout.resume();
-        resolve(m[1].replace('localhost', '127.0.0.1'));
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  const base = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
   });
+  child.stdout.resume();
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error('server exited during start-up');
+    if (i > 600) throw new Error('server did not start within 60 s');
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await sleep(100);
+  }
   return {
     pid: child.pid!,
     base,

@@ -13,6 +13,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** The socket's latest request answered early (for the half-closing `destroySoon`). */
+const LINGER_REQUEST = Symbol('cunzheng.lingerRequest');
+
 /** Default time an early answer keeps its connection open before it is destroyed (milliseconds). */
 export const DEFAULT_LINGER_MS = 1000;
 
@@ -30,22 +33,35 @@ export function lingerOnEarlyAnswer(
 ): void {
   if (req.complete || req.method === 'GET' || req.method === 'HEAD') return;
   removeHeader('connection');
-  const socket = req.socket as Socket & { destroySoon?: () => void };
+  const socket = req.socket as Socket & { destroySoon?: () => void; [LINGER_REQUEST]?: IncomingMessage };
   // A client that asked for `Connection: close` gets it: Node then ends the socket and destroys it as soon as the
   // answer is written (resets it, with the body still coming). Half-close instead and let the timer destroy it.
-  const destroySoon = socket.destroySoon;
-  if (typeof destroySoon === 'function') {
-    socket.destroySoon = function lingeringDestroySoon(this: Socket) {
-      if (req.complete) return destroySoon.call(this);
+  // Installed once per socket; it looks at the socket's latest early-answered request.
+  if (!(LINGER_REQUEST in socket) && typeof socket.destroySoon === 'function') {
+    const destroySoon = socket.destroySoon;
+    socket.destroySoon = function lingeringDestroySoon(this: typeof socket) {
+      const pending = this[LINGER_REQUEST];
+      if (!pending || pending.complete) return destroySoon.call(this);
       if (this.writable) this.end();
     };
   }
+  socket[LINGER_REQUEST] = req;
   res.once('finish', () => {
     if (req.complete) return;
+    // The listeners go again whatever happens first: a kept-alive socket must not collect one per early answer.
+    const done = () => {
+      clearTimeout(timer);
+      socket.off('close', done);
+      req.off('end', done);
+      // The body completed after a half-close: nothing is left unread, close now.
+      if (req.complete && !socket.writable && !socket.destroyed) socket.destroy();
+    };
     const timer = setTimeout(() => {
+      done();
       if (!req.complete && !socket.destroyed) socket.destroy();
     }, lingerMs);
     timer.unref();
-    socket.once('close', () => clearTimeout(timer));
+    socket.once('close', done);
+    req.once('end', done);
   });
 }
