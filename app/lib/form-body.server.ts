@@ -69,7 +69,9 @@ export async function readFormBody(
   formLimit: number,
   uploads?: UploadLimits,
 ): Promise<FormData> {
-  const contentType = (request.headers.get('Content-Type') ?? '').toLowerCase();
+  // The media type is case-insensitive, the multipart boundary is not: keep the header as sent for busboy.
+  const header = request.headers.get('Content-Type') ?? '';
+  const contentType = header.toLowerCase();
   const declared = Number(request.headers.get('Content-Length') ?? '');
   if (!request.body || (!contentType && declared === 0)) return new FormData();
   if (contentType.startsWith('application/x-www-form-urlencoded')) {
@@ -82,7 +84,7 @@ export async function readFormBody(
     if (declared > total) {
       throw new FormBodyRefused(413, uploads ? Msg.fileTooLarge(uploads.fileBytes) : Msg.bodyTooLarge);
     }
-    return readMultipart(request.body, contentType, formLimit, total, uploads);
+    return readMultipart(request.body, header, formLimit, total, uploads);
   }
   throw new FormBodyRefused(415, Msg.unsupportedBody);
 }
