@@ -21,6 +21,10 @@ export interface GatewayLoadContext {
   secureCookies: boolean;
   /** Upload limit in bytes (MAX_UPLOAD_BYTES). */
   maxUploadBytes: number;
+  /** Largest form-encoded page POST in bytes (FORM_BODY_LIMIT_BYTES); app/lib/form-body.server.ts enforces it. */
+  formBodyLimitBytes: number;
+  /** Milliseconds the upstream may stay silent before a call fails as "connection failed" (UPSTREAM_TIMEOUT_MS). */
+  upstreamTimeoutMs: number;
   /**
    * The announcement banner window (ANNOUNCEMENT_FROM/UNTIL/TEXT, parsed by server/config.ts): ISO datetimes and
    * the text, or null when none is configured.

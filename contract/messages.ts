@@ -42,6 +42,13 @@ export const Msg = {
   fileTooLarge: (maxBytes: number) => `文件大小不能超过${formatBytes(maxBytes)}`,
   fileEmpty: '文件内容为空',
   uploadInterrupted: '上传中断，请重新上传',
+  // request bodies (ours, docs/decisions/024-gateway-bodies.md)
+  /** A JSON or form body over the platform's or the gateway's limit. */
+  bodyTooLarge: '请求内容过大，请删减后重试',
+  /** A page POST whose body is neither a form nor a multipart upload. */
+  unsupportedBody: '不支持的提交格式，请通过页面表单提交',
+  /** A multipart body that cannot be parsed (cut off or garbled). */
+  brokenForm: '提交内容不完整，请刷新页面后重新提交',
 } as const;
 
 /** Formats a byte count for messages: 2147483648 → "2GB", 10485760 → "10MB". */

@@ -16,7 +16,7 @@ import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts
 import { DownloadSigner } from './evidence/download.ts';
 import { FileService } from './files/service.ts';
 import { LocalFileStorage, type FileBucket, type FileStorage } from './files/storage.ts';
-import { sweepStaleTemp } from './files/temp.ts';
+import { startTempSweeper, sweepStaleTemp } from './files/temp.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,7 +68,11 @@ export const servicesPlugin = fp(
     ensurePrivateDir(config.dataDir);
     ensurePrivateDir(tmpDir);
     const swept = await sweepStaleTemp(tmpDir);
-    if (swept) app.log.warn({ swept }, 'removed stale temp uploads');
+    if (swept) app.log.warn({ swept }, 'removed orphan temp uploads');
+    const stopSweeper = startTempSweeper(tmpDir, (n) =>
+      app.log.warn({ swept: n }, 'removed orphan temp uploads'),
+    );
+    app.addHook('onClose', async () => stopSweeper());
 
     const pdb = openDatabase(config.database, (err) =>
       app.log.warn({ err }, 'idle database connection failed'),

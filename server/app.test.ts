@@ -181,6 +181,8 @@ describe('gateway', () => {
       sessionSecrets: ['test-secret-test-secret-test-secret-0000'],
       secureCookies: false,
       maxUploadBytes: 1234,
+      formBodyLimitBytes: 64 * 1024,
+      upstreamTimeoutMs: 30_000,
       announcement: null,
       // inject() comes from 127.0.0.1; with TRUST_PROXY off a client's own X-Forwarded-For is not believed.
       clientIp: '127.0.0.1',

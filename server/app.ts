@@ -21,10 +21,12 @@ import rateLimit from '@fastify/rate-limit';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
 import type { ApiEnvelope } from '../contract/envelope.ts';
+import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
 import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
+import { guardedBody } from './proxy-body.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 
@@ -103,6 +105,8 @@ export function createLoadContext(
     sessionSecrets: config.sessionSecrets,
     secureCookies: config.secureCookies,
     maxUploadBytes: config.maxUploadBytes,
+    formBodyLimitBytes: config.formBodyLimitBytes,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
   };
   return Object.assign(new RouterContextProvider(), fields);
@@ -150,8 +154,9 @@ function forwardedHeaders(
   const incoming = headers['x-forwarded-for'];
   const chain = Array.isArray(incoming) ? incoming.join(', ') : incoming;
   const trusted = trustProxy !== false && !(Array.isArray(trustProxy) && trustProxy.length === 0);
-  // The gateway's own cookies (the sealed session, the CSRF token) are none of the upstream's business.
-  const { cookie: _cookie, ...rest } = headers;
+  // The gateway's own cookies (the sealed session, the CSRF token) are none of the upstream's business. `Expect`
+  // is answered here (Node sends 100 Continue to the client); undici refuses to forward it.
+  const { cookie: _cookie, expect: _expect, ...rest } = headers;
   return {
     ...rest,
     'x-forwarded-for': trusted && chain ? `${chain}, ${peer}` : peer,
@@ -193,9 +198,28 @@ function replyConnectionFailed(
   reply: FastifyReply<RouteGenericInterface, RawServerBase>,
   error: Error,
 ): void {
-  reply.log.warn({ err: error }, 'upstream unreachable');
+  const timedOut = isUpstreamTimeout(error);
+  reply.log.warn({ err: error }, timedOut ? 'upstream timed out' : 'upstream unreachable');
   if (!reply.request.raw.complete) reply.header('connection', 'close');
-  void reply.code(502).type('application/json; charset=utf-8').send(connectionFailedEnvelope);
+  void reply
+    .code(timedOut ? 504 : 502)
+    .type('application/json; charset=utf-8')
+    .send(timedOut ? { ...connectionFailedEnvelope, code: 504 } : connectionFailedEnvelope);
+}
+
+/** True when `error` (or its cause) is the upstream staying silent past UPSTREAM_TIMEOUT_MS. */
+export function isUpstreamTimeout(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT'
+    )
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
 }
 
 /** A session cookie of the gateway (the user's or the console's, with or without the `__Host-` prefix). */
@@ -269,6 +293,11 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     if (value) reply.header('cache-control', value);
     return payload;
   });
+  // An answer given before the request body was read keeps its connection a moment, so the client reads it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    lingerOnEarlyAnswer(request.raw, reply.raw, (name) => reply.removeHeader(name));
+    return payload;
+  });
   // Registered once so that an area can opt in with `config: { rateLimit: { max, timeWindow } }` on a route.
   await app.register(rateLimit, { global: false });
 
@@ -288,6 +317,10 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       return reply.code(status).send(error);
     });
+    // undici may destroy the body it was given when the upstream answers early: give it a guarded copy.
+    api.addHook('preHandler', async (request) => {
+      if (request.body === request.raw) request.body = guardedBody(request.raw);
+    });
     await api.register(httpProxy, {
       upstream: upstreamUrl,
       prefix: '/api',
@@ -296,9 +329,10 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         connections: 256,
         pipelining: 1,
         connectTimeout: 5_000,
-        // Both refresh while bytes flow; they bound a silent upstream, not a long upload.
-        headersTimeout: 300_000,
-        bodyTimeout: 300_000,
+        // Both refresh while bytes flow (undici refreshes the headers timer on every body chunk it writes): they
+        // bound a silent upstream, not a long upload (UPSTREAM_TIMEOUT_MS).
+        headersTimeout: config.upstreamTimeoutMs,
+        bodyTimeout: config.upstreamTimeoutMs,
       },
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, config.trustProxy),

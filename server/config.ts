@@ -13,6 +13,12 @@ import { z } from 'zod';
 // 2 GiB, the default upload limit (MAX_UPLOAD_BYTES), shared with the platform.
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 
+/** Default FORM_BODY_LIMIT_BYTES: the largest form-encoded page POST the gateway reads (64 KiB). */
+export const DEFAULT_FORM_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Default UPSTREAM_TIMEOUT_MS: how long the upstream may stay silent before the gateway gives up (30 s). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
 /** Log levels pino accepts. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -104,6 +110,22 @@ const EnvSchema = z
         .positive({ error: 'MAX_UPLOAD_BYTES must be a positive number of bytes' })
         .default(DEFAULT_MAX_UPLOAD_BYTES),
     ),
+    FORM_BODY_LIMIT_BYTES: z.preprocess(
+      unsetIfEmpty,
+      z.coerce
+        .number({ error: 'FORM_BODY_LIMIT_BYTES must be a number of bytes' })
+        .int()
+        .min(1024, { error: 'FORM_BODY_LIMIT_BYTES must be at least 1024 bytes' })
+        .default(DEFAULT_FORM_BODY_LIMIT_BYTES),
+    ),
+    UPSTREAM_TIMEOUT_MS: z.preprocess(
+      unsetIfEmpty,
+      z.coerce
+        .number({ error: 'UPSTREAM_TIMEOUT_MS must be a number of milliseconds' })
+        .int()
+        .min(100, { error: 'UPSTREAM_TIMEOUT_MS must be at least 100 milliseconds' })
+        .default(DEFAULT_UPSTREAM_TIMEOUT_MS),
+    ),
     LOG_LEVEL: z.preprocess(
       (v) => (typeof v === 'string' ? unsetIfEmpty(v.toLowerCase()) : v),
       z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -151,6 +173,14 @@ export interface GatewayConfig {
   trustProxy: boolean | number | string[];
   announcement: Announcement | null;
   maxUploadBytes: number;
+  /** Largest form-encoded (and non-upload multipart) page POST body, bytes (FORM_BODY_LIMIT_BYTES). */
+  formBodyLimitBytes: number;
+  /**
+   * Milliseconds the upstream may stay silent (UPSTREAM_TIMEOUT_MS): no answer headers, or no byte of an answer
+   * body, for this long ends the request with the connection-failed answer. Sending an upload's bytes counts as
+   * progress, so a long upload is never cut while it flows.
+   */
+  upstreamTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -224,6 +254,8 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
           }
         : null,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    formBodyLimitBytes: e.FORM_BODY_LIMIT_BYTES,
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

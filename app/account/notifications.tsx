@@ -17,6 +17,7 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { DataTable } from '../shell/data-table.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '消息通知 - 存证云' }];
 
@@ -38,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const intent = String(formData.get('intent') ?? '');
   // Back to the same page of the list. Built from the known path: under single fetch the action's request URL is

@@ -18,6 +18,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { getSession, sessionStorageFor } from '../lib/session.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '账户设置 - 存证云' }];
 
@@ -32,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   if (formData.get('intent') === 'extractCode') {
     const submission = parseWithZod(formData, { schema: ExtractCodeBody });

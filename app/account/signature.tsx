@@ -20,6 +20,7 @@ import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '签章管理 - 存证云' }];
 
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
     return redirect('/signature?done=added');
   }
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const id = String(formData.get('id') ?? '');
   const intent = formData.get('intent');

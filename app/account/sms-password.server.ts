@@ -11,6 +11,7 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { schemaFor } from './sms-password.schema.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 
 export type SmsPasswordMode = 'register' | 'reset';
 
@@ -39,7 +40,7 @@ export async function captchaLoader(context: AppLoadContext, page: string): Prom
 /** Action for both pages. Returns `{ result, notice }` for a re-render, or redirects to /login on success. */
 export async function smsPasswordAction(request: Request, context: AppLoadContext, mode: SmsPasswordMode) {
   const paths = PATHS[mode];
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const intent = formData.get('intent');
   const hideFields = ['password', 'confirmPassword', 'imgCode'];

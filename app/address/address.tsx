@@ -23,6 +23,7 @@ import { regionTree } from './region.server.ts';
 import { RegionSelect, regionOptions } from './region-select.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '地址管理 - 存证云' }];
 
@@ -72,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const intent = formData.get('intent');
   if (intent === 'del') {

@@ -22,6 +22,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { payCall, payPageOf } from './billing.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '购买积分 - 存证云' }];
 
@@ -50,7 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const values: Values = {
     package: String(formData.get('package') ?? ''),

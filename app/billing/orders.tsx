@@ -35,6 +35,7 @@ import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { payPageOf } from './billing.server.ts';
 import { ordersHref, readOrderFilters, statusChoices, toOrderListQuery } from './order-filters.ts';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '我的订单 - 存证云' }];
 
@@ -98,7 +99,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   // Back to the same list. Under single fetch the request URL is the data URL: only its query is the page's.
   const filters = readOrderFilters(new URL(request.url));

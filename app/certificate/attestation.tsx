@@ -29,6 +29,7 @@ import { readFilePreview } from './file-preview.server.ts';
 import { FilePreviewBox } from './file-preview.tsx';
 import { downloadOutcome } from './download-outcome.ts';
 import { loadView, ownerMobileQr } from './view.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
   { title: d ? `电子数据保全证书 ${d.view.baoquan} - 存证云` : '电子数据保全证书 - 存证云' },
@@ -47,7 +48,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   let res;
   if (formData.get('intent') === 'owner') {

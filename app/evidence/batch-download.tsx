@@ -32,6 +32,7 @@ import {
   ListPagination,
 } from './list-parts.tsx';
 import { DataTable } from '../shell/data-table.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 /** Countdown before the download starts (spec 01 §9), seconds. */
 export const COUNTDOWN_SECONDS = 5;
@@ -65,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const ids = formData
     .getAll('ids')

@@ -16,6 +16,7 @@ import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { readFilters, toListQuery } from './filters.ts';
+import { readForm } from '../lib/form-body.server.ts';
 
 export type ListKind = 'file' | 'hash' | 'property';
 
@@ -54,7 +55,7 @@ export async function listLoader(request: Request, context: AppLoadContext, kind
 
 /** Row actions: `intent=delete {dataId}` or `intent=label {dataId, label}`; answers a redirect back (PRG). */
 export async function listAction(request: Request, context: AppLoadContext) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const dataId = String(formData.get('dataId') ?? '');
   const intent = formData.get('intent');

@@ -20,6 +20,7 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '哈希保全 - 存证云' }];
 
@@ -28,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const submission = parseWithZod(formData, { schema: SaveHashBody });
   if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 });

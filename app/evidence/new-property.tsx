@@ -20,6 +20,7 @@ import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '数据保全 - 存证云' }];
 
@@ -60,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       stream: { body: request.body, contentType },
     });
   } else {
-    const formData = await request.formData();
+    const formData = await readForm(request, context);
     await validateCsrf(formData, request, context);
     const typed = String(formData.get('rowsText') ?? '');
     const parsed = parseTypedRows(typed);

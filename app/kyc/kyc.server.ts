@@ -15,6 +15,7 @@ import type { KycImageInput } from '../../contract/kyc-images.ts';
 import { type AuthInfo, isKycEditable, KycPaths } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
+import { FormBodyRefused, readFormBody } from '../lib/form-body.server.ts';
 import { UNCHANGED_IMAGE } from './kyc-forms.ts';
 import { infoHref } from './kyc-links.ts';
 
@@ -53,31 +54,33 @@ export function pagePath(request: Request): string {
 export class BodyTooLarge extends Error {}
 
 /**
- * Reads a form body (multipart or urlencoded), refusing more than `maxBytes` of it: the declared Content-Length is
- * checked first, and the bytes are counted as they arrive (a chunked body has no length).
- * @throws {BodyTooLarge} when the body is larger.
+ * Reads a KYC form body (multipart or urlencoded) as a stream within bounds (app/lib/form-body.server.ts): each
+ * image at most `maxBytes`, the whole body at most `maxBytes`, text fields within FORM_BODY_LIMIT_BYTES.
+ * @throws {BodyTooLarge} when the body or an image is larger; the 400/415 response of `readForm` for a broken or
+ *   non-form body.
  */
-export async function readFormDataCapped(request: Request, maxBytes: number): Promise<FormData> {
-  if (Number(request.headers.get('Content-Length') ?? 0) > maxBytes) throw new BodyTooLarge();
-  if (!request.body) return new FormData();
-  let seen = 0;
-  const counted = request.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(new BodyTooLarge());
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  const contentType = request.headers.get('Content-Type') ?? '';
+export async function readFormDataCapped(
+  request: Request,
+  ctx: AppLoadContext,
+  maxBytes: number,
+): Promise<FormData> {
   try {
-    return await new Response(counted, { headers: { 'Content-Type': contentType } }).formData();
+    return await readFormBody(request, ctx.formBodyLimitBytes, {
+      fileBytes: maxBytes,
+      files: KYC_MAX_FILE_PARTS,
+      totalBytes: maxBytes,
+    });
   } catch (err) {
-    if (seen > maxBytes) throw new BodyTooLarge();
+    if (err instanceof FormBodyRefused) {
+      if (err.status === 413) throw new BodyTooLarge();
+      throw data({ message: err.message }, { status: err.status });
+    }
     throw err;
   }
 }
+
+/** Most file parts a KYC form sends (the enterprise form has four images). */
+const KYC_MAX_FILE_PARTS = 8;
 
 /**
  * The submitted form of a KYC page: the body read with {@link readFormDataCapped} under `maxBytes`, then its CSRF
@@ -91,7 +94,7 @@ export async function readKycForm(
 ): Promise<FormData | null> {
   let formData: FormData;
   try {
-    formData = await readFormDataCapped(request, maxBytes);
+    formData = await readFormDataCapped(request, ctx, maxBytes);
   } catch (err) {
     if (err instanceof BodyTooLarge) return null;
     throw err;

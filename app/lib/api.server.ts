@@ -28,6 +28,12 @@ export interface ApiCallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Default UPSTREAM_TIMEOUT_MS when a context does not carry one (milliseconds); server/config.ts holds the real
+ * default.
+ */
+const FALLBACK_UPSTREAM_TIMEOUT_MS = 30_000;
+
 /** Thrown Response for a failed connection: the error page shows `Msg.connectionFailed` with status 502. */
 export function connectionFailed(): Response {
   return new Response(JSON.stringify({ message: Msg.connectionFailed }), {
@@ -53,9 +59,10 @@ export async function apiCall<T>(
   if (ctx.clientIp) headers['X-Forwarded-For'] = ctx.clientIp;
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
+  const timeoutMs = ctx.upstreamTimeoutMs || FALLBACK_UPSTREAM_TIMEOUT_MS;
   if (opts.stream) {
     headers['Content-Type'] = opts.stream.contentType;
-    return postStream<T>(url, headers, opts.stream.body, opts.signal);
+    return postStream<T>(url, headers, opts.stream.body, opts.signal, timeoutMs);
   }
   let body: BodyInit | undefined;
   if (opts.body) {
@@ -64,19 +71,29 @@ export async function apiCall<T>(
     body = form;
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
   }
-  let res: Response;
+  // An upstream that accepts the connection and never answers must not hold the page (UPSTREAM_TIMEOUT_MS): the
+  // envelope calls are small, so one deadline covers the answer and its body.
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
   try {
-    res = await fetch(url, {
+    const res = await fetch(url, {
       method: opts.method ?? (body ? 'POST' : 'GET'),
       headers,
       body,
-      signal: opts.signal,
+      signal,
     });
+    return readEnvelope<T>(res.status, res.headers.get('content-type') ?? '', await res.text());
   } catch (err) {
+    if (err instanceof Response || isRouteData(err)) throw err;
+    if (deadline.aborted) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
     if ((err as Error).name === 'AbortError') throw err;
     throw routeData({ message: Msg.connectionFailed }, { status: 502 });
   }
-  return readEnvelope<T>(res.status, res.headers.get('content-type') ?? '', await res.text());
+}
+
+/** True for what `data()` returns (thrown by readEnvelope). */
+function isRouteData(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'init' in err && 'data' in err;
 }
 
 /** Parses an upstream answer as an envelope. @throws a 502 `data()` response for anything else. */
@@ -96,42 +113,67 @@ function readEnvelope<T>(status: number, contentType: string, text: string): Api
   return envelope as ApiEnvelope<T>;
 }
 
+/** Largest upstream answer to a streamed upload the gateway reads (bytes): an envelope is a few hundred bytes. */
+const MAX_ENVELOPE_BYTES = 1024 * 1024;
+
 /**
  * POSTs a body stream with node:http and backpressure, so a multi-GB upload costs constant memory.
  * (Node 20's fetch buffers a streamed request body when the upstream reads slower than the client sends: a 1 GiB
  * upload grew the process by ~1 GB; bench/upload.ts measures this path.)
- * The upstream may answer before reading everything (e.g. 413); its answer wins over the broken pipe.
+ * The upstream may answer before reading everything (a 412, a 413): its answer wins; the rest of the browser's
+ * body is then neither sent nor read (the page answer lingers and closes, platform/core/linger.ts).
+ * `idleMs`: no byte sent or received for this long (a silent upstream) fails with the connection-failed page (504).
  */
 async function postStream<T>(
   url: URL,
   headers: Record<string, string>,
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal | undefined,
+  idleMs: number,
 ): Promise<ApiEnvelope<T>> {
   const client = url.protocol === 'https:' ? https : http;
   const req = client.request(url, { method: 'POST', headers, signal });
+  let timedOut = false;
+  req.setTimeout(idleMs, () => {
+    timedOut = true;
+    req.destroy(Object.assign(new Error('upstream timed out'), { code: 'ETIMEDOUT' }));
+  });
   const answer = new Promise<http.IncomingMessage>((resolve, reject) => {
     req.once('response', resolve);
     req.once('error', reject);
   });
   // Not pipeline(): on an upstream failure it would destroy the source, which cancels the browser's request stream
-  // and destroys the browser's socket before the 502 page can be sent.
+  // and destroys the browser's socket before the page can be sent.
   const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
   source.once('error', (err) => req.destroy(err)); // the browser aborted: end the upstream request
-  req.once('error', () => {
+  const stopSending = () => {
     source.unpipe(req);
-    source.resume(); // the upstream failed or answered early: throw away the rest of the browser's body
-  });
+    source.pause(); // not read further: the page answers and the connection lingers, then closes
+  };
+  req.once('error', stopSending);
+  req.once('response', stopSending);
   source.pipe(req);
   let res: http.IncomingMessage;
   try {
     res = await answer;
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw routeData({ message: Msg.connectionFailed }, { status: 502 });
+    throw routeData({ message: Msg.connectionFailed }, { status: timedOut ? 504 : 502 });
   }
   const chunks: Buffer[] = [];
-  for await (const chunk of res) chunks.push(chunk as Buffer);
+  let size = 0;
+  try {
+    for await (const chunk of res) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_ENVELOPE_BYTES) throw new Error('upstream answer too large');
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    throw routeData({ message: Msg.connectionFailed }, { status: timedOut ? 504 : 502 });
+  } finally {
+    // The answer is in: an upload the upstream refused early is not sent any further.
+    if (!req.writableFinished) req.destroy();
+  }
   return readEnvelope<T>(
     res.statusCode ?? 502,
     String(res.headers['content-type'] ?? ''),

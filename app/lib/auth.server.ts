@@ -14,6 +14,7 @@ import { type ApiEnvelope, isSessionExpired, isSuccess } from '../../contract/en
 import { OpsLoginBody, OpsMsg, OpsPaths } from '../../contract/ops.ts';
 import { apiCall, type ApiCallOptions } from './api.server.ts';
 import { validateCsrf } from './csrf.server.ts';
+import { readForm } from './form-body.server.ts';
 import { getSession, sessionStorageFor, startSession, type SessionKind } from './session.server.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -90,9 +91,21 @@ export async function loginAction(
   kind: SessionKind,
   target: (to: FormDataEntryValue | null) => string,
 ) {
+  // The strategy reads the body with `request.formData()`, unbounded: give it the form read within the limit.
+  const form = await readForm(request, ctx);
+  const bounded = new Request(request.url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Cookie: request.headers.get('Cookie') ?? '',
+    },
+    body: new URLSearchParams(
+      [...form].filter((e): e is [string, string] => typeof e[1] === 'string'),
+    ).toString(),
+  });
   let login: FormLogin;
   try {
-    login = await authenticatorFor(ctx).authenticate(kind, request);
+    login = await authenticatorFor(ctx).authenticate(kind, bounded);
   } catch (err) {
     if (err instanceof LoginRefused) return data({ result: err.result }, { status: 400 });
     throw err;

@@ -10,6 +10,7 @@ import { OpsPaths } from '../../contract/ops.ts';
 import { apiCall } from './api.server.ts';
 import { validateCsrf } from './csrf.server.ts';
 import { opsSessionStorageFor, sessionStorageFor } from './session.server.ts';
+import { readForm } from './form-body.server.ts';
 
 const KINDS = {
   user: { logoutPath: AccountPaths.logout, urlPath: '/logout', to: '/' },
@@ -22,7 +23,7 @@ export async function logoutAction(
   context: AppLoadContext,
   kind: keyof typeof KINDS,
 ): Promise<Response> {
-  await validateCsrf(await request.formData(), request, context);
+  await validateCsrf(await readForm(request, context), request, context);
   const { logoutPath, urlPath, to } = KINDS[kind];
   const cookie = request.headers.get('Cookie');
   let token: string | undefined;

@@ -2,9 +2,10 @@
 import { data, Form, redirect } from 'react-router';
 import type { Route } from './+types/electronic-data';
 import { NotFound } from './result.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
-export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request, context);
   const hash = String(form.get('hash') ?? '')
     .trim()
     .toLowerCase();

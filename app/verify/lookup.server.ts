@@ -66,37 +66,41 @@ export async function hashUpload(
   let sha256: string | null = null;
   let size = 0;
   let tooLarge = false;
-  await new Promise<void>((resolve, reject) => {
-    const bb = busboy({
-      headers: { 'content-type': contentType },
-      limits: { fileSize: SERVER_HASH_LIMIT, files: 1, fields: 20 },
-    });
-    bb.on('field', (name, value) => {
-      fields[name] = value;
-    });
-    bb.on('file', (name, stream, filename) => {
-      if (name !== 'file' || !filename) {
-        stream.resume();
-        return;
-      }
-      const hash = createHash('sha256');
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        hash.update(chunk);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const bb = busboy({
+        headers: { 'content-type': contentType },
+        limits: { fileSize: SERVER_HASH_LIMIT, files: 1, fields: 20 },
       });
-      stream.on('limit', () => {
-        tooLarge = true;
+      bb.on('field', (name, value) => {
+        fields[name] = value;
       });
-      stream.on('end', () => {
-        sha256 = hash.digest('hex');
+      bb.on('file', (name, stream, filename) => {
+        if (name !== 'file' || !filename) {
+          stream.resume();
+          return;
+        }
+        const hash = createHash('sha256');
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          hash.update(chunk);
+        });
+        stream.on('limit', () => {
+          tooLarge = true;
+        });
+        stream.on('end', () => {
+          sha256 = hash.digest('hex');
+        });
       });
+      bb.on('finish', resolve);
+      bb.on('error', reject);
+      Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>)
+        .on('error', reject)
+        .pipe(bb);
     });
-    bb.on('finish', resolve);
-    bb.on('error', reject);
-    Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>)
-      .on('error', reject)
-      .pipe(bb);
-  });
+  } catch {
+    return { error: Msg.brokenForm }; // cut off or garbled: a 400 page, never a 500
+  }
   if (tooLarge)
     return { error: `文件超过${SERVER_HASH_LIMIT / 1024 / 1024}MB，请在本机计算SHA-256后粘贴哈希值` };
   return { fields, sha256, size };

@@ -7,9 +7,10 @@ import { data, Form } from 'react-router';
 import type { Route } from './+types/mutual-evidence';
 import { checkConsistency } from './consistency.server.ts';
 import { NotFound } from './result.tsx';
+import { readForm } from '../lib/form-body.server.ts';
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request, context);
   const size = Number(String(form.get('treeSize') ?? '').trim());
   const root = String(form.get('rootHash') ?? '')
     .trim()

@@ -8,23 +8,28 @@ import fp from 'fastify-plugin';
 import { ApiCode, fail } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
 import { ApiError, requestErrorMessage } from './errors.ts';
+import { lingerOnEarlyAnswer } from './linger.ts';
 
 /** Registers the error and not-found handlers; `maxUploadBytes` feeds the "file too large" message. */
 export const envelopePlugin = fp(
   async (app: FastifyInstance, opts: { maxUploadBytes: number }) => {
+    // An answer given before the body was read (a refused upload, the verification gate, an oversize body) keeps its
+    // connection a moment so the client reads it, then closes it instead of reading gigabytes (core/linger.ts).
+    app.addHook('onSend', async (request, reply, payload) => {
+      lingerOnEarlyAnswer(request.raw, reply.raw, (name) => reply.removeHeader(name));
+      return payload;
+    });
     app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
       if (reply.sent) return;
-      const tooLarge =
-        err instanceof ApiError
-          ? err.code === ApiCode.PAYLOAD_TOO_LARGE
-          : err.code === 'FST_REQ_FILE_TOO_LARGE' || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
-      // The client may still be sending gigabytes: close the connection after answering instead of draining it.
-      if (tooLarge) reply.header('connection', 'close');
       if (err instanceof ApiError) {
         return reply.code(err.httpStatus).send(fail(err.code, err.msg));
       }
-      if (tooLarge) {
+      if (err.code === 'FST_REQ_FILE_TOO_LARGE') {
         return reply.code(200).send(fail(ApiCode.PAYLOAD_TOO_LARGE, Msg.fileTooLarge(opts.maxUploadBytes)));
+      }
+      // A JSON or form body over bodyLimit is no file: say so (docs/decisions/024-gateway-bodies.md).
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return reply.code(200).send(fail(ApiCode.PAYLOAD_TOO_LARGE, Msg.bodyTooLarge));
       }
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500) {

@@ -2,7 +2,12 @@
  * The temp area `${dataDir}/tmp` where uploads land before they are checked and stored (ARCHITECTURE "Evidence,
  * ledger, certificates": streamed, hashed on the way, never buffered whole; a failed upload leaves nothing). A
  * received file carries its size, SHA-256 and whether it is UTF-8 text; the type comes from its first bytes
- * (file-type's magic numbers), never its name. Leftovers of a crash are swept at start.
+ * (file-type's magic numbers), never its name.
+ *
+ * Orphans (a temp file no request of this process holds: the leftover of a kill -9 or a crash) are swept at start
+ * and every {@link TEMP_SWEEP_INTERVAL_MS} whatever their age (docs/decisions/024-gateway-bodies.md). A file is held
+ * from {@link tempPath} until {@link discardTemp}, or until it was moved away (renamed into storage). The temp area
+ * belongs to one platform process: two processes must not share `${DATA_DIR}/tmp`.
  */
 import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -18,8 +23,20 @@ export interface ReceivedFile extends StoredObject {
   isText: boolean;
 }
 
-/** Temp files older than this are leftovers of a crash and are swept at start, seconds. */
+/** A held temp file older than this is swept all the same (a request that never let go of it), seconds. */
 const STALE_TEMP_SECONDS = 24 * 3600;
+
+/** How often the running platform sweeps orphan temp files, milliseconds. */
+export const TEMP_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+/**
+ * A registered path whose file is missing for longer than this was moved away or deleted: it is forgotten
+ * (milliseconds; the grace covers the moment between naming a file and creating it).
+ */
+const HELD_GRACE_MS = 60 * 1000;
+
+/** Temp paths requests of this process hold, with when they were named (epoch ms). */
+const held = new Map<string, number>();
 
 /** {@link HashingCounter} that also tells whether the bytes are UTF-8 text without NULs. */
 class TextSniffingCounter extends HashingCounter {
@@ -52,9 +69,11 @@ class TextSniffingCounter extends HashingCounter {
   }
 }
 
-/** A new, unused path in `tmpDir` named `<prefix>-<24 hex>`. */
+/** A new, unused path in `tmpDir` named `<prefix>-<24 hex>`, held (not swept) until {@link discardTemp}. */
 export function tempPath(tmpDir: string, prefix: string): string {
-  return path.join(tmpDir, `${prefix}-${randomBytes(12).toString('hex')}`);
+  const p = path.resolve(tmpDir, `${prefix}-${randomBytes(12).toString('hex')}`);
+  held.set(p, Date.now());
+  return p;
 }
 
 /**
@@ -73,7 +92,9 @@ export async function receiveToTemp(source: Readable, tmpDir: string): Promise<R
 
 /** Removes a temp file if it is still there (after a failed save, or after one moved it away). Never throws. */
 export async function discardTemp(file: Pick<ReceivedFile, 'path'> | null | undefined): Promise<void> {
-  if (file) await fsp.rm(file.path, { force: true }).catch(() => undefined);
+  if (!file) return;
+  await fsp.rm(file.path, { force: true }).catch(() => undefined);
+  held.delete(path.resolve(file.path));
 }
 
 /** The first `n` bytes of the file at `filePath` (fewer when it is shorter). */
@@ -93,18 +114,55 @@ export async function sniffType(filePath: string): Promise<FileTypeResult | unde
   return fileTypeFromFile(filePath).catch(() => undefined);
 }
 
-/** Deletes temp uploads older than a day (left by a crash). Errors are ignored: this is housekeeping. */
+/**
+ * Deletes orphan temp files of `tmpDir`: every file no request of this process holds, whatever its age, and held
+ * ones older than a day. Forgets held paths whose file is gone (moved into storage). Errors are ignored: this is
+ * housekeeping. @returns how many files were removed
+ */
 export async function sweepStaleTemp(tmpDir: string): Promise<number> {
   let removed = 0;
-  const cutoff = Date.now() - STALE_TEMP_SECONDS * 1000;
+  const now = Date.now();
+  const cutoff = now - STALE_TEMP_SECONDS * 1000;
   const names = await fsp.readdir(tmpDir).catch(() => [] as string[]);
+  const present = new Set<string>();
   for (const name of names) {
-    const p = path.join(tmpDir, name);
+    const p = path.resolve(tmpDir, name);
+    present.add(p);
     const st = await fsp.stat(p).catch(() => null);
-    if (st?.isFile() && st.mtimeMs < cutoff) {
-      await fsp.rm(p, { force: true }).catch(() => undefined);
-      removed++;
-    }
+    if (!st?.isFile()) continue;
+    if (held.has(p) && st.mtimeMs >= cutoff) continue;
+    await fsp.rm(p, { force: true }).catch(() => undefined);
+    held.delete(p);
+    removed++;
+  }
+  const dir = path.resolve(tmpDir);
+  for (const [p, since] of held) {
+    if (path.dirname(p) === dir && !present.has(p) && now - since > HELD_GRACE_MS) held.delete(p);
   }
   return removed;
+}
+
+/**
+ * Sweeps `tmpDir` every `intervalMs` ({@link sweepStaleTemp}); `onSwept(n)` hears of each sweep that removed
+ * files. @returns a function that stops the timer (the timer never keeps the process alive)
+ */
+export function startTempSweeper(
+  tmpDir: string,
+  onSwept: (removed: number) => void,
+  intervalMs = TEMP_SWEEP_INTERVAL_MS,
+): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweepStaleTemp(tmpDir)
+      .then((n) => {
+        if (n) onSwept(n);
+      })
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -21,6 +21,8 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     trustProxy: false,
     announcement: null,
     maxUploadBytes: 2 * 1024 ** 3,
+    formBodyLimitBytes: 64 * 1024,
+    upstreamTimeoutMs: 30_000,
     logLevel: 'silent',
     ...overrides,
   };

@@ -23,6 +23,7 @@ import { DataTable } from '../../shell/data-table.tsx';
 import { FormErrors, FormNotice } from '../../shell/field.tsx';
 import { opsCall } from '../ops.server.ts';
 import { JOURNAL_KIND_LABEL, PROVIDER_LABEL, VERDICT_LABEL } from './labels.ts';
+import { readForm } from '../../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '订单详情 - 运营后台 - 存证云' }];
 
@@ -46,7 +47,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const orderNo = orderNoOf(params);
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const res = await opsCall(request, context, BillingOpsPaths.reconcile, { body: { order_no: orderNo } });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });

@@ -24,6 +24,7 @@ import { InfoRows, Thumb } from '../../kyc/kyc-ui.tsx';
 import { opsCall } from '../ops.server.ts';
 import { accountTypeLabel, OPS_STATUS_LABEL } from './labels.ts';
 import { ConfirmAction } from '../../shell/confirm-action.tsx';
+import { readForm } from '../../lib/form-body.server.ts';
 export const meta: Route.MetaFunction = () => [{ title: '审核详情 - 运营后台 - 存证云' }];
 
 function userIdOf(params: { userId?: string }): number {
@@ -46,7 +47,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const userId = userIdOf(params);
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   formData.set('userId', String(userId));
   const intent = formData.get('intent') === 'reject' ? 'reject' : 'approve';

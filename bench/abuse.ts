@@ -1,0 +1,273 @@
+/**
+ * Abuse benchmark (`npm run bench:abuse`, docs/decisions/024-gateway-bodies.md): starts the real process as a
+ * child (`server/main.ts`, embedded platform, temp DATA_DIR, the production UI build; run `npm run build` first) on
+ * loopback and attacks it, one phase after the other:
+ * 1. `form`: one 300 MB `application/x-www-form-urlencoded` POST to `/login` (no session needed);
+ * 2. `json`: 1,000 JSON bodies of 1.5 MB (over the platform's 1 MiB JSON limit) to `/api/login`, 50 at a time;
+ * 3. `loris`: 100 slow-loris connections that send a header line every second for 10 s and never finish.
+ * Meanwhile a prober GETs `/login` (a server-rendered page) every 200 ms. For each phase it prints the child's peak
+ * resident set size growth over its idle baseline (sampled every 50 ms from /proc; goal ≤ 50 MB), what the attack
+ * got back, and the prober's answers and latency (median, max): normal requests must keep answering.
+ *
+ * Figures, not pass/fail. BENCH_PORT picks the port (default: any free one).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const MiB = 1024 * 1024;
+const GROWTH_GOAL_MB = 50;
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident set size of `pid` in bytes (Linux /proc), or NaN elsewhere. */
+function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** A loopback port free right now. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** Starts the process; resolves with its pid, base URL and a stop function. */
+async function startChild(
+  dataDir: string,
+): Promise<{ pid: number; base: string; stop: () => Promise<void> }> {
+  const port = Number(process.env.BENCH_PORT) || (await freePort());
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      APP_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: 'bench-abuse-secret-bench-abuse-secret-0001',
+      SCRYPT_N: '1024',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  child.stdout.resume();
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error('server exited during start-up');
+    if (i > 600) throw new Error('server did not start within 60 s');
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await sleep(100);
+  }
+  return {
+    pid: child.pid!,
+    base,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** Samples the child's RSS every 50 ms until stopped; `peak()` is the highest sample since the last reset. */
+function rssSampler(pid: number) {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 50);
+  return {
+    peak: () => peak,
+    reset: () => {
+      peak = rssOf(pid);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+/** GETs `url` every `everyMs` until stopped; reports answers, failures and latencies. */
+function prober(url: string, everyMs = 200) {
+  const latencies: number[] = [];
+  let failures = 0;
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const started = performance.now();
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+        await res.arrayBuffer();
+        if (res.status === 200) latencies.push(performance.now() - started);
+        else failures++;
+      } catch {
+        failures++;
+      }
+      await sleep(everyMs);
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await loop;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
+    const max = sorted[sorted.length - 1] ?? NaN;
+    return { ok: latencies.length, failures, median, max };
+  };
+}
+
+/** POSTs `total` bytes declared with Content-Length, stopping at the answer; resolves with status and bytes sent. */
+function floodPost(
+  url: string,
+  headers: Record<string, string>,
+  total: number,
+): Promise<{ status: number; sent: number; error?: string }> {
+  return new Promise((resolve) => {
+    const req = http.request(url, {
+      method: 'POST',
+      agent: false,
+      headers: { ...headers, 'content-length': String(total) },
+    });
+    let sent = 0;
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, sent }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, sent }));
+    });
+    req.on('error', (e) => {
+      if (!answered) resolve({ status: 0, sent, error: e.message });
+    });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const write = () => {
+      while (sent < total && !answered && !req.destroyed) {
+        const n = Math.min(chunk.length, total - sent);
+        sent += n;
+        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      if (!answered && !req.destroyed) req.end();
+    };
+    write();
+  });
+}
+
+/** Opens `count` connections that dribble header lines for `seconds`, then closes them. */
+async function slowLoris(base: string, count: number, seconds: number): Promise<{ closedByServer: number }> {
+  const { hostname, port } = new URL(base);
+  let closedByServer = 0;
+  const sockets = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Socket>((resolve) => {
+          const s = net.connect(Number(port), hostname, () => {
+            s.write(`POST /login HTTP/1.1\r\nHost: ${hostname}\r\n`);
+            resolve(s);
+          });
+          s.on('error', () => undefined);
+          s.on('close', () => {
+            if (!s.destroyed || s.readyState === 'closed') closedByServer++;
+          });
+        }),
+    ),
+  );
+  for (let i = 0; i < seconds; i++) {
+    await sleep(1000);
+    for (const s of sockets) if (!s.destroyed) s.write(`X-Slow-${i}: ${'a'.repeat(16)}\r\n`);
+  }
+  for (const s of sockets) s.destroy();
+  return { closedByServer };
+}
+
+const mb = (n: number) => (n / MiB).toFixed(1);
+const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(0)} ms` : 'n/a');
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-bench-abuse-'));
+const server = await startChild(dataDir);
+try {
+  // Warm up (the first renders load the build), then take the idle baseline.
+  for (let i = 0; i < 10; i++) await (await fetch(`${server.base}/login`)).arrayBuffer();
+  await sleep(500);
+  const baseline = rssOf(server.pid);
+  const sampler = rssSampler(server.pid);
+  print(
+    `server ${server.base} (pid ${server.pid}), idle RSS ${mb(baseline)} MB; goal: growth ≤ ${GROWTH_GOAL_MB} MB`,
+  );
+  let worst = 0;
+
+  const phase = async (name: string, attack: () => Promise<string>) => {
+    sampler.reset();
+    const stopProbe = prober(`${server.base}/login`);
+    const started = performance.now();
+    const result = await attack();
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const probe = await stopProbe();
+    const growth = sampler.peak() - baseline;
+    worst = Math.max(worst, growth);
+    print(
+      `${name.padEnd(6)} ${seconds} s  peak RSS growth ${mb(growth)} MB  ${result}  | normal GET /login: ` +
+        `${probe.ok} answered, ${probe.failures} failed, median ${ms(probe.median)}, max ${ms(probe.max)}`,
+    );
+  };
+
+  await phase('form', async () => {
+    const r = await floodPost(
+      `${server.base}/login`,
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      300 * 1000 * 1000,
+    );
+    return `300 MB form POST → HTTP ${r.status || r.error}, ${mb(r.sent)} MB sent`;
+  });
+
+  await phase('json', async () => {
+    const statuses = new Map<string, number>();
+    let sent = 0;
+    let next = 0;
+    const worker = async () => {
+      while (next < 1000) {
+        next++;
+        const r = await floodPost(
+          `${server.base}/api/login`,
+          { 'content-type': 'application/json' },
+          1.5 * MiB,
+        );
+        const key = String(r.status || r.error);
+        statuses.set(key, (statuses.get(key) ?? 0) + 1);
+        sent += r.sent;
+      }
+    };
+    await Promise.all(Array.from({ length: 50 }, worker));
+    const summary = [...statuses].map(([k, v]) => `${k}×${v}`).join(', ');
+    return `1000 × 1.5 MB JSON → ${summary}, ${mb(sent)} MB sent`;
+  });
+
+  await phase('loris', async () => {
+    const r = await slowLoris(server.base, 100, 10);
+    return `100 slow-loris connections for 10 s (${r.closedByServer} closed)`;
+  });
+
+  sampler.stop();
+  print(`worst peak RSS growth ${mb(worst)} MB (goal ≤ ${GROWTH_GOAL_MB} MB)`);
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}

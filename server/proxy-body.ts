@@ -1,0 +1,41 @@
+/**
+ * The request body the `/api` proxy hands to undici, guarded so that an early upstream answer reaches the client
+ * (docs/decisions/024-gateway-bodies.md).
+ *
+ * When the upstream answers before it has read the whole body (the 412 verification gate, a 413, a pending KYC
+ * submission) and closes, undici stops writing and destroys the body stream it was given. Given the browser's own
+ * request stream, that destroys the browser's socket too, and the answer the proxy is about to pass on is lost (the
+ * client saw 502 or a reset). The guard gives undici a pass-through instead: undici may destroy it; the browser's
+ * stream is only unpiped and paused, and the answer goes out with `Connection: close`, so the rest of a refused
+ * upload is not read.
+ */
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
+
+/** Bytes buffered between the browser's stream and the upstream write (the pass-through's high-water mark). */
+const GUARD_HIGH_WATER_BYTES = 64 * 1024;
+
+/**
+ * A pass-through fed from `raw` (with backpressure) that undici may destroy without touching `raw`.
+ * An error of `raw` (the browser aborted) is passed on, so the upstream request is aborted as before.
+ */
+export function guardedBody(raw: IncomingMessage): Readable {
+  const pass = new PassThrough({ highWaterMark: GUARD_HIGH_WATER_BYTES });
+  const onRawError = (err: Error) => pass.destroy(err);
+  raw.once('error', onRawError);
+  // A browser abort shows as 'aborted'/'close' without 'error' on some Node versions: end the upstream request too.
+  const onRawClose = () => {
+    if (!raw.complete) pass.destroy(Object.assign(new Error('client aborted'), { code: 'ECONNRESET' }));
+  };
+  raw.once('close', onRawClose);
+  pass.once('close', () => {
+    raw.off('error', onRawError);
+    raw.off('close', onRawClose);
+    if (!raw.complete) {
+      raw.unpipe(pass);
+      raw.pause();
+    }
+  });
+  raw.pipe(pass);
+  return pass;
+}
