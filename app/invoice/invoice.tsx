@@ -29,6 +29,7 @@ import {
 } from '../../contract/invoice.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { DateStatusFilter } from '../shell/date-status-filter.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
@@ -99,7 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   if (formData.get('intent') === 'del') {
     const res = await authedCall(request, context, InvoicePaths.delInvoice, {

@@ -21,6 +21,7 @@ import {
 import { InvoiceAskBody, InvoiceMsg, InvoicePaths, type InvoicePreview } from '../../contract/invoice.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { fieldErrors, headsAndAddresses, idsOfQuery } from './invoice.server.ts';
@@ -73,7 +74,7 @@ interface Values {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const text = (name: string) => {
     const v = formData.get(name);

@@ -27,6 +27,7 @@ import {
 } from '../../../contract/invoice.ts';
 import { Msg } from '../../../contract/messages.ts';
 import { validateCsrf, validateCsrfInUrl } from '../../lib/csrf.server.ts';
+import { readForm } from '../../lib/form-body.server.ts';
 import { ConfirmAction } from '../../shell/confirm-action.tsx';
 import { useCsrfToken, CsrfInput } from '../../shell/csrf-input.tsx';
 import { DataTable } from '../../shell/data-table.tsx';
@@ -89,7 +90,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!isSuccess(res.code)) return failure({ fields: { file: res.msg } });
     return redirect('/ops?done=invoiceIssued');
   }
-  const formData = await request.formData();
+  const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   formData.set('id', String(id));
   const intent = formData.get('intent');
