@@ -29,6 +29,14 @@ export default tseslint.config(
     files: ['app/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [appNotPlatform] }],
+      // Page actions read bodies within bounds (app/lib/form-body.server.ts, decision 024), never unbounded.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='formData'][callee.object.name='request']",
+          message: 'read page forms with readForm (app/lib/form-body.server.ts): request.formData() is unbounded',
+        },
+      ],
     },
   },
   {
