@@ -34,7 +34,8 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.property.name='formData'][callee.object.name='request']",
-          message: 'read page forms with readForm (app/lib/form-body.server.ts): request.formData() is unbounded',
+          message:
+            'read page forms with readForm (app/lib/form-body.server.ts): request.formData() is unbounded',
         },
       ],
     },
