@@ -19,6 +19,11 @@ const LINGER_REQUEST = Symbol('cunzheng.lingerRequest');
 /** Default time an early answer keeps its connection open before it is destroyed (milliseconds). */
 export const DEFAULT_LINGER_MS = 1000;
 
+/** Destroys a real socket; the stand-in socket of an injected request (light-my-request) has no `destroy`. */
+function destroy(socket: Socket): void {
+  if (typeof socket.destroy === 'function') socket.destroy();
+}
+
 /**
  * Call from an `onSend` hook (before the headers are written). When `req`'s body is not complete yet: drops the
  * `Connection: close` the answer carries (`removeHeader` is the framework's header removal, e.g. Fastify's
@@ -54,11 +59,11 @@ export function lingerOnEarlyAnswer(
       socket.off('close', done);
       req.off('end', done);
       // The body completed after a half-close: nothing is left unread, close now.
-      if (req.complete && !socket.writable && !socket.destroyed) socket.destroy();
+      if (req.complete && !socket.writable && !socket.destroyed) destroy(socket);
     };
     const timer = setTimeout(() => {
       done();
-      if (!req.complete && !socket.destroyed) socket.destroy();
+      if (!req.complete && !socket.destroyed) destroy(socket);
     }, lingerMs);
     timer.unref();
     socket.once('close', done);

@@ -39,5 +39,11 @@ export function kycSecurityKey(_dialect: Dialect): Migration {
           .execute();
       }
     },
+    /**
+     * Nothing to undo in the schema (the column is unchanged), and a hashed key cannot be turned back into the clear
+     * one: the rows keep their hashes (an owner who needs the key in clear rotates it). Without a
+     * `down` Kysely would skip this migration when migrating down and refuse the next `up` (migration order).
+     */
+    async down() {},
   };
 }
