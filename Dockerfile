@@ -7,9 +7,13 @@
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- build: install everything, build the UI, then drop dev dependencies ----
-# No compiler: better-sqlite3 ships Node-API prebuilds (glibc and musl, x64 and arm64) and nothing else compiles.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
+# better-sqlite3 ships Node-API prebuilds (glibc and musl, x64 and arm64), but npm still runs its implicit
+# `node-gyp rebuild`, which needs python3 and make (an empty build when the prebuild fits; g++ when none does).
+RUN apt-get update \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
