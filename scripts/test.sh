@@ -5,6 +5,10 @@
 # "N passed, N failed" counted from both runners' JSON reports, so CI can count tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# The pinned Node.js 24 (node_modules/.bin/node, from `npm ci`) first, as `npm test` does, also when run as
+# `bash scripts/test.sh`; every runner below and the summary use it.
+export PATH="$PWD/node_modules/.bin:$PATH"
+echo "== Node.js $(node -p 'process.version + " (" + process.execPath + ")"')"
 
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT

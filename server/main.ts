@@ -1,10 +1,20 @@
 /**
- * Process entry (`npm start` = `node --import tsx server/main.ts`): start the embedded platform (unless UPSTREAM_URL
- * is set) and the gateway, and stop both on SIGTERM/SIGINT. Everything else lives in `start.ts` and `app.ts`.
+ * Process entry (`npm start` = `node --import tsx server/main.ts`): refuse a Node.js outside package.json's
+ * `engines` (see `node-version.ts`), then start the embedded platform (unless UPSTREAM_URL is set) and the gateway,
+ * and stop both on SIGTERM/SIGINT. Everything else lives in `start.ts` and `app.ts`, imported only after the check
+ * so that an old Node.js fails with a readable line rather than inside a dependency.
  */
-import { pino } from 'pino';
-import { ConfigError } from './config.ts';
-import { installShutdown, startServer } from './start.ts';
+import { supportedNodeRange, unsupportedNodeMessage } from './node-version.ts';
+
+const unsupported = unsupportedNodeMessage(process.version, supportedNodeRange(), process.execPath);
+if (unsupported) {
+  process.stderr.write(`${unsupported}\n`);
+  process.exit(1);
+}
+
+const { pino } = await import('pino');
+const { ConfigError } = await import('./config.ts');
+const { installShutdown, startServer } = await import('./start.ts');
 
 try {
   const running = await startServer(process.env);
