@@ -316,7 +316,8 @@ describe('against the independent recursive implementation', () => {
     for (let n = 2; n < 5000; n++) expect(splitPoint(n)).toBe(refK(n));
   });
 
-  it('every (index, size) inclusion proof for sizes 1..300 equals PATH and verifies', () => {
+  // an exhaustive sweep (~17 s on a loaded 2-core machine): more than the default 30 s budget
+  it('every (index, size) inclusion proof for sizes 1..300 equals PATH and verifies', { timeout: 120_000 }, () => {
     const rand = rng(9162);
     const data = Array.from({ length: 300 }, (_, i) =>
       Buffer.from(Array.from({ length: 1 + (i % 7) }, () => Math.floor(rand() * 256))),
@@ -337,7 +338,8 @@ describe('against the independent recursive implementation', () => {
     }
   });
 
-  it('every (m, n) consistency proof for n ≤ 300 equals PROOF and verifies', () => {
+  // an exhaustive sweep (~17 s on a loaded 2-core machine): more than the default 30 s budget
+  it('every (m, n) consistency proof for n ≤ 300 equals PROOF and verifies', { timeout: 120_000 }, () => {
     const leaves = Array.from({ length: 300 }, (_, i) => refLeaf(Buffer.from(`leaf ${i}`)));
     const whole = new RefTree(leaves);
     const roots = [EMPTY_ROOT, ...leaves.map((_, i) => whole.mth(0, i + 1).toString('hex'))];
