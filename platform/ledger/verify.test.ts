@@ -317,26 +317,30 @@ describe('against the independent recursive implementation', () => {
   });
 
   // an exhaustive sweep (~17 s on a loaded 2-core machine): more than the default 30 s budget
-  it('every (index, size) inclusion proof for sizes 1..300 equals PATH and verifies', { timeout: 120_000 }, () => {
-    const rand = rng(9162);
-    const data = Array.from({ length: 300 }, (_, i) =>
-      Buffer.from(Array.from({ length: 1 + (i % 7) }, () => Math.floor(rand() * 256))),
-    );
-    const leaves = data.map(refLeaf);
-    for (let size = 1; size <= 300; size++) {
-      const tree = new RefTree(leaves.slice(0, size));
-      const root = tree.mth().toString('hex');
-      expect(planHash(tree, [0, size])).toBe(root);
-      for (let index = 0; index < size; index++) {
-        const expected = hex(tree.path(index));
-        const got = inclusionRanges(index, size).map((r) => planHash(tree, r));
-        expect(got).toEqual(expected);
-        expect(verifyInclusion(leafHash(data[index]!), index, size, got, root)).toBe(true);
-        if (index + 1 < size)
-          expect(verifyInclusion(leafHash(data[index]!), index + 1, size, got, root)).toBe(false);
+  it(
+    'every (index, size) inclusion proof for sizes 1..300 equals PATH and verifies',
+    { timeout: 120_000 },
+    () => {
+      const rand = rng(9162);
+      const data = Array.from({ length: 300 }, (_, i) =>
+        Buffer.from(Array.from({ length: 1 + (i % 7) }, () => Math.floor(rand() * 256))),
+      );
+      const leaves = data.map(refLeaf);
+      for (let size = 1; size <= 300; size++) {
+        const tree = new RefTree(leaves.slice(0, size));
+        const root = tree.mth().toString('hex');
+        expect(planHash(tree, [0, size])).toBe(root);
+        for (let index = 0; index < size; index++) {
+          const expected = hex(tree.path(index));
+          const got = inclusionRanges(index, size).map((r) => planHash(tree, r));
+          expect(got).toEqual(expected);
+          expect(verifyInclusion(leafHash(data[index]!), index, size, got, root)).toBe(true);
+          if (index + 1 < size)
+            expect(verifyInclusion(leafHash(data[index]!), index + 1, size, got, root)).toBe(false);
+        }
       }
-    }
-  });
+    },
+  );
 
   // an exhaustive sweep (~17 s on a loaded 2-core machine): more than the default 30 s budget
   it('every (m, n) consistency proof for n ≤ 300 equals PROOF and verifies', { timeout: 120_000 }, () => {
