@@ -56,9 +56,17 @@ export async function recordFailure(
   policy: AttemptPolicy,
   subject: string,
 ): Promise<void> {
-  const now = nowSeconds();
+  await countOne(db, policy, subject, nowSeconds()).execute();
+}
+
+/**
+ * The one upsert that counts a use of `subject` at `now` (unix seconds): a new window starts at 1 once the old one
+ * has passed `policy.windowSeconds`, else the count grows by one. One statement, so concurrent callers never lose a
+ * count on either dialect.
+ */
+function countOne(db: Kysely<Database>, policy: AttemptPolicy, subject: string, now: number) {
   const windowFloor = now - policy.windowSeconds;
-  await db
+  return db
     .insertInto('attempt_counters')
     .values({ key: keyOf(policy, subject), count: 1, window_start: now })
     .onConflict((oc) =>
@@ -76,8 +84,7 @@ export async function recordFailure(
           .else(eb.ref('attempt_counters.window_start'))
           .end(),
       })),
-    )
-    .execute();
+    );
 }
 
 /** Forgets the failures of `subject` (after a success). */
@@ -100,26 +107,7 @@ export async function consumeQuota(
   subject: string,
 ): Promise<number> {
   const now = nowSeconds();
-  const windowFloor = now - policy.windowSeconds;
-  const row = await db
-    .insertInto('attempt_counters')
-    .values({ key: keyOf(policy, subject), count: 1, window_start: now })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => ({
-        count: eb
-          .case()
-          .when('attempt_counters.window_start', '<=', windowFloor)
-          .then(1)
-          .else(eb('attempt_counters.count', '+', 1))
-          .end(),
-        window_start: eb
-          .case()
-          .when('attempt_counters.window_start', '<=', windowFloor)
-          .then(now)
-          .else(eb.ref('attempt_counters.window_start'))
-          .end(),
-      })),
-    )
+  const row = await countOne(db, policy, subject, now)
     .returning(['count', 'window_start'])
     .executeTakeFirstOrThrow();
   if (Number(row.count) <= policy.max) return 0;
