@@ -10,9 +10,11 @@ import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import { ActivityList, AppVersionList, type Activity, type AppVersion } from '../contract/home.ts';
 import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
+import { ConfigError } from './config-error.ts';
+import { smsConfig, TENCENT_SMS_ENDPOINT, type SmsConfig } from './config-sms.ts';
 
-/** Tencent Cloud SMS's public endpoint (the SDK's default host). */
-export const TENCENT_SMS_ENDPOINT = 'https://sms.tencentcloudapi.com';
+export { ConfigError } from './config-error.ts';
+export type { SmsConfig, TencentSmsConfig } from './config-sms.ts';
 
 /** scrypt parameters (RFC 7914): `N` CPU/memory cost (power of two), `r` block size, `p` parallelism. */
 export interface ScryptCost {
@@ -100,45 +102,6 @@ export interface PlatformConfig {
    * contract Activity). Read and validated once at start; unset → empty lists (the pages show their empty state).
    */
   home: { appVersions: AppVersion[]; activities: Activity[] };
-}
-
-/** Tencent Cloud SMS (SendSms, API 2021-01-11) settings, all from TENCENT_SMS_*. */
-export interface TencentSmsConfig {
-  /** TENCENT_SMS_SECRET_ID / TENCENT_SMS_SECRET_KEY: the CAM API key pair. */
-  secretId: string;
-  secretKey: string;
-  /** TENCENT_SMS_SDK_APP_ID: the SMS application's SdkAppId (digits). */
-  sdkAppId: string;
-  /** TENCENT_SMS_SIGN_NAME: the approved signature's content, e.g. 存证云. */
-  signName: string;
-  /** TENCENT_SMS_REGION (default ap-guangzhou). */
-  region: string;
-  /**
-   * Approved template ids: TENCENT_SMS_TEMPLATE_CODE (one variable {1}: the 6-digit code; register and reset),
-   * TENCENT_SMS_TEMPLATE_KYC_APPROVED and TENCENT_SMS_TEMPLATE_KYC_REJECTED (no variables).
-   */
-  templates: { code: string; kycApproved: string; kycRejected: string };
-  /**
-   * TENCENT_SMS_ENDPOINT (default `https://sms.tencentcloudapi.com`): where the SDK sends; a `http://sms.localhost:PORT`
-   * URL points it at a loopback sandbox (tests).
-   */
-  endpoint: string;
-}
-
-/** SMS provider and send limits. Counts per window; every window is fixed and starts at its first send. */
-export interface SmsConfig {
-  /** SMS_PROVIDER (default `sandbox`): `sandbox` writes `${dataDir}/outbox/sms.log`; `tencent` sends for real. */
-  provider: 'sandbox' | 'tencent';
-  /** Set when provider is `tencent`. */
-  tencent: TencentSmsConfig | null;
-  /** SMS_MAX_PER_MOBILE_HOUR (default 5): codes one mobile receives in an hour. */
-  maxPerMobileHour: number;
-  /** SMS_MAX_PER_MOBILE_DAY (default 10): codes one mobile receives in 24 hours. */
-  maxPerMobileDay: number;
-  /** SMS_MAX_PER_IP_HOUR (default 20): codes requested from one client IP in an hour. */
-  maxPerIpHour: number;
-  /** True when a sandbox SMS line may be logged with its code (APP_ENV development or test only). */
-  logCodes: boolean;
 }
 
 /** Billing settings. Money in fen, durations in minutes. */
@@ -276,49 +239,6 @@ function wechatpayConfig(e: Env): WechatPayConfig | null {
   };
 }
 
-/** SMS_PROVIDER and TENCENT_SMS_* → the SMS config. @throws ConfigError when `tencent` lacks a setting */
-function smsConfig(e: Env): SmsConfig {
-  let tencent: TencentSmsConfig | null = null;
-  if (e.SMS_PROVIDER === 'tencent') {
-    const need = {
-      TENCENT_SMS_SECRET_ID: e.TENCENT_SMS_SECRET_ID,
-      TENCENT_SMS_SECRET_KEY: e.TENCENT_SMS_SECRET_KEY,
-      TENCENT_SMS_SDK_APP_ID: e.TENCENT_SMS_SDK_APP_ID,
-      TENCENT_SMS_SIGN_NAME: e.TENCENT_SMS_SIGN_NAME,
-      TENCENT_SMS_TEMPLATE_CODE: e.TENCENT_SMS_TEMPLATE_CODE,
-      TENCENT_SMS_TEMPLATE_KYC_APPROVED: e.TENCENT_SMS_TEMPLATE_KYC_APPROVED,
-      TENCENT_SMS_TEMPLATE_KYC_REJECTED: e.TENCENT_SMS_TEMPLATE_KYC_REJECTED,
-    };
-    const missing = Object.entries(need).filter(([, v]) => !v);
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `Invalid platform configuration: SMS_PROVIDER=tencent needs ${missing.map(([k]) => k).join(', ')}`,
-      );
-    }
-    tencent = {
-      secretId: need.TENCENT_SMS_SECRET_ID!,
-      secretKey: need.TENCENT_SMS_SECRET_KEY!,
-      sdkAppId: need.TENCENT_SMS_SDK_APP_ID!,
-      signName: need.TENCENT_SMS_SIGN_NAME!,
-      region: e.TENCENT_SMS_REGION,
-      templates: {
-        code: need.TENCENT_SMS_TEMPLATE_CODE!,
-        kycApproved: need.TENCENT_SMS_TEMPLATE_KYC_APPROVED!,
-        kycRejected: need.TENCENT_SMS_TEMPLATE_KYC_REJECTED!,
-      },
-      endpoint: e.TENCENT_SMS_ENDPOINT,
-    };
-  }
-  return {
-    provider: e.SMS_PROVIDER,
-    tencent,
-    maxPerMobileHour: e.SMS_MAX_PER_MOBILE_HOUR,
-    maxPerMobileDay: e.SMS_MAX_PER_MOBILE_DAY,
-    maxPerIpHour: e.SMS_MAX_PER_IP_HOUR,
-    logCodes: e.APP_ENV !== 'production',
-  };
-}
-
 /**
  * Whether the demo account is seeded: SEED_DEMO when set; else with APP_ENV development/test, or with APP_ENV unset
  * when every provider is a sandbox (the README's `npm start`); never for an explicit APP_ENV=production.
@@ -362,11 +282,6 @@ function jsonList<T>(
     throw bad(`${name} must be a JSON array of items:\n${lines.join('\n')}`);
   }
   return parsed.data;
-}
-
-/** Thrown by {@link loadPlatformConfig}; its message names every offending variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 /**
