@@ -4,7 +4,8 @@
  * whatever the code (contract `isCertificateGenerating`); any other non-success → show its msg as an error.
  */
 import { isSuccess, type ApiEnvelope } from '../../contract/envelope.ts';
-import { EvidenceMsg, isCertificateGenerating } from '../../contract/evidence.ts';
+import { EvidenceMsg } from '../../contract/evidence.ts';
+import { isCertificateGenerating } from '../../contract/evidence-share.ts';
 
 export type DownloadOutcome =
   { kind: 'go'; url: string } | { kind: 'info'; message: string } | { kind: 'error'; message: string };

@@ -9,12 +9,11 @@ import { ApiCode } from '../../contract/envelope.ts';
 import {
   BATCH_MAX_ITEMS,
   type BatchDownloadData,
-  type CertificateDownloadData,
-  certificatePdfPath,
   type DownloadData,
   EvidenceMsg,
   type PackageAuthorization,
 } from '../../contract/evidence.ts';
+import { type CertificateDownloadData, certificatePdfPath } from '../../contract/evidence-share.ts';
 import { Msg } from '../../contract/messages.ts';
 import { EXTRACT_CODE_POLICY, clearFailures, isThrottled, recordFailure } from '../core/attempts.ts';
 import { safeEqual } from '../core/crypto.ts';

@@ -9,15 +9,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ApiCode, ok } from '../../contract/envelope.ts';
+import { EvidenceMsg, EvidencePaths } from '../../contract/evidence.ts';
 import {
   certificatePdfPath,
-  EvidenceMsg,
-  EvidencePaths,
   MobileInfoBody,
   type MobilePreviewInfo,
   OwnerCertificateBody,
   ShareDownloadBody,
-} from '../../contract/evidence.ts';
+} from '../../contract/evidence-share.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';

@@ -6,13 +6,8 @@
  */
 import { beforeAll, expect, it } from 'vitest';
 import { AccountPaths, type UserInfo } from '../../contract/account.ts';
-import {
-  type CertificateDownloadData,
-  type DownloadData,
-  EvidenceMsg,
-  EvidencePaths,
-  type MobilePreviewInfo,
-} from '../../contract/evidence.ts';
+import { type DownloadData, EvidenceMsg, EvidencePaths } from '../../contract/evidence.ts';
+import { type CertificateDownloadData, type MobilePreviewInfo } from '../../contract/evidence-share.ts';
 import { Msg } from '../../contract/messages.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { evidenceCalls, evidenceUsers, PNG, sha256 } from '../../tests/support/evidence.ts';

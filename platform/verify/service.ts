@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
-import type { CertificateDownloadData } from '../../contract/evidence.ts';
+import type { CertificateDownloadData } from '../../contract/evidence-share.ts';
 import { type PublicEvidence, VerifyMsg } from '../../contract/verify.ts';
 import { isThrottled, recordFailure, type AttemptPolicy } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';

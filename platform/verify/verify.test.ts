@@ -4,11 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
-import {
-  type CertificateDownloadData,
-  EvidencePaths,
-  type SaveEvidenceData,
-} from '../../contract/evidence.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { type CertificateDownloadData } from '../../contract/evidence-share.ts';
 import { Msg } from '../../contract/messages.ts';
 import { type PublicEvidence, VerifyMsg, VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
 import { DEMO_MOBILE } from '../account/users.ts';

@@ -5,7 +5,8 @@
  * gateway's certificate PDF path, which really serves a PDF; share/downBaoquan's package URL for the owner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CertificateDownloadData, DownloadData, SaveEvidenceData } from '../../contract/evidence.ts';
+import type { DownloadData, SaveEvidenceData } from '../../contract/evidence.ts';
+import type { CertificateDownloadData } from '../../contract/evidence-share.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
 import { type Activity, type AppVersion, HomePaths } from '../../contract/home.ts';
 import { VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
