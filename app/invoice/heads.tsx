@@ -50,19 +50,22 @@ export function headValues(h?: InvoiceHead | null): HeadValues {
 }
 
 /** The heads table. */
+/** The heads table's columns. */
+const HEAD_COLUMNS = [
+  '发票抬头',
+  '发票类型',
+  '纳税人识别号',
+  '开户银行',
+  '银行账号',
+  '注册地址',
+  '注册电话',
+  '操作',
+];
+
 export function HeadsTable({ heads }: { heads: InvoiceHead[] }) {
   return (
     <DataTable
-      headers={[
-        '发票抬头',
-        '发票类型',
-        '纳税人识别号',
-        '开户银行',
-        '银行账号',
-        '注册地址',
-        '注册电话',
-        '操作',
-      ]}
+      headers={HEAD_COLUMNS}
       items={heads}
       empty="暂无发票抬头"
       row={(h) => (

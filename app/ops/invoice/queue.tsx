@@ -36,6 +36,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { status, page, list: queue.list, count: queue.count };
 }
 
+/** The queue table's columns. */
+const QUEUE_COLUMNS = [
+  '申请编号',
+  '用户ID',
+  '手机号',
+  '发票类型',
+  '发票抬头',
+  '金额（元）',
+  '订单数',
+  '状态',
+  '申请时间',
+  '操作',
+];
+
 export default function InvoiceQueue({ loaderData: { status, page, list, count } }: Route.ComponentProps) {
   return (
     <>
@@ -48,18 +62,7 @@ export default function InvoiceQueue({ loaderData: { status, page, list, count }
         ))}
       </nav>
       <DataTable
-        headers={[
-          '申请编号',
-          '用户ID',
-          '手机号',
-          '发票类型',
-          '发票抬头',
-          '金额（元）',
-          '订单数',
-          '状态',
-          '申请时间',
-          '操作',
-        ]}
+        headers={QUEUE_COLUMNS}
         items={list}
         empty="暂无记录"
         row={(row) => (
