@@ -14,7 +14,7 @@ import {
 } from '../../contract/address.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
-import { withUserTransaction } from '../core/transactions.ts';
+import { refuseAtOwnedLimit, withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { AddressRow, Database } from '../db/schema.ts';
 import { isValidRegion, regionPayload } from './regions.ts';
@@ -89,12 +89,7 @@ export async function addAddress(
   now: number,
 ): Promise<Address> {
   const row = await withUserTransaction(pdb, userId, async (trx) => {
-    const { n } = await trx
-      .selectFrom('addresses')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_ADDRESSES) throw new ApiError(ApiCode.BAD_REQUEST, AddressMsg.tooMany);
+    await refuseAtOwnedLimit(trx, 'addresses', userId, MAX_ADDRESSES, AddressMsg.tooMany);
     if (a.status === 1) await clearDefault(trx, userId);
     return trx
       .insertInto('addresses')

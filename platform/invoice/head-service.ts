@@ -13,7 +13,7 @@ import {
   type InvoiceHeadBody,
 } from '../../contract/invoice.ts';
 import { ApiError } from '../core/errors.ts';
-import { withUserTransaction } from '../core/transactions.ts';
+import { refuseAtOwnedLimit, withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { InvoiceHeadRow } from './schema.ts';
@@ -77,12 +77,7 @@ export async function addHead(
   now: number,
 ): Promise<InvoiceHead> {
   const row = await withUserTransaction(pdb, userId, async (trx) => {
-    const { n } = await trx
-      .selectFrom('invoice_heads')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= MAX_INVOICE_HEADS) throw new ApiError(ApiCode.BAD_REQUEST, InvoiceMsg.tooManyHeads);
+    await refuseAtOwnedLimit(trx, 'invoice_heads', userId, MAX_INVOICE_HEADS, InvoiceMsg.tooManyHeads);
     return trx
       .insertInto('invoice_heads')
       .values({ user_id: userId, ...headValues(b), created_at: now, updated_at: now })
