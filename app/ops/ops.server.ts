@@ -67,7 +67,11 @@ export async function opsCall<T>(
   return res;
 }
 
-/** The data of a successful ops call. @throws a 502 response with the platform's message otherwise */
+/**
+ * The data of a successful ops call.
+ * @throws a 404 response with the platform's message on code 404 (a detail page's unknown id), a 502 response with
+ *   it on any other failure
+ */
 export async function opsData<T>(
   request: Request,
   ctx: AppLoadContext,
@@ -75,6 +79,7 @@ export async function opsData<T>(
   opts: Omit<ApiCallOptions, 'token' | 'urlPath'> = {},
 ): Promise<T> {
   const res = await opsCall<T>(request, ctx, path, opts);
+  if (Number(res.code) === ApiCode.NOT_FOUND) throw data({ message: res.msg }, { status: 404 });
   if (Number(res.code) !== ApiCode.OK) throw data({ message: res.msg }, { status: 502 });
   return res.data;
 }

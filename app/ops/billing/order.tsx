@@ -16,12 +16,12 @@ import {
   PAY_TYPE_TEXT,
   type OpsOrderDetail,
 } from '../../../contract/billing.ts';
-import { ApiCode, isSuccess } from '../../../contract/envelope.ts';
+import { isSuccess } from '../../../contract/envelope.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
 import { ConfirmAction } from '../../shell/confirm-action.tsx';
 import { DataTable } from '../../shell/data-table.tsx';
 import { FormErrors, FormNotice } from '../../shell/field.tsx';
-import { opsCall } from '../ops.server.ts';
+import { opsCall, opsData } from '../ops.server.ts';
 import { JOURNAL_KIND_LABEL, PROVIDER_LABEL, VERDICT_LABEL } from './labels.ts';
 import { readForm } from '../../lib/form-body.server.ts';
 
@@ -35,14 +35,12 @@ function orderNoOf(params: { orderNo?: string }): string {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const orderNo = orderNoOf(params);
-  const res = await opsCall<OpsOrderDetail>(request, context, BillingOpsPaths.order, {
+  const d = await opsData<OpsOrderDetail>(request, context, BillingOpsPaths.order, {
     method: 'GET',
     query: { order_no: orderNo },
   });
-  if (Number(res.code) === ApiCode.NOT_FOUND) throw data({ message: res.msg }, { status: 404 });
-  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
   const done = new URL(request.url).searchParams.get('done');
-  return { detail: res.data, notice: done === 'reconciled' ? BillingMsg.reconciled : null };
+  return { detail: d, notice: done === 'reconciled' ? BillingMsg.reconciled : null };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -10,7 +10,7 @@
 import type { ReactNode } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
-import { ApiCode, isSuccess } from '../../../contract/envelope.ts';
+import { isSuccess } from '../../../contract/envelope.ts';
 import {
   APPLY_STATUS_TEXT,
   CHECK_REMARK_MAX_CHARS,
@@ -33,7 +33,7 @@ import { useCsrfToken, CsrfInput } from '../../shell/csrf-input.tsx';
 import { DataTable } from '../../shell/data-table.tsx';
 import { Field, FormErrors, FormNotice } from '../../shell/field.tsx';
 import { addressFacts, Facts, invoiceFacts, OrdersTable } from '../../invoice/invoice-ui.tsx';
-import { opsCall } from '../ops.server.ts';
+import { opsCall, opsData } from '../ops.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '开票申请 - 运营后台 - 存证云' }];
 
@@ -52,14 +52,12 @@ function idOf(params: { id?: string }): number {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const id = idOf(params);
-  const res = await opsCall<InvoiceOpsDetail>(request, context, InvoiceOpsPaths.detail, {
+  const d = await opsData<InvoiceOpsDetail>(request, context, InvoiceOpsPaths.detail, {
     method: 'GET',
     query: { id },
   });
-  if (Number(res.code) === ApiCode.NOT_FOUND) throw data({ message: res.msg }, { status: 404 });
-  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
   const done = new URL(request.url).searchParams.get('done');
-  return { d: res.data, notice: done === 'submitted' ? InvoiceMsg.submittedToFinance : null };
+  return { d, notice: done === 'submitted' ? InvoiceMsg.submittedToFinance : null };
 }
 
 /** What a failed action shows: a page-level message and the field errors, with the reason typed. */

@@ -8,7 +8,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
-import { ApiCode, isSuccess } from '../../../contract/envelope.ts';
+import { isSuccess } from '../../../contract/envelope.ts';
 import {
   KycDecisionBody,
   KycRejectBody,
@@ -21,7 +21,7 @@ import { validateCsrf } from '../../lib/csrf.server.ts';
 import { CsrfInput } from '../../shell/csrf-input.tsx';
 import { FormErrors } from '../../shell/field.tsx';
 import { InfoRows, Thumb } from '../../kyc/kyc-ui.tsx';
-import { opsCall } from '../ops.server.ts';
+import { opsCall, opsData } from '../ops.server.ts';
 import { accountTypeLabel, OPS_STATUS_LABEL } from './labels.ts';
 import { ConfirmAction } from '../../shell/confirm-action.tsx';
 import { readForm } from '../../lib/form-body.server.ts';
@@ -36,13 +36,11 @@ function userIdOf(params: { userId?: string }): number {
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const userId = userIdOf(params);
-  const res = await opsCall<KycReviewDetail>(request, context, KycReviewPaths.detail, {
+  const d = await opsData<KycReviewDetail>(request, context, KycReviewPaths.detail, {
     method: 'GET',
     query: { userId },
   });
-  if (Number(res.code) === ApiCode.NOT_FOUND) throw data({ message: res.msg }, { status: 404 });
-  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
-  return { detail: res.data };
+  return { detail: d };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
