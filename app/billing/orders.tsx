@@ -33,6 +33,7 @@ import { DataTable } from '../shell/data-table.tsx';
 import { DateStatusFilter } from '../shell/date-status-filter.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
+import { TabNav } from '../shell/tab-nav.tsx';
 import { payPageOf } from './billing.server.ts';
 import { ordersHref, readOrderFilters, statusChoices, toOrderListQuery } from './order-filters.ts';
 import { readForm } from '../lib/form-body.server.ts';
@@ -124,13 +125,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           </Link>
         </div>
       </div>
-      <nav className="tabs" aria-label="订单类型">
-        {tabs.map((t) => (
-          <Link key={t.href} to={t.href} aria-current={t.current ? 'page' : undefined}>
-            {t.label}
-          </Link>
-        ))}
-      </nav>
+      <TabNav label="订单类型" tabs={tabs} />
       <DateStatusFilter
         action="/orders"
         hidden={tabField ? { type: tabField } : undefined}

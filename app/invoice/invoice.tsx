@@ -34,6 +34,7 @@ import { DataTable } from '../shell/data-table.tsx';
 import { DateStatusFilter } from '../shell/date-status-filter.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
+import { TabNav } from '../shell/tab-nav.tsx';
 import { HeadForm, HeadsTable, headValues } from './heads.tsx';
 import { applyListHref, readApplyFilters, toInvoiceListBody } from './invoice.server.ts';
 
@@ -146,13 +147,7 @@ export default function Invoices({ loaderData, actionData }: Route.ComponentProp
           </Link>
         </div>
       </div>
-      <nav className="tabs" aria-label="发票">
-        {tabs.map((t) => (
-          <Link key={t.href} to={t.href} aria-current={t.current ? 'page' : undefined}>
-            {t.label}
-          </Link>
-        ))}
-      </nav>
+      <TabNav label="发票" tabs={tabs} />
       <FormNotice text={notice} />
       <FormErrors errors={[error, actionData?.error].filter((e): e is string => !!e)} />
       {tab === InvoiceTab.heads ? (

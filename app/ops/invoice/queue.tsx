@@ -10,6 +10,7 @@ import { APPLY_STATUS_TEXT, INVOICE_TYPE_TEXT } from '../../../contract/invoice-
 import { InvoiceOpsPaths, type InvoiceQueueData } from '../../../contract/invoice.ts';
 import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
 import { DataTable } from '../../shell/data-table.tsx';
+import { TabNav } from '../../shell/tab-nav.tsx';
 import { Pagination } from '../../shell/pagination.tsx';
 import { opsData } from '../ops.server.ts';
 
@@ -54,13 +55,10 @@ export default function InvoiceQueue({ loaderData: { status, page, list, count }
   return (
     <>
       <h1>发票管理</h1>
-      <nav className="tabs" aria-label="开票申请状态">
-        {TABS.map(([s, label]) => (
-          <Link key={s} to={hrefOf(s)} aria-current={s === status ? 'page' : undefined}>
-            {label}
-          </Link>
-        ))}
-      </nav>
+      <TabNav
+        label="开票申请状态"
+        tabs={TABS.map(([s, label]) => ({ href: hrefOf(s), label, current: s === status }))}
+      />
       <DataTable
         headers={QUEUE_COLUMNS}
         items={list}

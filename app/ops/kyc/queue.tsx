@@ -7,6 +7,7 @@ import type { Route } from './+types/queue';
 import { type KycQueueData, KycReviewPaths } from '../../../contract/kyc-review.ts';
 import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
 import { DataTable } from '../../shell/data-table.tsx';
+import { TabNav } from '../../shell/tab-nav.tsx';
 import { Pagination } from '../../shell/pagination.tsx';
 import { opsData } from '../ops.server.ts';
 import { accountTypeLabel, OPS_STATUS_LABEL } from './labels.ts';
@@ -30,13 +31,14 @@ export default function KycQueue({ loaderData: { status, page, list, count } }: 
   return (
     <>
       <h1>实名认证审核</h1>
-      <nav className="tabs" aria-label="审核状态">
-        {TABS.map((t) => (
-          <Link key={t} to={`/ops/kyc?status=${t}`} aria-current={t === status ? 'page' : undefined}>
-            {OPS_STATUS_LABEL[t]}
-          </Link>
-        ))}
-      </nav>
+      <TabNav
+        label="审核状态"
+        tabs={TABS.map((t) => ({
+          href: `/ops/kyc?status=${t}`,
+          label: OPS_STATUS_LABEL[t] ?? '',
+          current: t === status,
+        }))}
+      />
       <DataTable
         headers={['用户ID', '手机号', '类型', '姓名/企业名称', '状态', '提交时间', '操作']}
         items={list}
