@@ -14,18 +14,8 @@ import {
 } from '../../contract/notification.ts';
 import { type Signature, SignatureMsg, SignaturePaths } from '../../contract/signature.ts';
 import { loadPackageRegions } from './regions.ts';
-import { PNG_SIGNATURE, pngOfSize, sealUploader, userFactory } from '../../tests/support/account.ts';
+import { ADDRESS, PNG_SIGNATURE, pngOfSize, sealUploader, userFactory } from '../../tests/support/account.ts';
 import { forEachDialect, get, post, upload } from '../../tests/support/platform.ts';
-
-const ADDRESS = {
-  name: '张三',
-  province: '浙江省',
-  city: '杭州市',
-  area: '西湖区',
-  address: '文三路 100 号',
-  phoneNumber: '13912345678',
-  email: 'zs@example.com',
-};
 
 forEachDialect('addresses', (h) => {
   const newUser = userFactory(h);

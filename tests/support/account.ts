@@ -5,6 +5,17 @@
 import { type Signature, SignaturePaths } from '../../contract/signature.ts';
 import { call, login, multipart, registerUser, type PlatformHarness } from './platform.ts';
 
+/** A delivery address body (Zhejiang). */
+export const ADDRESS = {
+  name: '张三',
+  province: '浙江省',
+  city: '杭州市',
+  area: '西湖区',
+  address: '文三路 100 号',
+  phoneNumber: '13912345678',
+  email: 'zs@example.com',
+};
+
 /** The 8 bytes every PNG starts with. */
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

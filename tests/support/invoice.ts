@@ -13,7 +13,11 @@ import { InvoiceOpsPaths, InvoicePaths, type InvoiceHead } from '../../contract/
 import { OpsPaths, type OpsLoginData } from '../../contract/ops.ts';
 import { newOrderNo } from '../../platform/billing/money.ts';
 import { runOpsCommand } from '../../platform/ops/cli-commands.ts';
+import { ADDRESS } from './account.ts';
 import { call, post, type PlatformHarness } from './platform.ts';
+
+export { ADDRESS } from './account.ts';
+export { userIdOf as userId } from './billing.ts';
 
 /** An electronic (ENTERPRISE) head body with a valid unified social credit code. */
 export const E_HEAD = { head: '杭州存证科技有限公司', type: 'ENTERPRISE', taxNum: '91330100MA27XL0E2G' };
@@ -27,31 +31,11 @@ export const SPECIAL_HEAD = {
   street: '上海市黄浦区中山东一路 1 号',
   phoneNumber: '021-12345678',
 };
-/** A delivery address body (Zhejiang). */
-export const ADDRESS = {
-  name: '张三',
-  province: '浙江省',
-  city: '杭州市',
-  area: '西湖区',
-  address: '文三路 100 号',
-  phoneNumber: '13912345678',
-  email: 'zs@example.com',
-};
 
 /** Unix seconds of 00:00 on 1 January of the current Beijing year. */
 export function beijingYearStart(nowMs = Date.now()): number {
   const year = new Date(nowMs + 8 * 3600_000).getUTCFullYear();
   return Date.UTC(year, 0, 1) / 1000 - 8 * 3600;
-}
-
-/** A user's id by mobile. */
-export async function userId(app: FastifyInstance, mobile: string): Promise<number> {
-  const u = await app.pdb.db
-    .selectFrom('users')
-    .select('id')
-    .where('mobile', '=', mobile)
-    .executeTakeFirstOrThrow();
-  return Number(u.id);
 }
 
 /** Options of {@link paidOrder}. */
