@@ -21,12 +21,12 @@ import {
   type InvoiceQueueData,
 } from '../../contract/invoice.ts';
 import { OPS_PAGE_SIZE, type OpsQueueItem } from '../../contract/ops.ts';
-import { randomCrockford } from '../core/crypto.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { newObjectKey, StagedPuts } from '../files/staged.ts';
 import type { FileBucket } from '../files/storage.ts';
 import { sniffType, type ReceivedFile } from '../files/temp.ts';
 import { notify } from '../notification/notifications.ts';
@@ -257,11 +257,11 @@ export async function issueInvoice(
     if (!format) throw bad(InvoiceMsg.fileType);
     formats.push(format);
   }
-  const stored: string[] = [];
+  const staged = new StagedPuts(bucket);
   try {
     await decide(d, from, 'issue', async (trx, a, now) => {
       for (const [i, f] of files.entries()) {
-        const key = `${randomCrockford(2)}/${randomCrockford(26)}`;
+        const key = newObjectKey();
         await trx
           .insertInto('invoice_files')
           .values({
@@ -273,8 +273,7 @@ export async function issueInvoice(
             created_at: now,
           })
           .execute();
-        await bucket.putFile(f.path, key);
-        stored.push(key);
+        await staged.put(f.path, key);
       }
       await trx
         .updateTable('invoice_applications')
@@ -285,7 +284,7 @@ export async function issueInvoice(
       return `files ${files.length}`;
     });
   } catch (err) {
-    await Promise.all(stored.map((key) => bucket.delete(key).catch(() => undefined)));
+    await staged.discard();
     throw err;
   }
 }

@@ -16,12 +16,12 @@ import {
   KYC_IMAGE_SNIFF_BYTES,
   type KycImageUpload,
 } from '../../contract/kyc-images.ts';
-import { randomCrockford } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { receiveMultipart } from '../files/intake.ts';
+import { newObjectKey, StagedPuts } from '../files/staged.ts';
 import type { FileBucket } from '../files/storage.ts';
 import { discardTemp, readHead, type ReceivedFile } from '../files/temp.ts';
 import { assertIdNumberFree, idTaken, isIdKeyViolation } from './id-number.ts';
@@ -127,7 +127,7 @@ export async function storeSubmission(
   idKey: string | null = null,
 ): Promise<void> {
   const now = nowSeconds();
-  const stored: string[] = [];
+  const staged = new StagedPuts(storage);
   const replaced: string[] = [];
   try {
     await withUserTransaction(app.pdb, userId, async (trx) => {
@@ -167,7 +167,7 @@ export async function storeSubmission(
         replaced.push(row.storage_key);
       }
       for (const [field, { file, mime }] of s.files) {
-        const key = `${randomCrockford(2)}/${randomCrockford(26)}`;
+        const key = newObjectKey();
         await trx
           .insertInto('kyc_images')
           .values({
@@ -179,8 +179,7 @@ export async function storeSubmission(
             created_at: now,
           })
           .execute();
-        await storage.putFile(file.path, key);
-        stored.push(key);
+        await staged.put(file.path, key);
       }
       await trx
         .updateTable('users')
@@ -189,7 +188,7 @@ export async function storeSubmission(
         .execute();
     });
   } catch (err) {
-    await Promise.all(stored.map((k) => storage.delete(k).catch(() => undefined)));
+    await staged.discard();
     throw isIdKeyViolation(err) ? idTaken() : err;
   }
   await Promise.all(

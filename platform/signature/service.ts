@@ -9,11 +9,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
 import { MAX_SEALS, SignatureMsg } from '../../contract/signature.ts';
-import { randomCrockford } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database, SignatureRow } from '../db/schema.ts';
+import { newObjectKey } from '../files/staged.ts';
 import type { FileBucket } from '../files/storage.ts';
 import type { ReceivedFile } from '../files/temp.ts';
 
@@ -66,7 +66,7 @@ export async function addSeal(
   seal: NewSeal,
   now: number,
 ): Promise<SignatureRow> {
-  const key = `${randomCrockford(2)}/${randomCrockford(26)}`;
+  const key = newObjectKey();
   let stored = false;
   try {
     return await withUserTransaction(pdb, userId, async (trx) => {
