@@ -5,6 +5,7 @@
  */
 import type { Route } from './+types/app-download';
 import { HomeMsg } from '../../contract/home-codes.ts';
+import { formatSize } from '../shell/format-size.ts';
 import { loadAppVersions } from './home-content.server.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -12,12 +13,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = () => [{ title: '应用下载 - 存证云' }];
-
-/** Bytes as "12.3 MB" (1 MB = 1024 × 1024 bytes). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 export default function AppDownload({ loaderData }: Route.ComponentProps) {
   const { versions } = loaderData;

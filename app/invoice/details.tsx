@@ -16,6 +16,7 @@ import { InvoiceMsg, InvoicePaths, type InvoiceDetailData } from '../../contract
 import { authedCall } from '../lib/auth.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { FormErrors } from '../shell/field.tsx';
+import { formatSize } from '../shell/format-size.ts';
 import { addressFacts, Facts, invoiceFacts, OrdersTable } from './invoice-ui.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '发票详情 - 存证云' }];
@@ -115,7 +116,7 @@ export default function InvoiceDetails({ loaderData }: Route.ComponentProps) {
               <tr key={f.id} data-testid="invoice-file-row">
                 <td>{f.name}</td>
                 <td>{f.format.toUpperCase()}</td>
-                <td>{sizeText(f.size)}</td>
+                <td>{formatSize(f.size)}</td>
                 <td>
                   <a href={`/invoice/details?id=${d.id}&file=${f.id}`} download={f.name}>
                     下载
@@ -130,9 +131,4 @@ export default function InvoiceDetails({ loaderData }: Route.ComponentProps) {
       <OrdersTable rows={orderList} />
     </section>
   );
-}
-
-/** Bytes as KB or MB with one decimal. */
-function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
 }
