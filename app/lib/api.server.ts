@@ -54,11 +54,7 @@ export async function apiCall<T>(
   const url = new URL(path, ctx.upstreamUrl);
   for (const [k, v] of Object.entries(opts.query ?? {}))
     if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  // The platform counts per-client limits by this address (it trusts X-Forwarded-For from loopback only).
-  if (ctx.clientIp) headers['X-Forwarded-For'] = ctx.clientIp;
-  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
-  if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
+  const headers = upstreamHeaders(ctx, opts);
   const timeoutMs = ctx.upstreamTimeoutMs || FALLBACK_UPSTREAM_TIMEOUT_MS;
   if (opts.stream) {
     headers['Content-Type'] = opts.stream.contentType;
@@ -88,6 +84,44 @@ export async function apiCall<T>(
     if (deadline.aborted) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
     if ((err as Error).name === 'AbortError') throw err;
     throw routeData({ message: Msg.connectionFailed }, { status: 502 });
+  }
+}
+
+/** The headers of every upstream call: JSON wanted, the client's address, the bearer token, the page path. */
+function upstreamHeaders(
+  ctx: AppLoadContext,
+  opts: Pick<ApiCallOptions, 'token' | 'urlPath'>,
+): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The platform counts per-client limits by this address (it trusts X-Forwarded-For from loopback only).
+  if (ctx.clientIp) headers['X-Forwarded-For'] = ctx.clientIp;
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
+  return headers;
+}
+
+/**
+ * GETs a raw answer of the upstream (a file) with the headers of {@link apiCall}. UPSTREAM_TIMEOUT_MS bounds the wait
+ * for the answer's headers; its body then streams at its own pace (the caller passes it on unbuffered).
+ * @returns the upstream's Response, whatever its status
+ * @throws a 504 `data()` response when the upstream stays silent, a 502 one when it cannot be reached
+ */
+export async function upstreamGet(
+  ctx: AppLoadContext,
+  path: string,
+  opts: Pick<ApiCallOptions, 'token' | 'urlPath' | 'signal'> = {},
+): Promise<Response> {
+  const silent = new AbortController();
+  const timer = setTimeout(() => silent.abort(), ctx.upstreamTimeoutMs || FALLBACK_UPSTREAM_TIMEOUT_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, silent.signal]) : silent.signal;
+  try {
+    return await fetch(new URL(path, ctx.upstreamUrl), { headers: upstreamHeaders(ctx, opts), signal });
+  } catch (err) {
+    if (silent.signal.aborted) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
+    if ((err as Error).name === 'AbortError') throw err;
+    throw routeData({ message: Msg.connectionFailed }, { status: 502 });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

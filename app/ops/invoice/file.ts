@@ -4,7 +4,7 @@
 import { data } from 'react-router';
 import type { Route } from './+types/file';
 import { InvoiceMsg, InvoiceOpsPaths } from '../../../contract/invoice.ts';
-import { connectionFailed } from '../../lib/api.server.ts';
+import { upstreamGet } from '../../lib/api.server.ts';
 import { requireOperator } from '../ops.server.ts';
 
 /**
@@ -16,15 +16,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const fileId = params.fileId;
   if (!/^[1-9]\d{0,14}$/.test(fileId)) throw data({ message: InvoiceMsg.fileNotFound }, { status: 404 });
   const { token } = await requireOperator(request, context);
-  let res: Response;
-  try {
-    res = await fetch(new URL(`${InvoiceOpsPaths.file}${fileId}`, context.upstreamUrl), {
-      headers: { Authorization: `Bearer ${token}` },
-      signal: request.signal,
-    });
-  } catch {
-    return connectionFailed();
-  }
+  const res = await upstreamGet(context, `${InvoiceOpsPaths.file}${fileId}`, {
+    token,
+    urlPath: new URL(request.url).pathname,
+    signal: request.signal,
+  });
   const type = res.headers.get('content-type') ?? '';
   if (!res.ok || !res.body || type.startsWith('application/json')) {
     await res.body?.cancel();
