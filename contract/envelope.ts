@@ -45,3 +45,10 @@ export function ok<T>(data: T, msg = '操作成功'): ApiEnvelope<T> {
 export function fail(code: ApiCodeValue, msg: string): ApiEnvelope<null> {
   return { code, msg, data: null };
 }
+
+/**
+ * Most bytes of a JSON or form-encoded `/api` body (1 MiB). The platform refuses a larger one with code 413
+ * `Msg.bodyTooLarge` (its Fastify `bodyLimit`), and the gateway refuses one whose `Content-Length` says so before
+ * forwarding a byte of it (docs/decisions/024-gateway-bodies.md). Files travel as multipart streams, not bounded here.
+ */
+export const API_BODY_LIMIT_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@
 import multipart from '@fastify/multipart';
 import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { ApiCode, fail, ok } from '../contract/envelope.ts';
+import { API_BODY_LIMIT_BYTES, ApiCode, fail, ok } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
 import { authPlugin } from './account/auth.ts';
 import { accountRoutes } from './account/routes.ts';
@@ -76,7 +76,7 @@ export async function buildPlatform(
       : { logger: opts.logger ?? { level: config.logLevel } }),
     trustProxy: config.trustProxy,
     // JSON/form bodies are small; files come as multipart streams, which bodyLimit does not cover.
-    bodyLimit: 1024 * 1024,
+    bodyLimit: API_BODY_LIMIT_BYTES,
     // Uploads of up to MAX_UPLOAD_BYTES take long on slow links: no whole-request timeout.
     requestTimeout: 0,
   });

@@ -134,6 +134,27 @@ describe('gateway', () => {
     expect((peak - before) / 1024 / 1024).toBeLessThan(120);
   });
 
+  it('refuses a JSON or form body over the platform limit by its Content-Length, without forwarding it', async () => {
+    for (const type of ['application/json', 'application/x-www-form-urlencoded; charset=utf-8']) {
+      const { stream } = patternStream(2 * 1024 * 1024);
+      const res = await postStream(`${gatewayUrl}/api/echo`, stream, {
+        'content-type': type,
+        'content-length': String(2 * 1024 * 1024),
+      });
+      expect(res.json, type).toEqual({ code: 413, msg: Msg.bodyTooLarge, data: null });
+      expect(res.headers.connection, type).toBe('close');
+    }
+    // At the limit it is the platform's to judge: forwarded.
+    const { stream, sha256 } = patternStream(1024 * 1024);
+    const res = await postStream(`${gatewayUrl}/api/echo`, stream, {
+      'content-type': 'application/json',
+      'content-length': String(1024 * 1024),
+    });
+    const seen = (res.json as { data: SeenRequest }).data;
+    expect(seen.bytes).toBe(1024 * 1024);
+    expect(seen.sha256).toBe(sha256());
+  });
+
   it('does not compress /api responses', async () => {
     const res = await gateway.inject({
       method: 'GET',

@@ -20,13 +20,13 @@ import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
-import type { ApiEnvelope } from '../contract/envelope.ts';
+import { ApiCode, fail, type ApiEnvelope } from '../contract/envelope.ts';
 import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
 import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
-import { guardedBody } from './proxy-body.ts';
+import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 
@@ -295,7 +295,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   });
   // An answer given before the request body was read keeps its connection a moment, so the client reads it.
   app.addHook('onSend', async (request, reply, payload) => {
-    lingerOnEarlyAnswer(request.raw, reply.raw, (name) => reply.removeHeader(name));
+    lingerOnEarlyAnswer(request.raw, reply.raw, (name, value) => reply.header(name, value));
     return payload;
   });
   // Registered once so that an area can opt in with `config: { rateLimit: { max, timeWindow } }` on a route.
@@ -320,6 +320,12 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     // undici may destroy the body it was given when the upstream answers early: give it a guarded copy.
     api.addHook('preHandler', async (request) => {
       if (request.body === request.raw) request.body = guardedBody(request.raw);
+    });
+    // A JSON or form body the platform would refuse by its length is refused here, before a byte is forwarded.
+    api.addHook('onRequest', async (request, reply) => {
+      if (declaresOversizeBody(request.headers)) {
+        return reply.code(200).send(fail(ApiCode.PAYLOAD_TOO_LARGE, Msg.bodyTooLarge));
+      }
     });
     await api.register(httpProxy, {
       upstream: upstreamUrl,

@@ -9,8 +9,22 @@
  * stream is only unpiped and paused, and the answer goes out with `Connection: close`, so the rest of a refused
  * upload is not read.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
+import { API_BODY_LIMIT_BYTES } from '../contract/envelope.ts';
+
+/** The body types the platform parses whole (JSON, form-encoded), each bounded by `API_BODY_LIMIT_BYTES`. */
+const WHOLE_BODY_TYPES = /^\s*(application\/json|application\/x-www-form-urlencoded)\s*(;|$)/i;
+
+/**
+ * Whether an `/api` request declares a JSON or form-encoded body (`Content-Length`, bytes) that the platform would
+ * refuse as over `API_BODY_LIMIT_BYTES`: the gateway then answers the platform's 413 envelope itself, without
+ * forwarding or reading the body. A chunked body (no length) is forwarded; the platform stops reading it at the limit.
+ */
+export function declaresOversizeBody(headers: IncomingHttpHeaders): boolean {
+  const length = Number(headers['content-length']);
+  return length > API_BODY_LIMIT_BYTES && WHOLE_BODY_TYPES.test(headers['content-type'] ?? '');
+}
 
 /** Bytes buffered between the browser's stream and the upstream write (the pass-through's high-water mark). */
 const GUARD_HIGH_WATER_BYTES = 64 * 1024;

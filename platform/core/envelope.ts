@@ -16,7 +16,7 @@ export const envelopePlugin = fp(
     // An answer given before the body was read (a refused upload, the verification gate, an oversize body) keeps its
     // connection a moment so the client reads it, then closes it instead of reading gigabytes (core/linger.ts).
     app.addHook('onSend', async (request, reply, payload) => {
-      lingerOnEarlyAnswer(request.raw, reply.raw, (name) => reply.removeHeader(name));
+      lingerOnEarlyAnswer(request.raw, reply.raw, (name, value) => reply.header(name, value));
       return payload;
     });
     app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {

@@ -4,11 +4,12 @@
  * kernel resets it while the client is still sending, and the client's HTTP stack often fails the write before it
  * reads the answer: the gateway in front saw "write EPIPE" and answered 502 instead of the real answer.
  *
- * So the answer goes out without `Connection: close` (or, when the client asked to close, the socket is only
- * half-closed after it); if the body is still incomplete `lingerMs` after the answer was written, the socket is
- * destroyed. A client that stops sending on the answer (undici, browsers) has it in time; a
- * refused upload is not read to its end (Node discards at most what arrives during the linger, and nothing at all
- * once the handler has started and paused reading). Used by the platform (envelope plugin) and the gateway.
+ * So the answer says `Connection: close` (the rest of the body is never read, so the connection cannot serve another
+ * request) but the socket is only half-closed after it: the client can still write into its window and reads the
+ * answer. Node is kept from reading and discarding the unread body (at wire speed, hundreds of megabytes a stubborn
+ * client, all garbage for the heap); the socket is destroyed when the client closes its side, or `lingerMs` after
+ * the answer, whichever comes first. A refused upload costs what the socket buffers hold, not its size. Used by the
+ * platform (envelope plugin) and the gateway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -25,22 +26,27 @@ function destroy(socket: Socket): void {
 }
 
 /**
- * Call from an `onSend` hook (before the headers are written). When `req`'s body is not complete yet: drops the
- * `Connection: close` the answer carries (`removeHeader` is the framework's header removal, e.g. Fastify's
- * `reply.removeHeader`), and destroys the socket `lingerMs` after `res` finished unless the body completed meanwhile.
- * Does nothing for a complete body.
+ * Call from an `onSend` hook (before the headers are written). When `req`'s body is not complete yet: the answer
+ * carries `Connection: close` (`setHeader` is the framework's header setter, e.g. Fastify's `reply.header`), as the
+ * rest of the body is never read; Node is kept from reading (dumping) it; after the answer the socket is
+ * half-closed, and destroyed as soon as the client closes its side or `lingerMs` after `res` finished, whichever
+ * comes first. Does nothing for a complete body.
  */
 export function lingerOnEarlyAnswer(
   req: IncomingMessage,
   res: ServerResponse,
-  removeHeader: (name: string) => void,
+  setHeader: (name: string, value: string) => void,
   lingerMs = DEFAULT_LINGER_MS,
 ): void {
   if (req.complete || req.method === 'GET' || req.method === 'HEAD') return;
-  removeHeader('connection');
+  setHeader('connection', 'close');
+  // Node reads and discards an unread body after the answer (IncomingMessage#_dump), at wire speed: megabytes a
+  // refused upload, garbage the heap keeps until its next full collection. A request that has started reading is
+  // left alone: `read(0)` starts it (at most the stream's high-water mark is buffered, then the socket pauses).
+  req.read(0);
   const socket = req.socket as Socket & { destroySoon?: () => void; [LINGER_REQUEST]?: IncomingMessage };
-  // A client that asked for `Connection: close` gets it: Node then ends the socket and destroys it as soon as the
-  // answer is written (resets it, with the body still coming). Half-close instead and let the timer destroy it.
+  // Node ends the socket of a `Connection: close` answer and destroys it as soon as the answer is written, which
+  // resets it with the body still coming. Half-close instead and let the client's close or the timer destroy it.
   // Installed once per socket; it looks at the socket's latest early-answered request.
   if (!(LINGER_REQUEST in socket) && typeof socket.destroySoon === 'function') {
     const destroySoon = socket.destroySoon;
@@ -53,20 +59,21 @@ export function lingerOnEarlyAnswer(
   socket[LINGER_REQUEST] = req;
   res.once('finish', () => {
     if (req.complete) return;
-    // The listeners go again whatever happens first: a kept-alive socket must not collect one per early answer.
     const done = () => {
       clearTimeout(timer);
       socket.off('close', done);
-      req.off('end', done);
-      // The body completed after a half-close: nothing is left unread, close now.
-      if (req.complete && !socket.writable && !socket.destroyed) destroy(socket);
+      socket.off('end', closeNow);
+      req.off('end', closeNow);
     };
-    const timer = setTimeout(() => {
+    // The client read the answer and closed its side, or the body completed after all: nothing is left to wait for.
+    const closeNow = () => {
       done();
-      if (!req.complete && !socket.destroyed) destroy(socket);
-    }, lingerMs);
+      if (!socket.destroyed) destroy(socket);
+    };
+    const timer = setTimeout(closeNow, lingerMs);
     timer.unref();
     socket.once('close', done);
-    req.once('end', done);
+    socket.once('end', closeNow);
+    req.once('end', closeNow);
   });
 }
