@@ -47,20 +47,24 @@ export const FREE_SHIPPING_FEN = 20_000;
 export const ApplyStatus = { waiting: 1, submitted: 2, issued: 3, rejected: 4 } as const;
 /** An application status 1–4. */
 export type ApplyStatusCode = (typeof ApplyStatus)[keyof typeof ApplyStatus];
-/** Status texts, verbatim (spec 02 §4). */
-export const APPLY_STATUS_TEXT: Readonly<Record<ApplyStatusCode, string>> = {
-  1: '待开票',
-  2: '提交财务',
-  3: '已开票',
-  4: '审核不通过',
+/**
+ * Per status code, verbatim: its status text (spec 02 §4) and the list's filter label (spec 02 §4 "Filter labels"),
+ * which differ for 2 (提交财务 / 开票中) and 4 (审核不通过 / 已拒绝).
+ */
+const APPLY_LABELS: Readonly<Record<ApplyStatusCode, readonly [status: string, filter: string]>> = {
+  1: ['待开票', '待开票'],
+  2: ['提交财务', '开票中'],
+  3: ['已开票', '已开票'],
+  4: ['审核不通过', '已拒绝'],
 };
-/** The list's filter labels by status code, verbatim (spec 02 §4 "Filter labels"). */
-export const APPLY_FILTER_TEXT: Readonly<Record<ApplyStatusCode, string>> = {
-  1: '待开票',
-  2: '开票中',
-  3: '已开票',
-  4: '已拒绝',
-};
+const applyLabel = (which: 0 | 1) =>
+  Object.fromEntries(Object.entries(APPLY_LABELS).map(([code, labels]) => [code, labels[which]])) as Readonly<
+    Record<ApplyStatusCode, string>
+  >;
+/** Status texts by code (spec 02 §4). */
+export const APPLY_STATUS_TEXT = applyLabel(0);
+/** The list's filter labels by code (spec 02 §4 "Filter labels"). */
+export const APPLY_FILTER_TEXT = applyLabel(1);
 
 /** `/invoice?activeName=` tabs (spec 02 §2 "Invoices"). */
 export const InvoiceTab = { applications: '1', heads: '2' } as const;

@@ -14,12 +14,11 @@ import {
 } from '../../contract/address.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
-import { refuseAtOwnedLimit, withUserTransaction } from '../core/transactions.ts';
+import { addOwnedWithinLimit, deleteOwned, requireOwned } from '../core/owned-rows.ts';
+import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { AddressRow, Database } from '../db/schema.ts';
 import { isValidRegion, regionPayload } from './regions.ts';
-
-const notFound = () => new ApiError(ApiCode.NOT_FOUND, AddressMsg.addressNotFound);
 
 /** The contract shape of a row. */
 export function toAddress(r: AddressRow): Address {
@@ -88,8 +87,8 @@ export async function addAddress(
   a: AddressBody,
   now: number,
 ): Promise<Address> {
-  const row = await withUserTransaction(pdb, userId, async (trx) => {
-    await refuseAtOwnedLimit(trx, 'addresses', userId, MAX_ADDRESSES, AddressMsg.tooMany);
+  const limit = { max: MAX_ADDRESSES, message: AddressMsg.tooMany };
+  const row = await addOwnedWithinLimit(pdb, 'addresses', userId, limit, async (trx) => {
     if (a.status === 1) await clearDefault(trx, userId);
     return trx
       .insertInto('addresses')
@@ -109,13 +108,7 @@ export async function editAddress(
   now: number,
 ): Promise<Address> {
   const row = await withUserTransaction(pdb, userId, async (trx) => {
-    const owned = await trx
-      .selectFrom('addresses')
-      .select('id')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!owned) throw notFound();
+    await requireOwned(trx, 'addresses', userId, id, AddressMsg.addressNotFound);
     if (a.status === 1) await clearDefault(trx, userId);
     return trx
       .updateTable('addresses')
@@ -129,11 +122,6 @@ export async function editAddress(
 }
 
 /** Deletes address `id` of `userId`. @throws ApiError 404 when it is not theirs */
-export async function deleteAddress(db: Kysely<Database>, userId: number, id: number): Promise<void> {
-  const r = await db
-    .deleteFrom('addresses')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (Number(r.numDeletedRows) === 0) throw notFound();
+export function deleteAddress(db: Kysely<Database>, userId: number, id: number): Promise<void> {
+  return deleteOwned(db, 'addresses', userId, id, AddressMsg.addressNotFound);
 }

@@ -6,8 +6,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { ApiCode } from '../../contract/envelope.ts';
-import { ApiError } from './errors.ts';
 
 /**
  * Runs `fn` in a SQLite `BEGIN IMMEDIATE` transaction on one connection: commits when it resolves, rolls back and
@@ -43,25 +41,4 @@ export function withUserTransaction<T>(
     await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     return fn(trx);
   });
-}
-
-/**
- * Refuses a new row when `userId` already owns `max` rows of `table` (the per-user limits of spec 02 §5, §9: 5
- * addresses, 5 invoice heads). Call inside {@link withUserTransaction}, which serializes the user's writers, so the
- * count cannot be passed by concurrent adds.
- * @throws ApiError 400 `message` at the limit
- */
-export async function refuseAtOwnedLimit(
-  trx: Kysely<Database>,
-  table: 'addresses' | 'invoice_heads',
-  userId: number,
-  max: number,
-  message: string,
-): Promise<void> {
-  const { n } = await trx
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  if (Number(n) >= max) throw new ApiError(ApiCode.BAD_REQUEST, message);
 }

@@ -13,7 +13,7 @@ import {
   type InvoiceHeadBody,
 } from '../../contract/invoice.ts';
 import { ApiError } from '../core/errors.ts';
-import { refuseAtOwnedLimit, withUserTransaction } from '../core/transactions.ts';
+import { addOwnedWithinLimit, deleteOwned } from '../core/owned-rows.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { InvoiceHeadRow } from './schema.ts';
@@ -76,14 +76,14 @@ export async function addHead(
   b: InvoiceHeadBody,
   now: number,
 ): Promise<InvoiceHead> {
-  const row = await withUserTransaction(pdb, userId, async (trx) => {
-    await refuseAtOwnedLimit(trx, 'invoice_heads', userId, MAX_INVOICE_HEADS, InvoiceMsg.tooManyHeads);
-    return trx
+  const limit = { max: MAX_INVOICE_HEADS, message: InvoiceMsg.tooManyHeads };
+  const row = await addOwnedWithinLimit(pdb, 'invoice_heads', userId, limit, (trx) =>
+    trx
       .insertInto('invoice_heads')
       .values({ user_id: userId, ...headValues(b), created_at: now, updated_at: now })
       .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+      .executeTakeFirstOrThrow(),
+  );
   return toInvoiceHead(row);
 }
 
@@ -110,11 +110,6 @@ export async function editHead(
  * Deletes head `id` of `userId`; applications keep their copy of it.
  * @throws ApiError 404 `InvoiceMsg.headNotFound` when it is not theirs
  */
-export async function deleteHead(db: Kysely<Database>, userId: number, id: number): Promise<void> {
-  const r = await db
-    .deleteFrom('invoice_heads')
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (Number(r.numDeletedRows) === 0) throw notFound();
+export function deleteHead(db: Kysely<Database>, userId: number, id: number): Promise<void> {
+  return deleteOwned(db, 'invoice_heads', userId, id, InvoiceMsg.headNotFound);
 }
