@@ -15,6 +15,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useMatches,
   useRouteLoaderData,
 } from 'react-router';
@@ -79,7 +80,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <Meta />
           <Links />
         </head>
-        <body className="bare-body">{children}</body>
+        <body className="bare-body">
+          <main>{children}</main>
+        </body>
       </html>
     );
   }
@@ -93,6 +96,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
+        <a className="skip-link" href="#main">
+          {english ? 'Skip to main content' : '跳到主要内容'}
+        </a>
         {root?.oldIe ? (
           <div lang="zh-CN">
             <IeNotice />
@@ -108,7 +114,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <AnnouncementBanner text={root.announcement} />
           </div>
         ) : null}
-        <main className="main">{children}</main>
+        <main className="main" id="main" tabIndex={-1}>
+          {children}
+        </main>
         {english ? (
           <EnglishFooter legal={LegalPaths} />
         ) : (
@@ -130,6 +138,10 @@ export default function App() {
 /** Error pages: 404 per spec 01 §2.8, connection failure per spec 01 §8, anything else a calm generic page. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const english = pageLang(useMatches()) === 'en';
+  // 重试 loads the page the visitor was on again (a GET, also after a failed form post); `to="."` would resolve
+  // against the root route, i.e. the home page.
+  const location = useLocation();
+  const retryHref = `${location.pathname}${location.search}`;
   if (isRouteErrorResponse(error) && error.status === 404) {
     return english ? <EnglishNotFound /> : <NotFound />;
   }
@@ -144,7 +156,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <section className="error-page">
       <h1>{message}</h1>
       <p>
-        <Link to="." reloadDocument className="button">
+        <Link to={retryHref} reloadDocument className="button">
           重试
         </Link>{' '}
         <Link to="/">返回首页</Link>

@@ -6,6 +6,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from 'react-router';
 import { CsrfInput } from '../shell/csrf-input.tsx';
+import { DefaultSubmit } from '../shell/default-submit.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { InputField } from '../shell/input-field.tsx';
 import { schemaFor } from './sms-password.schema.ts';
@@ -37,6 +38,7 @@ export function SmsPasswordForm({
       <h1>{title}</h1>
       <FormNotice text={notice} />
       <Form method="post" {...getFormProps(form)} noValidate>
+        <DefaultSubmit intent="submit" label={submitLabel} />
         <CsrfInput />
         <Field label="手机号" id={fields.mobile.id} errors={fields.mobile.errors}>
           <input

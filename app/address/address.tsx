@@ -18,6 +18,7 @@ import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
+import { DefaultSubmit } from '../shell/default-submit.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { regionTree } from './region.server.ts';
 import { RegionSelect, regionOptions } from './region-select.tsx';
@@ -153,6 +154,7 @@ export default function Addresses({ loaderData, actionData }: Route.ComponentPro
         最多保存 {MAX_ADDRESSES} 个地址，已保存 {addresses.length} 个。不支持寄送至港澳台地区。
       </p>
       <Form method="post" className="card narrow-card address-form" noValidate key={values.id || 'new'}>
+        <DefaultSubmit intent="save" label="保存地址" />
         <h2 className="section-title">{values.id ? '编辑地址' : '新增地址'}</h2>
         {full ? <p className="form-notice">{AddressMsg.tooMany}</p> : null}
         <CsrfInput />

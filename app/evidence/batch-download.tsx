@@ -91,7 +91,15 @@ function Countdown({ href, items }: { href: string; items: number }) {
   return (
     <div className="countdown" role="status" data-testid="batch-countdown">
       <p>
-        已打包 {items} 个证据，下载将在 <strong>{left}</strong> 秒后自动开始，下载会在后台继续进行。
+        已打包 {items} 个证据，
+        {left > 0 ? (
+          <>
+            下载将在 <strong>{left}</strong> 秒后自动开始
+          </>
+        ) : (
+          '下载已开始'
+        )}
+        ，下载会在后台继续进行。
       </p>
       <p>
         如未开始，请

@@ -1,19 +1,14 @@
 /**
  * /newProperty: user-data evidence (spec 01 §2.2, §3): rows with named fields, typed into the form (first line the
  * field names, one row per line, comma-separated, quotes as in CSV) or uploaded as a CSV/XLSX file. Typed rows are
- * parsed here with csv-parse and sent as `fields`/`rows`; an uploaded file is forwarded to the platform as a stream
+ * parsed on the server with csv-parse (property-rows.server.ts: a `.server` module, so no parser reaches the browser)
+ * and sent as `fields`/`rows`; an uploaded file is forwarded to the platform as a stream
  * (CSRF token in the action URL, as on /newAccessCard), where a well-kept parser reads it.
  */
-import { parse } from 'csv-parse/sync';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-property';
 import { isSuccess } from '../../contract/envelope.ts';
-import {
-  EvidenceMsg,
-  EvidencePaths,
-  PropertyRowsLimits,
-  type SaveEvidenceData,
-} from '../../contract/evidence.ts';
+import { EvidenceMsg, EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf, validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { CsrfInput, useCsrfToken } from '../shell/csrf-input.tsx';
@@ -21,33 +16,12 @@ import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { readForm } from '../lib/form-body.server.ts';
+import { parseTypedRows } from './property-rows.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '数据保全 - 存证云' }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { gate: await kycGateHref(request, context) };
-}
-
-/** Parses the typed rows (CSV text). @returns `{fields, rows}` or an error message. */
-export function parseTypedRows(text: string): { fields: string[]; rows: string[][] } | { error: string } {
-  let records: string[][];
-  try {
-    records = parse(text.trim(), {
-      relax_column_count: false,
-      skip_empty_lines: true,
-      trim: true,
-    }) as string[][];
-  } catch {
-    return { error: '数据格式有误：每行的项数须与字段名称一致，含逗号的内容请用英文双引号括起' };
-  }
-  const [fields, ...rows] = records;
-  if (!fields || fields.length === 0) return { error: '请填写字段名称和数据' };
-  if (rows.length === 0) return { error: '请至少填写一条数据' };
-  if (fields.length > PropertyRowsLimits.maxFields)
-    return { error: `字段不能超过${PropertyRowsLimits.maxFields}个` };
-  if (rows.length > PropertyRowsLimits.maxRows)
-    return { error: `数据不能超过${PropertyRowsLimits.maxRows}条` };
-  return { fields, rows };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -44,7 +44,7 @@ export function OpsShell({
           </>
         ) : null}
       </header>
-      <main className="ops-main">{children}</main>
+      <div className="ops-main">{children}</div>
     </div>
   );
 }

@@ -10,11 +10,12 @@ export function EnglishTopBar() {
   return (
     <header className="topbar">
       <div className="topbar-inner">
-        <Link to="/" className="logo" aria-label="Cunzheng home" hrefLang="zh-CN">
+        <Link to="/" className="logo" hrefLang="zh-CN">
           <span className="logo-mark" aria-hidden="true" lang="zh-CN">
             证
           </span>
           <span>Cunzheng</span>
+          <span className="visually-hidden"> home</span>
         </Link>
         <nav className="menu" aria-label="Main menu">
           <Link to="/English/safekeeping">Verify a preservation number</Link>

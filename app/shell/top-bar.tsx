@@ -45,11 +45,12 @@ export function TopBar({ user, verifyLinks }: { user: UserInfo | null; verifyLin
   return (
     <header className="topbar">
       <div className="topbar-inner">
-        <Link to="/" className="logo" aria-label="存证 首页">
+        <Link to="/" className="logo">
           <span className="logo-mark" aria-hidden="true">
             证
           </span>
           <span>存证云</span>
+          <span className="visually-hidden">首页</span>
         </Link>
         <nav className="menu" aria-label="主菜单">
           <NavLink to="/attestation-list">数据保全</NavLink>
@@ -60,9 +61,14 @@ export function TopBar({ user, verifyLinks }: { user: UserInfo | null; verifyLin
           <Link to="/helpCenter">帮助中心</Link>
           {user ? (
             <>
-              <Link to="/notifications" className="bell" aria-label={`消息通知，${user.newsNum}条未读`}>
+              <Link to="/notifications" className="bell">
                 消息
-                {user.newsNum > 0 ? <span className="badge">{badgeText(user.newsNum)}</span> : null}
+                {user.newsNum > 0 ? (
+                  <span className="badge" aria-hidden="true">
+                    {badgeText(user.newsNum)}
+                  </span>
+                ) : null}
+                <span className="visually-hidden">（{user.newsNum}条未读）</span>
               </Link>
               <span className="points">
                 积分 <strong>{user.points}</strong> <Link to="/buyCredits">购买</Link>

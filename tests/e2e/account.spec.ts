@@ -4,6 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { apiRegister, captchaAnswer, latestSmsCode, loginViaForm, uniqueMobile } from '../support/e2e.ts';
+import { Msg } from '../../contract/messages.ts';
 
 test('a forgotten password is reset with an SMS code, and the new one logs in', async ({ page, request }) => {
   const mobile = uniqueMobile();
@@ -59,6 +60,21 @@ test('换一张 shows a new captcha and keeps the typed mobile', async ({ page }
   await page.getByRole('button', { name: '换一张' }).click();
   await expect(page.locator('input[name="imgKey"]')).not.toHaveValue(before);
   await expect(page.getByLabel('手机号')).toHaveValue('13912345678');
+});
+
+test('Enter in a password field runs the main action, not 换一张, on /register and /forgetpwd', async ({
+  page,
+}) => {
+  for (const path of ['/register', '/forgetpwd']) {
+    await page.goto(path);
+    await page.getByLabel('手机号').fill('13912345678');
+    await page.getByLabel('密码', { exact: true }).fill('abc12345');
+    await page.getByLabel('确认密码').fill('abc12345');
+    await page.getByLabel('确认密码').press('Enter');
+    // The main action validated the form (the SMS code is missing); 换一张 validates nothing.
+    await expect(page.getByText(Msg.required('短信验证码')).first(), path).toBeVisible();
+    await expect(page.getByLabel('手机号'), path).toHaveValue('13912345678');
+  }
 });
 
 test.describe('Internet Explorer 8', () => {

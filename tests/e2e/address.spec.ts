@@ -64,3 +64,16 @@ test('addresses: messages, region picker, at most 5, edit and delete', async ({ 
   await zhang.getByRole('button', { name: '确认删除' }).click();
   await expect(page.getByTestId('address-row')).toHaveCount(4);
 });
+
+test('Enter in a field saves the address (the main action), not the region step', async ({
+  page,
+  freshUser,
+}) => {
+  await freshUser('/address');
+  await page.getByLabel('收件人').fill('李四');
+  await page.getByLabel('详细地址').press('Enter');
+  // The save ran: its validation answers, and the name typed is still there.
+  await expect(page.getByText('请选择所在地区')).toBeVisible();
+  await expect(page.getByText('详细地址不能为空')).toBeVisible();
+  await expect(page.getByLabel('收件人')).toHaveValue('李四');
+});

@@ -36,3 +36,20 @@ test('user-data evidence uploaded as CSV', async ({ page, loginAs }, info) => {
   await expect(page.getByText('共 3 条数据')).toBeVisible();
   await expect(page.getByTestId('user-data-fields')).toContainText('电话');
 });
+
+test('the in-app link from the list opens /newProperty, which works with no page error', async ({
+  page,
+  loginAs,
+}, info) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await loginAs(DEMO, '/attestation-list/property');
+  await page.locator(`main a[href="/newProperty"]`).first().click();
+  await expect(page).toHaveURL(/:\d+\/newProperty$/);
+  await page.getByLabel('证据名称').first().fill(`链接进入-${info.project.name}-${Date.now()}`);
+  await page.getByLabel('数据').fill('编号,名称\n1,甲');
+  await page.getByRole('button', { name: '提交保全' }).click();
+  await expect(page).toHaveURL(/:\d+\/attestation\/BQ[0-9A-Z]+$/);
+  await expect(page.getByText('共 1 条数据')).toBeVisible();
+  expect(errors).toEqual([]);
+});
