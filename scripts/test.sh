@@ -61,6 +61,29 @@ runners.push({
   passed: (s.expected ?? 0) + (s.flaky ?? 0),
   failed: s.unexpected ?? 0,
 });
+// The failed tests by name with their first error line, printed last so that a CI excerpt (its tail) names them.
+const failures = [];
+for (const file of v?.testResults ?? []) {
+  for (const t of file.assertionResults ?? []) {
+    if (t.status === 'failed') {
+      const why = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      failures.push(`vitest ${path.relative(process.cwd(), file.name)} > ${t.fullName}: ${why}`);
+    }
+  }
+}
+const walk = (suite, trail) => {
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) {
+      if (t.status !== 'unexpected') continue;
+      const err = (t.results ?? []).map((r) => r.error?.message).find(Boolean) ?? '';
+      const why = String(err).replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 300);
+      failures.push(`playwright [${t.projectName}] ${[...trail, spec.title].join(' > ')}: ${why}`);
+    }
+  }
+  for (const child of suite.suites ?? []) walk(child, [...trail, child.title]);
+};
+for (const suite of p?.suites ?? []) walk(suite, [suite.title]);
+for (const line of failures) process.stdout.write(`FAILED ${line}\n`);
 let passed = 0;
 let failed = 0;
 for (const r of runners) {
