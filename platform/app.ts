@@ -32,6 +32,7 @@ import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { evidenceShareRoutes } from './evidence/share-routes.ts';
 import { homeRoutes } from './home/routes.ts';
+import { signingRoutes } from './signing/routes.ts';
 import { ledgerRoutes } from './ledger/routes.ts';
 import type { FileStorage } from './files/storage.ts';
 import { servicesPlugin } from './services.ts';
@@ -114,6 +115,7 @@ export async function buildPlatform(
     await app.register(invoiceRoutes);
     await app.register(evidenceShareRoutes);
     await app.register(homeRoutes);
+    await app.register(signingRoutes);
     if (config.testHooks) {
       await app.register(testHookRoutes);
       app.log.warn('TEST HOOKS ENABLED: /api/__test/* answers captcha codes and expires tokens');

@@ -87,6 +87,12 @@ export interface PlatformConfig {
    * a random key kept at `${dataDir}/keys/internal.key`, which an embedded gateway reads.
    */
   internalApiKey: string | undefined;
+  /**
+   * Document signing (decision 029): PLATFORM_OPERATOR (default 存证云), the signer's name in a generated local
+   * certificate; DOCUMENT_SIGNING_PEM_FILE, a PEM bundle (PKCS#8 key, signer certificate, issuers) from a real CA
+   * that replaces the local one generated under `${dataDir}/keys/`.
+   */
+  documentSigning: { operator: string; pemFile: string | undefined };
   /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
   billing: BillingConfig;
   /**
@@ -165,6 +171,8 @@ const EnvSchema = z.object({
   ALIPAY_KEY_TYPE: z.enum(['PKCS1', 'PKCS8']).default('PKCS8'),
   PUBLIC_URL: z.url().optional(),
   INTERNAL_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  PLATFORM_OPERATOR: z.string().trim().min(1).max(64).default('存证云'),
+  DOCUMENT_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   POINT_PRICE_FEN: int(100, 1, 1_000_000),
   ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
   ALIPAY_SELLER_ID: z.string().trim().optional(),
@@ -348,6 +356,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
         : null,
     publicUrl,
     internalApiKey: e.INTERNAL_API_KEY,
+    documentSigning: { operator: e.PLATFORM_OPERATOR, pemFile: e.DOCUMENT_SIGNING_PEM_FILE },
     billing: {
       pointPriceFen: e.POINT_PRICE_FEN,
       orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,

@@ -49,6 +49,8 @@ export interface BuildServerOptions {
   /** A pino logger to use as Fastify's (`loggerInstance`); else `logger` options; default: level from config. */
   loggerInstance?: FastifyBaseLogger;
   logger?: FastifyServerOptions['logger'];
+  /** The platform's internal key (INTERNAL_API_KEY or the embedded platform's): signs certificate PDFs. */
+  internalKey?: string;
   /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
   readyTimeoutMs?: number;
 }
@@ -350,7 +352,13 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   if (opts.build !== false) {
     // Certificate PDFs and evidence ZIPs: on the root scope (never compressed again), registered before the UI so
     // that these exact paths win over its catch-all; they print the UI's own pages, so only with a UI.
-    await app.register(pdfPlugin, { upstreamUrl, dataDir: config.dataDir, buildDirectory, development });
+    await app.register(pdfPlugin, {
+      upstreamUrl,
+      dataDir: config.dataDir,
+      buildDirectory,
+      development,
+      internalKey: opts.internalKey,
+    });
     await app.register(packagePlugin, { upstreamUrl });
   }
 

@@ -97,17 +97,18 @@ export async function startServer(
     logger.info({ upstreamUrl }, 'embedded platform started');
   }
 
+  // The platform's internal key, for the face poller, the billing reconciler and the PDF signing: the embedded
+  // platform's, or INTERNAL_API_KEY.
+  const internalKey = env.INTERNAL_API_KEY?.trim() || platform?.internalKey;
   let gateway: FastifyInstance;
   try {
-    gateway = await buildServer(config, { ...opts, upstreamUrl, loggerInstance: logger });
+    gateway = await buildServer(config, { ...opts, upstreamUrl, internalKey, loggerInstance: logger });
     await gateway.listen({ host: config.host, port });
   } catch (err) {
     await platform?.close();
     throw err;
   }
 
-  // The face-verification poller needs the platform's internal key: the embedded platform's, or INTERNAL_API_KEY.
-  const internalKey = env.INTERNAL_API_KEY?.trim() || platform?.internalKey;
   const poller = internalKey
     ? startFacePoller({ upstreamUrl, internalKey, log: logger.child({ job: 'face-poller' }) })
     : null;

@@ -4,7 +4,9 @@
  * an extraction-code form. Both end in a signed, expiring URL of the evidence package (ZIP: original, certificate
  * PDF, proof.json; what each kind's package holds is stated on the page, decision 028) that the browser follows as a
  * document (the file arrives as an attachment; the page stays).
- * Print: with JavaScript a confirmation and the browser's print; without it the link opens the PDF.
+ * Print: with JavaScript a confirmation and the browser's print, which prints the same sheet as the PDF (the
+ * issuer block and foot of certificate-sheet.tsx are shown in print media, actions and forms hidden); without it
+ * the link opens the signed PDF.
  * Query (spec 01 §2.3): `isDownload` (§4), and `fileUrl` (a file-URL token), `fileType` (文档, 图片, 音频, 视频) and
  * `vedioType` which preview the evidence's file on the page (file-preview.server.ts).
  */
@@ -28,7 +30,9 @@ import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate
 import { readFilePreview } from './file-preview.server.ts';
 import { FilePreviewBox } from './file-preview.tsx';
 import { downloadOutcome } from './download-outcome.ts';
-import { loadView, ownerMobileQr } from './view.server.ts';
+import { loadView, ownerMobileQr, qrDataUri } from './view.server.ts';
+import { IssuerBlock, SheetFoot, sheetFacts } from './certificate-sheet.tsx';
+import { loadProofSummary } from './ledger-proof.server.ts';
 import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
@@ -44,6 +48,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     qr: view.isSelf === 1 ? await ownerMobileQr(request, context, view) : null,
     queryIsDownload: url.searchParams.get('isDownload'),
     preview: readFilePreview(url, view, context.sessionSecrets),
+    sheet: await sheetFacts(request, view, false, {
+      qr: qrDataUri,
+      proof: () => loadProofSummary(context, view.baoquan),
+    }),
   };
 }
 
@@ -96,7 +104,7 @@ function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
 }
 
 export default function Attestation({ loaderData, actionData, matches }: Route.ComponentProps) {
-  const { view, qr, queryIsDownload, preview } = loaderData;
+  const { view, qr, queryIsDownload, preview, sheet } = loaderData;
   // matches[0] is the root route: its loader's data carries the logged-in user (or null).
   const user = matches[0].loaderData.user;
   const owner = view.isSelf === 1 && !!user?.userStatus;
@@ -104,7 +112,10 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
   const pdf = `/attestation/${encodeURIComponent(view.baoquan)}.pdf`;
   return (
     <section className="page certificate-page">
-      <nav className="certificate-actions" aria-label="证书操作">
+      <div className="print-only">
+        <IssuerBlock view={view} english={false} facts={sheet} />
+      </div>
+      <nav className="certificate-actions no-print" aria-label="证书操作">
         <a href={pdf} onClick={confirmPrint} className="button">
           打印证书
         </a>
@@ -119,9 +130,14 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
       <CertificateBody view={view} />
       <FilePreviewBox preview={preview} />
       <KindFacts view={view} />
-      <h2 className="section-title">核验信息</h2>
-      <p className="muted">{VERIFY_HINT[view.kind]}</p>
-      <Hashes view={view} />
+      <div className="no-print">
+        <h2 className="section-title">核验信息</h2>
+        <p className="muted">{VERIFY_HINT[view.kind]}</p>
+        <Hashes view={view} />
+      </div>
+      <div className="print-only">
+        <SheetFoot view={view} english={false} facts={sheet} />
+      </div>
       <section className="download-box" aria-labelledby="download-title">
         <h2 id="download-title">下载证据</h2>
         {blocked ? (

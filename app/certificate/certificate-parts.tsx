@@ -203,7 +203,7 @@ export function EnglishCertificate({
           {rows.map(([k, v]) => (
             <tr key={k}>
               <th scope="row">{k}</th>
-              <td className={/SHA-256|hash/.test(k) ? 'mono' : undefined}>{v}</td>
+              <td className={/SHA-256|hash/.test(k) ? 'mono cz-hash' : undefined}>{v}</td>
             </tr>
           ))}
         </tbody>

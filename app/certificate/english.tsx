@@ -2,12 +2,15 @@
  * /English/attestation/{id}: the certificate in English (spec 01 §2.3), served as `<html lang="en">` (the route's
  * `handle.lang`, read by the root layout) with English labels throughout, including the frame. The facts come from
  * the evidence view, worded per evidence kind (decision 028); the platform's Chinese certificate body is not
- * repeated. Download and extraction stay on the Chinese page.
+ * repeated. Download and extraction stay on the Chinese page. The browser's print prints the English sheet of the
+ * PDF (certificate-sheet.tsx, print media only).
  */
 import { Link } from 'react-router';
 import type { Route } from './+types/english';
 import { DeletedNotice, EnglishCertificate, Hashes, KindFacts } from './certificate-parts.tsx';
-import { loadView } from './view.server.ts';
+import { loadView, qrDataUri } from './view.server.ts';
+import { IssuerBlock, SheetFoot, sheetFacts } from './certificate-sheet.tsx';
+import { loadProofSummary } from './ledger-proof.server.ts';
 
 export const handle = { lang: 'en' };
 
@@ -17,15 +20,25 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 ];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  return { view: await loadView(request, context, params.attestationId) };
+  const view = await loadView(request, context, params.attestationId);
+  return {
+    view,
+    sheet: await sheetFacts(request, view, true, {
+      qr: qrDataUri,
+      proof: () => loadProofSummary(context, view.baoquan),
+    }),
+  };
 }
 
 export default function EnglishAttestation({ loaderData }: Route.ComponentProps) {
-  const { view } = loaderData;
+  const { view, sheet } = loaderData;
   const id = encodeURIComponent(view.baoquan);
   return (
     <section className="page certificate-page">
-      <nav className="certificate-actions" aria-label="Certificate actions">
+      <div className="print-only">
+        <IssuerBlock view={view} english facts={sheet} />
+      </div>
+      <nav className="certificate-actions no-print" aria-label="Certificate actions">
         <a href={`/English/attestation/${id}.pdf`} className="button">
           PDF
         </a>
@@ -38,6 +51,9 @@ export default function EnglishAttestation({ loaderData }: Route.ComponentProps)
       <KindFacts view={view} english />
       <h2 className="section-title">Verification</h2>
       <Hashes view={view} english />
+      <div className="print-only">
+        <SheetFoot view={view} english facts={sheet} />
+      </div>
     </section>
   );
 }

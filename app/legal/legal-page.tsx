@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/legal-page';
 import { legalDocument } from './legal-texts.ts';
 import { LegalPaths, type LegalKind } from './paths.ts';
+import { certificateIssuer } from '../../contract/issuer.ts';
 
 const KIND_OF_PATH = Object.fromEntries(
   Object.entries(LegalPaths).map(([kind, path]) => [path, kind as LegalKind]),
@@ -16,8 +17,8 @@ export function loader({ request }: Route.LoaderArgs) {
   const kind = KIND_OF_PATH[new URL(request.url).pathname] ?? 'userAgreement';
   return {
     kind,
-    doc: legalDocument(kind, process.env.NOTARY_OFFICE || '合作公证机构'),
-    contact: process.env.SUPPORT_CONTACT?.trim() || null,
+    doc: legalDocument(kind, certificateIssuer(process.env).notaryOffice),
+    contact: certificateIssuer(process.env).contact,
   };
 }
 

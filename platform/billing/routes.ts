@@ -23,11 +23,10 @@ import {
   OrderNoBody,
   PayBody,
 } from '../../contract/billing.ts';
-import { ApiCode, ok } from '../../contract/envelope.ts';
-import { Msg } from '../../contract/messages.ts';
+import { ok } from '../../contract/envelope.ts';
 import { currentUser } from '../account/auth.ts';
-import { safeEqual } from '../core/crypto.ts';
-import { ApiError, parseInput } from '../core/errors.ts';
+import { internalOnly } from '../core/internal-key.ts';
+import { parseInput } from '../core/errors.ts';
 import { balanceOf } from './journal.ts';
 import { notifyRoutes } from './notify-routes.ts';
 import { billingOpsRoutes } from './ops-routes.ts';
@@ -90,12 +89,9 @@ export const billingRoutes = fp(
       ok(await listOrders(app, currentUser(request).id, parseInput(OrderListQuery, request.query))),
     );
 
-    app.post(BillingInternalPaths.reconcile, async (request) => {
-      const given = request.headers['x-internal-key'];
-      if (typeof given !== 'string' || !safeEqual(given, app.internalKey))
-        throw new ApiError(ApiCode.FORBIDDEN, Msg.badRequest, 403);
-      return ok(await reconcilePending(app));
-    });
+    app.post(BillingInternalPaths.reconcile, { preHandler: internalOnly(app) }, async () =>
+      ok(await reconcilePending(app)),
+    );
 
     await app.register(notifyRoutes);
     await app.register(billingOpsRoutes);

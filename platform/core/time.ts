@@ -5,17 +5,8 @@ export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
 
-const BEIJING_OFFSET_SECONDS = 8 * 3600;
-
-/** Formats unix seconds as "YYYY-MM-DD HH:mm:ss" in Beijing time (spec 01 §3 saveTime). */
-export function formatBeijing(unixSeconds: number): string {
-  const d = new Date((unixSeconds + BEIJING_OFFSET_SECONDS) * 1000);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ` +
-    `${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`
-  );
-}
+export { formatBeijing } from '../../contract/time.ts';
+import { formatBeijing } from '../../contract/time.ts';
 
 /** "YYYYMMDD" of unix seconds in Beijing time (used in evidence numbers). */
 export function beijingDateStamp(unixSeconds: number): string {

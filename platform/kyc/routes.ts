@@ -32,7 +32,7 @@ import {
 } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
 import { currentUser } from '../account/auth.ts';
-import { safeEqual } from '../core/crypto.ts';
+import { internalOnly } from '../core/internal-key.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { registerSignedFileRoute } from '../files/signed-files.ts';
 import { ID_TAKEN_REASON, pollOpenCertifications } from './face.ts';
@@ -169,10 +169,7 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
     lookup: (id) => findKycImage(db, id),
   });
 
-  app.post(INTERNAL_FACE_POLL_PATH, async (request) => {
-    const given = request.headers['x-internal-key'];
-    if (typeof given !== 'string' || !safeEqual(given, app.internalKey))
-      throw new ApiError(ApiCode.FORBIDDEN, Msg.badRequest, 403);
-    return ok(await pollOpenCertifications(app));
-  });
+  app.post(INTERNAL_FACE_POLL_PATH, { preHandler: internalOnly(app) }, async () =>
+    ok(await pollOpenCertifications(app)),
+  );
 }

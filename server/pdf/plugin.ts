@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import { Msg } from '../../contract/messages.ts';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { loadPdfConfig, type PdfConfig } from './config.ts';
+import { PlatformCmsSource, signPdf, SigningUnavailableError } from './pades.ts';
 import {
   CertificateRenderer,
   EvidenceNotFoundError,
@@ -17,6 +18,7 @@ import {
   UpstreamError,
   type CertificateLang,
 } from './renderer.ts';
+import { certificateIssuer } from '../../contract/issuer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +37,11 @@ export interface PdfPluginOptions {
   buildDirectory: string;
   /** Development mode: no reuse of cached PDFs (templates change without a build). */
   development: boolean;
+  /**
+   * The platform's internal key: certificate PDFs are signed (PAdES) by the platform's document signer with it.
+   * Absent: PDFs are served unsigned and the start logs a warning.
+   */
+  internalKey?: string;
   /** Renderer settings; default: parsed from `process.env` (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …). */
   pdf?: Partial<PdfConfig>;
 }
@@ -67,7 +74,7 @@ export function replyRenderError(reply: FastifyReply, err: unknown): FastifyRepl
     reply.log.warn({ err }, 'pdf: render timed out');
     return text(504, RenderMsg.timeout);
   }
-  if (err instanceof UpstreamError) {
+  if (err instanceof UpstreamError || err instanceof SigningUnavailableError) {
     reply.log.warn({ err }, 'pdf: upstream failed');
     return text(502, Msg.connectionFailed);
   }
@@ -100,10 +107,15 @@ function selfOrigin(app: FastifyInstance): string {
 
 async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {
   const config: PdfConfig = { ...loadPdfConfig(process.env), ...opts.pdf };
-  // The print view puts PUBLIC_URL into the QR code: another value is another template.
+  // The print view prints PUBLIC_URL (in the QR code), the operator and the notary office: other values, another
+  // template.
+  const printed = ['PUBLIC_URL', 'PLATFORM_OPERATOR', 'NOTARY_OFFICE'].map((k) => process.env[k] ?? '');
   const builtVersion = opts.development
     ? null
-    : await templateVersionOf(opts.buildDirectory, process.env.PUBLIC_URL ?? '');
+    : await templateVersionOf(opts.buildDirectory, printed.join('\0'));
+  const cms = opts.internalKey ? new PlatformCmsSource(opts.upstreamUrl, opts.internalKey) : null;
+  if (!cms) app.log.warn('no internal key: certificate PDFs are not signed');
+  const issuer = certificateIssuer(process.env);
   const pool = new BrowserPool({ ...config, logger: app.log });
   const renderer = new CertificateRenderer({
     upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''),
@@ -115,6 +127,15 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
     gatewayOrigin: () => selfOrigin(app),
     navigationTimeoutMs: config.timeoutMs,
     logger: app.log,
+    sign: cms
+      ? (pdf, lang) =>
+          signPdf(pdf, cms, {
+            name: issuer.operator,
+            reason: lang === 'en' ? 'Electronic data preservation certificate' : '电子数据保全证书',
+            location: process.env.PUBLIC_URL?.replace(/\/+$/, '') || selfOrigin(app),
+            contactInfo: issuer.contact ?? '',
+          })
+      : undefined,
   });
   app.decorate('certificatePdf', renderer);
   app.addHook('onClose', async () => {

@@ -86,6 +86,8 @@ export interface CertificateRendererOptions {
   /** Per-navigation limit in milliseconds (the pool's job timeout bounds the whole job anyway). */
   navigationTimeoutMs: number;
   logger: FastifyBaseLogger;
+  /** Signs a printed PDF (PAdES, server/pdf/pades.ts) before it is cached; absent: PDFs are served unsigned. */
+  sign?: (pdf: Buffer, lang: CertificateLang) => Promise<Buffer>;
 }
 
 /**
@@ -198,7 +200,8 @@ export class CertificateRenderer {
       const started = Date.now();
       // Asked before printing: a proof that appears during the render only makes this PDF "partial" for a while.
       const proofReady = await this.proofAvailable(baoquan);
-      const pdf = await this.opts.pool.run((page) => this.printPage(page, baoquan, lang));
+      const printed = await this.opts.pool.run((page) => this.printPage(page, baoquan, lang));
+      const pdf = this.opts.sign ? await this.opts.sign(printed, lang) : printed;
       const file = proofReady ? complete : partial;
       await this.ensureCacheDir();
       const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

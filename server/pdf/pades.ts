@@ -1,0 +1,102 @@
+/**
+ * PAdES signing of a finished PDF (issue 16 point 2; decision 029): pdf-lib adds an invisible signature field whose
+ * dictionary says `/SubFilter /ETSI.CAdES.detached` (ETSI EN 319 142-1), the signing time `/M`, the reason and
+ * location; @signpdf/signpdf fills `/ByteRange` and puts the CMS SignedData into `/Contents`. The CMS comes from a
+ * {@link CmsSource}: the platform's document signer over `POST /api/internal/signing/cms` (so the key never leaves
+ * the platform), or the signer itself in tests and in one process.
+ */
+import { createHash } from 'node:crypto';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { SignPdf } from '@signpdf/signpdf';
+import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import { PDFDocument } from 'pdf-lib';
+import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { type CmsSignData, SigningPaths } from '../../contract/signing.ts';
+
+/** Makes a detached CMS SignedData (DER) over a SHA-256 digest (32 bytes). */
+export interface CmsSource {
+  cmsFor(digest: Buffer): Promise<Buffer>;
+}
+
+/** Bytes reserved in the PDF for the CMS (the hex string is twice that): an RSA-3072 chain of two needs ~3 KB. */
+export const SIGNATURE_PLACEHOLDER_BYTES = 16_384;
+
+/** Thrown when the platform does not sign (unreachable, a non-success envelope, or the wrong key). */
+export class SigningUnavailableError extends Error {
+  override name = 'SigningUnavailableError';
+}
+
+/** The platform's document signer, reached over HTTP with the internal key. */
+export class PlatformCmsSource implements CmsSource {
+  constructor(
+    private readonly upstreamUrl: string,
+    private readonly internalKey: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  /** @throws SigningUnavailableError when the platform does not answer a CMS within the timeout */
+  async cmsFor(digest: Buffer): Promise<Buffer> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.upstreamUrl}${SigningPaths.cms}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-internal-key': this.internalKey },
+        body: JSON.stringify({ digest: digest.toString('hex') }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      throw new SigningUnavailableError('the platform signer is unreachable', { cause: err });
+    }
+    const body = (await res.json().catch(() => null)) as ApiEnvelope<CmsSignData> | null;
+    if (!res.ok || body?.code !== 200 || !body.data?.cms) {
+      throw new SigningUnavailableError(`the platform signer answered ${res.status}`);
+    }
+    return Buffer.from(body.data.cms, 'base64');
+  }
+}
+
+class DigestSigner extends Signer {
+  constructor(private readonly source: CmsSource) {
+    super();
+  }
+  override async sign(pdfBuffer: Buffer): Promise<Buffer> {
+    return this.source.cmsFor(createHash('sha256').update(pdfBuffer).digest());
+  }
+}
+
+/** What the signature dictionary says besides the CMS. */
+export interface SignatureInfo {
+  /** `/Name`: who signs (the platform operator). */
+  name: string;
+  /** `/Reason`, e.g. 电子数据保全证书. */
+  reason: string;
+  /** `/Location`: the site's origin. */
+  location: string;
+  /** `/ContactInfo`. */
+  contactInfo: string;
+  /** `/M`; default now. */
+  signingTime?: Date;
+}
+
+/**
+ * Signs `pdf` (a complete PDF, e.g. Chromium's print) with one invisible PAdES signature.
+ * @returns the signed PDF (rewritten by pdf-lib without object streams, then the signature filled in)
+ * @throws SigningUnavailableError from the source; SignPdfError when the CMS exceeds the placeholder
+ */
+export async function signPdf(pdf: Uint8Array, source: CmsSource, info: SignatureInfo): Promise<Buffer> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  const signingTime = info.signingTime ?? new Date();
+  pdflibAddPlaceholder({
+    pdfDoc: doc,
+    reason: info.reason,
+    contactInfo: info.contactInfo,
+    name: info.name,
+    location: info.location,
+    signingTime,
+    signatureLength: SIGNATURE_PLACEHOLDER_BYTES,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    appName: 'Cunzheng',
+  });
+  const prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
+  return new SignPdf().sign(prepared, new DigestSigner(source), signingTime);
+}
