@@ -46,12 +46,17 @@ export async function sheetFacts(
 }
 
 /** The issuer block at the head of the sheet: operator, notary office, certificate number, issue time. */
+/** A configured name (operator, notary office) marked Chinese when it is, so English pages stay English around it. */
+function Name({ value }: { value: string }) {
+  return <span lang={/[\u3400-\u9fff]/.test(value) ? 'zh-CN' : undefined}>{value}</span>;
+}
+
 export function IssuerBlock({ view, english, facts }: SheetProps) {
   const { issuer, issuedAt } = facts;
-  const rows: [string, string][] = english
+  const rows: [string, React.ReactNode][] = english
     ? [
-        ['Issued by', issuer.operator],
-        ['Notary office', issuer.notaryOffice],
+        ['Issued by', <Name value={issuer.operator} />],
+        ['Notary office', <Name value={issuer.notaryOffice} />],
         ['Certificate No.', view.baoquan],
         ['Issued at', `${issuedAt} (Beijing time, UTC+8)`],
       ]
@@ -110,19 +115,25 @@ export function SheetFoot({ english, facts }: SheetProps) {
         </figure>
       </section>
       <footer className="print-sign">
-        <p>
-          {english
-            ? `Issued by ${issuer.operator}. The PDF of this certificate carries the digital signature of ${issuer.operator} (PAdES), which PDF readers show; scan the QR code or open the address above to verify it online.`
-            : `本证书由${issuer.operator}出具。本证书的PDF文件附有${issuer.operator}的数字签名（PAdES），可用PDF阅读器查看；扫描二维码或访问上方地址可在线核验。`}
-        </p>
         <div className="print-seal">
           <Seal operator={issuer.operator} english={english} />
           <p>
-            {issuer.operator}
+            <Name value={issuer.operator} />
             <br />
             {issuedAt.slice(0, 10)}
           </p>
         </div>
+        <p>
+          {english ? (
+            <>
+              Issued by <Name value={issuer.operator} />. The PDF of this certificate carries the digital
+              signature of <Name value={issuer.operator} /> (PAdES), which PDF readers show; scan the QR code
+              or open the address above to verify it online.
+            </>
+          ) : (
+            `本证书由${issuer.operator}出具。本证书的PDF文件附有${issuer.operator}的数字签名（PAdES），可用PDF阅读器查看；扫描二维码或访问上方地址可在线核验。`
+          )}
+        </p>
       </footer>
     </>
   );

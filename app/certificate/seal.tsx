@@ -26,12 +26,12 @@ export function Seal({ operator, english = false }: { operator: string; english?
       </defs>
       <circle cx="80" cy="80" r="74" fill="none" stroke={red} strokeWidth="5" />
       <polygon points={star} fill={red} />
-      <text fill={red} fontSize="17" fontWeight="700" textAnchor="middle">
+      <text fill={red} fontSize="17" fontWeight="700" textAnchor="middle" lang="zh-CN">
         <textPath href="#seal-arc" startOffset="50%">
           {operator}
         </textPath>
       </text>
-      <text x="80" y="128" fill={red} fontSize="11" textAnchor="middle">
+      <text x="80" y="128" fill={red} fontSize="11" textAnchor="middle" lang="zh-CN">
         电子数据保全专用章
       </text>
     </svg>
