@@ -16,11 +16,14 @@ import {
   ListPagination,
 } from './list-parts.tsx';
 
-/** Each list's tab label, which is also the label of its "new evidence" button, and that button's path. */
-const KINDS: Record<ListKind, { label: string; create: string }> = {
-  file: { label: '文件保全', create: '/newAccessCard' },
-  hash: { label: '哈希保全', create: '/newAccessHashCard' },
-  property: { label: '数据保全', create: '/newProperty' },
+/**
+ * Each list's tab label, its "new evidence" button (an action, 新建…, not the tab's name again; issue 16 point 7)
+ * and that button's path. 数据保全 names the whole area (the top bar, the page title); the third kind is 用户数据保全.
+ */
+const KINDS: Record<ListKind, { label: string; action: string; create: string }> = {
+  file: { label: '文件保全', action: '新建文件保全', create: '/newAccessCard' },
+  hash: { label: '哈希保全', action: '新建哈希保全', create: '/newAccessHashCard' },
+  property: { label: '用户数据保全', action: '新建用户数据保全', create: '/newProperty' },
 };
 
 /** What each list route hands the page: its loader's data (listLoader) and its action's answer (listAction). */
@@ -45,7 +48,7 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
             批量下载
           </Link>
           <Link to={KINDS[kind].create} className="button primary">
-            {KINDS[kind].label}
+            {KINDS[kind].action}
           </Link>
         </div>
       </div>

@@ -18,7 +18,7 @@ import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { readForm } from '../lib/form-body.server.ts';
 import { parseTypedRows } from './property-rows.server.ts';
 
-export const meta: Route.MetaFunction = () => [{ title: '数据保全 - 存证云' }];
+export const meta: Route.MetaFunction = () => [{ title: '用户数据保全 - 存证云' }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { gate: await kycGateHref(request, context) };
@@ -63,9 +63,9 @@ export default function NewPropertyEvidence({ loaderData, actionData }: Route.Co
   return (
     <section className="page narrow">
       <p className="breadcrumb">
-        <Link to="/attestation-list/property">数据保全</Link> / 数据保全
+        <Link to="/attestation-list/property">数据保全</Link> / 用户数据保全
       </p>
-      <h1>数据保全</h1>
+      <h1>用户数据保全</h1>
       <p className="lead">
         保全结构化数据（如订单、交易流水、聊天记录导出）。平台将数据规范为 CSV 后计算哈希并记录到账本。
       </p>

@@ -6,7 +6,7 @@ import type { PublicEvidence } from '../../contract/verify.ts';
 const KIND: Record<PublicEvidence['kind'], string> = {
   file: '文件保全',
   hash: '哈希保全',
-  property: '数据保全',
+  property: '用户数据保全',
   app: '移动取证',
 };
 

@@ -111,7 +111,7 @@ function kindRows(f: CertificateFacts): [string, string][] {
   if (kind === 'property') {
     return [
       ...head,
-      ['证据类型', '数据保全'],
+      ['证据类型', '用户数据保全'],
       ['数据格式', 'CSV（UTF-8，RFC 4180，含表头）'],
       ['数据行数', `${f.userData?.line ?? 0} 行（不含表头）`],
       ['数据大小', sizeText(f.fileSize)],

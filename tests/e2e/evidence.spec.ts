@@ -52,7 +52,8 @@ test('register, log out, log in, preserve a 5 MB file, find it, download it with
   await expect(page).toHaveURL(/:\d+\/attestation-list\/file/);
   const title = `合同扫描件-${testInfo.project.name}-${Date.now()}`;
   const { file, sha256 } = makeFile(`evidence-${testInfo.project.name}.bin`, 5 * 1024 * 1024);
-  await page.goto('/newAccessCard');
+  await page.getByRole('link', { name: '新建文件保全' }).click();
+  await expect(page).toHaveURL(/:\d+\/newAccessCard$/);
   await page.getByLabel('证据名称').fill(title);
   await page.getByLabel('标签').fill('合同');
   await page.getByLabel('选择文件').setInputFiles(file);

@@ -44,7 +44,14 @@ test('the in-app link from the list opens /newProperty, which works with no page
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await loginAs(DEMO, '/attestation-list/property');
-  await page.locator(`main a[href="/newProperty"]`).first().click();
+  // The copy (issue 16 point 7): 数据保全 names the area; the tabs name the kinds; the primary button names an action.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('数据保全');
+  await expect(page.getByRole('navigation', { name: '保全类型' }).getByRole('link')).toHaveText([
+    '文件保全',
+    '哈希保全',
+    '用户数据保全',
+  ]);
+  await page.getByRole('link', { name: '新建用户数据保全' }).click();
   await expect(page).toHaveURL(/:\d+\/newProperty$/);
   await page.getByLabel('证据名称').first().fill(`链接进入-${info.project.name}-${Date.now()}`);
   await page.getByLabel('数据').fill('编号,名称\n1,甲');
