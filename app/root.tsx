@@ -32,6 +32,7 @@ import { EnglishFooter, EnglishTopBar } from './shell/english-frame.tsx';
 import { pageLang } from './shell/page-lang.ts';
 import { AnnouncementBanner, IeNotice, announcementActive, isOldIe } from './shell/notices.tsx';
 import stylesheet from './styles.css?url';
+import { useSubmitBusy } from './shell/submit-busy.tsx';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
 
@@ -132,6 +133,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export const meta: Route.MetaFunction = () => [{ title: '存证云 - 电子数据保全与在线公证平台' }];
 
 export default function App() {
+  useSubmitBusy();
   return <Outlet />;
 }
 

@@ -10,6 +10,7 @@ import type { Route } from './+types/login';
 import { AccountMsg, LoginBody } from '../../contract/account.ts';
 import { Msg } from '../../contract/messages.ts';
 import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { InputField } from '../shell/input-field.tsx';
@@ -55,6 +56,7 @@ export default function Login({ loaderData: { expired, notice }, actionData }: R
       <FormNotice text={notice ? NOTICES[notice] : null} />
       <Form method="post" {...getFormProps(form)} noValidate>
         <CsrfInput />
+        <ErrorSummary form={form} />
         <input type="hidden" name="redirect" value={params.get('redirect') ?? ''} />
         <InputField meta={fields.mobile} label="手机号" type="tel" autoComplete="username" />
         <InputField meta={fields.password} label="密码" type="password" autoComplete="current-password" />

@@ -16,6 +16,7 @@ import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { getSession, sessionStorageFor } from '../lib/session.server.ts';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { readForm } from '../lib/form-body.server.ts';
@@ -82,6 +83,7 @@ function PasswordForm({ actionData }: { actionData: ActionData }) {
   return (
     <Form method="post" {...getFormProps(form)} className="card narrow-card" noValidate>
       <CsrfInput />
+      <ErrorSummary form={form} />
       <input type="hidden" name="intent" value="password" />
       <Field label="原密码" id={fields.oldPassword.id} errors={fields.oldPassword.errors}>
         <input {...getInputProps(fields.oldPassword, { type: 'password' })} autoComplete="current-password" />
@@ -152,6 +154,7 @@ function ExtractCodeTab({
       </p>
       <Form method="post" {...getFormProps(form)} noValidate>
         <CsrfInput />
+        <ErrorSummary form={form} />
         <input type="hidden" name="intent" value="extractCode" />
         <Field label="新提取码" id={fields.extractCode.id} errors={fields.extractCode.errors}>
           <input {...getInputProps(fields.extractCode, { type: 'text' })} autoComplete="off" />

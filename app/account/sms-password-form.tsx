@@ -5,6 +5,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from 'react-router';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { DefaultSubmit } from '../shell/default-submit.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
@@ -40,6 +41,7 @@ export function SmsPasswordForm({
       <Form method="post" {...getFormProps(form)} noValidate>
         <DefaultSubmit intent="submit" label={submitLabel} />
         <CsrfInput />
+        <ErrorSummary form={form} />
         <Field label="手机号" id={fields.mobile.id} errors={fields.mobile.errors}>
           <input
             {...getInputProps(fields.mobile, { type: 'tel' })}

@@ -16,6 +16,7 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData, SaveHashBody } from '../../contract/evidence.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
@@ -101,6 +102,7 @@ export default function NewHashEvidence({ loaderData, actionData }: Route.Compon
       {gate || gated ? <KycGateNotice href={gate ?? '/no-type'} message={gated ?? undefined} /> : null}
       <Form method="post" {...getFormProps(form)} className="card" noValidate>
         <CsrfInput />
+        <ErrorSummary form={form} />
         {hydrated ? (
           <div className="field">
             <label htmlFor="local-file">选择本地文件（在浏览器内计算，不上传）</label>

@@ -24,6 +24,7 @@ import {
 } from '../../contract/invoice-codes.ts';
 import { InvoiceHeadBody, InvoiceMsg, type InvoiceHead } from '../../contract/invoice.ts';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
@@ -135,6 +136,7 @@ export function HeadForm({
       {full ? <p className="form-notice">{InvoiceMsg.tooManyHeads}</p> : null}
       <FormErrors errors={form.errors} />
       <CsrfInput />
+      <ErrorSummary form={form} />
       <input type="hidden" name="id" value={editingId} />
       <InputField meta={fields.head} label="发票抬头" type="text" maxLength={100} />
       <Field label="发票类型" id={fields.type.id} errors={fields.type.errors}>

@@ -6,6 +6,7 @@
 import { getFormProps, getInputProps, type FieldMetadata, type FormMetadata } from '@conform-to/react';
 import type { InputHTMLAttributes, ReactNode } from 'react';
 import { Form, Link, useLocation, useNavigation } from 'react-router';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormNotice } from '../shell/field.tsx';
 import { KycText } from './kyc-forms.ts';
@@ -91,6 +92,7 @@ export function KycForm<Schema extends Record<string, unknown>>({
       noValidate
     >
       <CsrfInput />
+      <ErrorSummary form={form} />
       {children}
     </Form>
   );

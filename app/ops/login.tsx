@@ -10,6 +10,7 @@ import type { Route } from './+types/login';
 import { OpsLoginBody, OpsMsg } from '../../contract/ops.ts';
 import { loginAction } from '../lib/auth.server.ts';
 import { getOpsSession } from '../lib/session.server.ts';
+import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { opsTarget } from './ops.server.ts';
@@ -54,6 +55,7 @@ export default function OpsLogin({ loaderData, actionData }: Route.ComponentProp
         <FormNotice text={loggedOut ? OpsMsg.loggedOut : null} />
         <Form method="post" {...getFormProps(form)} noValidate>
           <CsrfInput />
+          <ErrorSummary form={form} />
           <input type="hidden" name="redirect" value={redirectTo} />
           <Field label="用户名" id={fields.username.id} errors={fields.username.errors}>
             <input {...getInputProps(fields.username, { type: 'text' })} autoComplete="username" />

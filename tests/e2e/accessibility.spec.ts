@@ -127,3 +127,19 @@ test('the first Tab reaches the skip link, which moves focus to the page content
     await expect(page.locator('main#main')).toBeFocused();
   }
 });
+
+test('a form showing its errors and error summary has no axe violations', async ({ page }, info) => {
+  test.skip(
+    info.project.name !== 'js-on',
+    'axe runs as a script; the summary is the same markup without JavaScript',
+  );
+  await page.goto('/login');
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+  await expect(page.getByTestId('error-summary')).toBeVisible();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ') ?? ''} — ${v.help}`)).toEqual(
+    [],
+  );
+});

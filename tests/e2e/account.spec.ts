@@ -3,7 +3,14 @@
  * refresh keeps what was typed; the unsupported-browser notice for IE 6–9.
  */
 import { expect, test } from '@playwright/test';
-import { apiRegister, captchaAnswer, latestSmsCode, loginViaForm, uniqueMobile } from '../support/e2e.ts';
+import {
+  apiRegister,
+  captchaAnswer,
+  latestSmsCode,
+  loginViaForm,
+  uniqueMobile,
+  getText,
+} from '../support/e2e.ts';
 import { Msg } from '../../contract/messages.ts';
 
 test('a forgotten password is reset with an SMS code, and the new one logs in', async ({ page, request }) => {
@@ -29,7 +36,7 @@ test('a forgotten password is reset with an SMS code, and the new one logs in', 
   await page.getByLabel('确认密码').fill('second456');
   await page.getByRole('button', { name: '重置密码' }).click();
   await expect(page).toHaveURL(/:\d+\/login\?notice=reset/);
-  await expect(page.getByText('密码重置成功，请登录')).toBeVisible();
+  await expect(getText(page, '密码重置成功，请登录')).toBeVisible();
   await loginViaForm(page, mobile, 'first123');
   await expect(page.getByRole('alert').filter({ hasText: '手机号或密码错误' })).toBeVisible();
   await loginViaForm(page, mobile, 'second456');
@@ -72,7 +79,7 @@ test('Enter in a password field runs the main action, not 换一张, on /registe
     await page.getByLabel('确认密码').fill('abc12345');
     await page.getByLabel('确认密码').press('Enter');
     // The main action validated the form (the SMS code is missing); 换一张 validates nothing.
-    await expect(page.getByText(Msg.required('短信验证码')).first(), path).toBeVisible();
+    await expect(getText(page, Msg.required('短信验证码')).first(), path).toBeVisible();
     await expect(page.getByLabel('手机号'), path).toHaveValue('13912345678');
   }
 });

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { creditCodeCheckChar } from '../../contract/validators.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';
-import { apiLogin, createOperator, DEMO } from '../support/e2e.ts';
+import { apiLogin, createOperator, DEMO, getText } from '../support/e2e.ts';
 
 /** A valid unified social credit code (GB 32100) with a random organisation part. */
 function creditCode(): string {
@@ -154,7 +154,7 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   await page.getByLabel('注册地址').fill('北京市海淀区中关村大街 1 号');
   await page.getByLabel('注册电话').fill('010-12345678');
   await page.getByRole('button', { name: '保存发票抬头' }).click();
-  await expect(page.getByText('开户银行不能为空')).toBeVisible();
+  await expect(getText(page, '开户银行不能为空')).toBeVisible();
   await page.getByLabel('开户银行').fill('中国工商银行北京中关村支行');
   await page.getByRole('button', { name: '保存发票抬头' }).click();
   await expect(page.getByRole('status').filter({ hasText: '新增成功' })).toBeVisible();
@@ -172,7 +172,7 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   // nothing ticked
   await page.goto('/orders');
   await page.getByRole('button', { name: '申请开票' }).click();
-  await expect(page.getByText('请先勾选可供开票的订单记录')).toBeVisible();
+  await expect(getText(page, '请先勾选可供开票的订单记录')).toBeVisible();
 
   // two recharges bought in the sandbox, both ticked
   const first = await buyInSandbox(page);
@@ -190,8 +190,8 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
 
   // the required choices and the remark's limit
   await page.getByRole('button', { name: '提交申请' }).click();
-  await expect(page.getByText('请选择发票信息')).toBeVisible();
-  await expect(page.getByText('请选择要送达的地址')).toBeVisible();
+  await expect(getText(page, '请选择发票信息')).toBeVisible();
+  await expect(getText(page, '请选择要送达的地址')).toBeVisible();
   await expect(page.getByLabel('备注')).toHaveAttribute('maxlength', '150');
   await page
     .getByTestId('userInvoiceId-choices')
@@ -205,7 +205,7 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   await page.getByLabel('备注').evaluate((el) => el.removeAttribute('maxlength'));
   await page.getByLabel('备注').fill('票'.repeat(151));
   await page.getByRole('button', { name: '提交申请' }).click();
-  await expect(page.getByText('备注不能超过150个字符')).toBeVisible();
+  await expect(getText(page, '备注不能超过150个字符')).toBeVisible();
   await page.getByLabel('备注').fill('请尽快开具');
   const issued = await chooseAndSubmit(page, electronic, address);
 
@@ -225,7 +225,7 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
     buffer: Buffer.from('not a pdf at all'),
   });
   await page.getByRole('button', { name: '开票' }).click();
-  await expect(page.getByText('发票文件须为PDF或OFD格式')).toBeVisible();
+  await expect(getText(page, '发票文件须为PDF或OFD格式')).toBeVisible();
   await expect(page.getByTestId('ops-apply-status')).toHaveText('待开票');
   await page
     .getByLabel('发票文件1')
@@ -264,7 +264,7 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   const rejected = await chooseAndSubmit(page, special, address);
   await openInQueue(page, rejected.no);
   await page.getByRole('button', { name: '拒绝' }).click();
-  await expect(page.getByText('请填写拒绝原因')).toBeVisible();
+  await expect(getText(page, '请填写拒绝原因')).toBeVisible();
   await page.getByLabel('拒绝原因').fill('纳税人识别号与抬头不符');
   await page.getByRole('button', { name: '拒绝' }).click();
   await expect(page).toHaveURL(/\/ops\?done=invoiceRejected$/);

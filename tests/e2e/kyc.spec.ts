@@ -9,7 +9,7 @@ import type { Browser, Page, TestInfo } from '@playwright/test';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { KycGateMsg, KycMsg } from '../../contract/kyc.ts';
 import { idCardCheckChar } from '../../contract/validators.ts';
-import { createOperator, makeFile, preserveFile, TINY_PNG } from '../support/e2e.ts';
+import { createOperator, makeFile, preserveFile, TINY_PNG, getText } from '../support/e2e.ts';
 
 const ID_AGENT = '11010519491231002X'; // birth date 1949-12-31
 const ID_OTHER = '110101199003070011';
@@ -86,14 +86,14 @@ test('personal photo method: validation, under review, approved by an operator, 
     '请上传手持身份证照片',
     '请先同意实名认证',
   ]) {
-    await expect(page.getByText(msg, { exact: true })).toBeVisible();
+    await expect(getText(page, msg, { exact: true })).toBeVisible();
   }
   // wrong formats
   await page.getByLabel('姓名').fill('Zhang San');
   await page.getByLabel('身份证号码').fill('110105194912310021'); // wrong check digit
   await page.getByRole('button', { name: '提交', exact: true }).click();
-  await expect(page.getByText('请输入不超过16个字的中文姓名')).toBeVisible();
-  await expect(page.getByText('请输入正确格式的身份证号码')).toBeVisible();
+  await expect(getText(page, '请输入不超过16个字的中文姓名')).toBeVisible();
+  await expect(getText(page, '请输入正确格式的身份证号码')).toBeVisible();
 
   await page.getByLabel('姓名').fill('张三');
   const personalId = projectId(info, ID_AGENT.slice(0, 17));
@@ -107,8 +107,8 @@ test('personal photo method: validation, under review, approved by an operator, 
   await page.getByRole('button', { name: '提交', exact: true }).click();
   await expect(page).toHaveURL(/:\d+\/personage-kyc\?done=submitted$/);
   await expect(page.getByTestId('kyc-banner')).toContainText('您已提交认证，资料审核中…');
-  await expect(page.getByText('提交成功')).toBeVisible();
-  await expect(page.getByText(`110***********${personalId.slice(-4)}`)).toBeVisible(); // read-only and masked
+  await expect(getText(page, '提交成功')).toBeVisible();
+  await expect(getText(page, `110***********${personalId.slice(-4)}`)).toBeVisible(); // read-only and masked
   await expect(tip).toContainText('实名认证审核中');
   await expect(tip.getByRole('link', { name: '认证中' })).toHaveAttribute('href', '/person-info');
 
@@ -154,8 +154,8 @@ test('enterprise: validation, rejected with a remark, remark shown on a reset fo
   await page.getByRole('link', { name: '企业认证' }).click();
   await expect(page).toHaveURL(/:\d+\/organization-kyc$/);
   await expect(page.getByRole('link', { name: '返回' })).toHaveAttribute('href', '/attestation-list');
-  await expect(page.getByText('联系人手机号')).toBeVisible();
-  await expect(page.getByText(user.mobile)).toBeVisible(); // contact phone: the account's mobile, read-only
+  await expect(getText(page, '联系人手机号')).toBeVisible();
+  await expect(getText(page, user.mobile)).toBeVisible(); // contact phone: the account's mobile, read-only
   await expect(page.getByRole('link', { name: '下载授权委托书模板' })).toHaveAttribute(
     'href',
     '/kyc/authorization-template',
@@ -171,7 +171,7 @@ test('enterprise: validation, rejected with a remark, remark shown on a reset fo
     '授权委托书不能为空',
     '性别不能为空',
   ]) {
-    await expect(page.getByText(msg, { exact: true })).toBeVisible();
+    await expect(getText(page, msg, { exact: true })).toBeVisible();
   }
 
   async function fillAll(code: string, birth: string) {
@@ -196,13 +196,13 @@ test('enterprise: validation, rejected with a remark, remark shown on a reset fo
   }
   await fillAll('91350100M000100Y44', '1950-01-01');
   await submit.click();
-  await expect(page.getByText('请输入正确的统一社会信用代码')).toBeVisible();
-  await expect(page.getByText('出生日期与身份证号码不一致')).toBeVisible();
+  await expect(getText(page, '请输入正确的统一社会信用代码')).toBeVisible();
+  await expect(getText(page, '出生日期与身份证号码不一致')).toBeVisible();
   await fillAll(USCC, '1949-12-31');
   await submit.click();
   await expect(page).toHaveURL(/:\d+\/organization-kyc\?done=submitted$/);
   await expect(page.getByTestId('kyc-banner')).toContainText('您已提交认证，资料审核中…');
-  await expect(page.getByText('***************0123')).toBeVisible(); // bank number masked
+  await expect(getText(page, '***************0123')).toBeVisible(); // bank number masked
 
   // the operator rejects: a remark is required
   const op = createOperator();
@@ -240,14 +240,14 @@ test('face method: the QR page, the sandbox passes, 我已完成认证 lands on 
   await freshUser('/personage-kyc', { verified: false });
   await chooseMethod(page, info, '支付宝刷脸认证', 'face');
   await page.getByRole('button', { name: '下一步' }).click();
-  await expect(page.getByText('请先同意实名认证')).toBeVisible();
+  await expect(getText(page, '请先同意实名认证')).toBeVisible();
   await page.getByLabel('姓名').fill('王五');
   await page.getByLabel('身份证号码').fill(projectId(info, ID_OTHER.slice(0, 17)));
   await page.getByLabel('身份证地址').fill('北京市东城区东长安街1号');
   await page.getByLabel('我已阅读并同意实名认证').check();
   await page.getByRole('button', { name: '下一步' }).click();
   await expect(page).toHaveURL(/:\d+\/personage-face-kyc\?certify_id=/);
-  await expect(page.getByText('认证完成前请不要关闭本页面')).toBeVisible();
+  await expect(getText(page, '认证完成前请不要关闭本页面')).toBeVisible();
   await expect(page.getByAltText('支付宝人脸认证二维码')).toBeVisible();
   await expect(page.getByTestId('face-state')).toContainText('等待认证结果');
 
@@ -261,7 +261,7 @@ test('face method: the QR page, the sandbox passes, 我已完成认证 lands on 
   await page.bringToFront();
 
   // the page follows by itself (meta refresh without JavaScript, revalidation with it)
-  await expect(page.getByText('实名认证成功')).toBeVisible({ timeout: 20_000 });
+  await expect(getText(page, '实名认证成功')).toBeVisible({ timeout: 20_000 });
   await page.getByRole('link', { name: '我已完成认证' }).click();
   await expect(page).toHaveURL(/:\d+\/person-info$/);
   await expect(page.getByTestId('kyc-banner')).toContainText('支付宝人脸认证已通过');

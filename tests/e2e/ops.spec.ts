@@ -16,6 +16,7 @@ import {
   logoutViaMenu,
   TINY_PNG,
   uniqueMobile,
+  getText,
 } from '../support/e2e.ts';
 
 /**
@@ -66,25 +67,25 @@ test('operator console: separate login, queue, detail, reject needs a remark, au
   await expect(page).toHaveURL(/:\d+\/ops\/login\?redirect=%2Fops$/);
   await expect(page.locator('.topbar')).toHaveCount(0); // bare console pages
   await page.getByRole('button', { name: '登录' }).click();
-  await expect(page.getByText('请输入用户名')).toBeVisible();
-  await expect(page.getByText('请输入密码')).toBeVisible();
+  await expect(getText(page, '请输入用户名')).toBeVisible();
+  await expect(getText(page, '请输入密码')).toBeVisible();
   await page.getByLabel('用户名').fill(op.username);
   await page.getByLabel('密码').fill('wrong-password');
   await page.getByRole('button', { name: '登录' }).click();
-  await expect(page.getByText('用户名或密码错误')).toBeVisible();
+  await expect(getText(page, '用户名或密码错误')).toBeVisible();
   await page.getByLabel('用户名').fill(op.username);
   await page.getByLabel('密码').fill(op.password);
   await page.getByRole('button', { name: '登录' }).click();
   await expect(page).toHaveURL(/:\d+\/ops$/);
-  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+  await expect(getText(page, `操作员：${op.username}`)).toBeVisible();
 
   // the queue: the waiting submission, masked in the detail, with its three photos
   const row = page.getByTestId('ops-row').filter({ hasText: mobile });
   await expect(row).toContainText('赵六');
   await expect(row).toContainText('待审核');
   await row.getByRole('link', { name: '审核' }).click();
-  await expect(page.getByText(`110***********${idCard.slice(-4)}`)).toBeVisible();
-  await expect(page.getByText(idCard)).toHaveCount(0);
+  await expect(getText(page, `110***********${idCard.slice(-4)}`)).toBeVisible();
+  await expect(getText(page, idCard)).toHaveCount(0);
   const images = page.locator('.ops-images img');
   await expect(images).toHaveCount(3);
   const src = await images.first().getAttribute('src');
@@ -93,11 +94,11 @@ test('operator console: separate login, queue, detail, reject needs a remark, au
 
   // reject: a remark is required; the decision lands in the 已驳回 tab and the audit log
   await page.getByRole('button', { name: '驳回' }).click();
-  await expect(page.getByText('请填写驳回原因')).toBeVisible();
+  await expect(getText(page, '请填写驳回原因')).toBeVisible();
   await page.getByLabel('驳回原因').fill('手持照片看不清');
   await page.getByRole('button', { name: '驳回' }).click();
   await expect(page).toHaveURL(/:\d+\/ops\?done=rejected$/);
-  await expect(page.getByText('已驳回该实名认证')).toBeVisible();
+  await expect(getText(page, '已驳回该实名认证')).toBeVisible();
   await expect(page.getByTestId('ops-row').filter({ hasText: mobile })).toHaveCount(0);
   await page.getByRole('link', { name: '已驳回' }).click();
   await expect(page.getByTestId('ops-row').filter({ hasText: mobile })).toContainText('已驳回');
@@ -111,7 +112,7 @@ test('operator console: separate login, queue, detail, reject needs a remark, au
   // logout ends the console session only
   await page.getByRole('button', { name: '退出' }).click();
   await expect(page).toHaveURL(/:\d+\/ops\/login\?done=logout$/);
-  await expect(page.getByText('已退出运营后台')).toBeVisible();
+  await expect(getText(page, '已退出运营后台')).toBeVisible();
   await page.goto('/ops/audit');
   await expect(page).toHaveURL(/:\d+\/ops\/login\?redirect=%2Fops%2Faudit$/);
 });
@@ -123,7 +124,7 @@ test('the operator and the user sessions of one browser end independently', asyn
 }) => {
   const op = createOperator();
   await opsLoginAs(op, page);
-  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+  await expect(getText(page, `操作员：${op.username}`)).toBeVisible();
   const cookieNames = async () => (await page.context().cookies()).map((c) => c.name);
   expect(await cookieNames()).toContain('cz_ops');
 
@@ -133,7 +134,7 @@ test('the operator and the user sessions of one browser end independently', asyn
   expect(await cookieNames()).not.toContain('cz_session');
   await page.goto('/ops');
   await expect(page).toHaveURL(/:\d+\/ops$/);
-  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+  await expect(getText(page, `操作员：${op.username}`)).toBeVisible();
 
   // the operator logs out: the user's login stays
   await loginAs(DEMO, '/notifications');
@@ -154,7 +155,7 @@ test('roles: the home lists only the permitted queues; a queue without its role 
   await page.getByLabel('密码').fill(op.password);
   await page.getByRole('button', { name: '登录' }).click();
   await expect(page).toHaveURL(/:\d+\/ops$/);
-  await expect(page.getByText('暂无可处理的队列')).toBeVisible();
+  await expect(getText(page, '暂无可处理的队列')).toBeVisible();
   await expect(page.getByTestId('ops-row')).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: '运营后台' }).getByRole('link')).toHaveText([
     '工作台',
@@ -163,7 +164,7 @@ test('roles: the home lists only the permitted queues; a queue without its role 
   const res = await page.goto('/ops/kyc');
   expect(res?.status()).toBe(403);
   await expect(page.getByRole('heading', { name: '无权访问' })).toBeVisible();
-  await expect(page.getByText(`操作员：${op.username}`)).toBeVisible();
+  await expect(getText(page, `操作员：${op.username}`)).toBeVisible();
 
   // a reviewer's home lists the KYC queue and links it
   const reviewer = createOperator('reviewer');

@@ -10,7 +10,7 @@ import yauzl from 'yauzl';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
 
@@ -199,4 +199,12 @@ export function createOperator(roles?: string): { username: string; password: st
   );
   expect(out).toContain(`operator ${username} created`);
   return { username, password };
+}
+
+/**
+ * `page.getByText(text, opts)` without the copies in a form's error summary (app/shell/error-summary.tsx lists each
+ * field's message again as a link): the message where it is shown, at its field or as the form's own error.
+ */
+export function getText(page: Page, text: string | RegExp, opts?: { exact?: boolean }): Locator {
+  return page.getByText(text, opts).and(page.locator(':not(.error-summary *)'));
 }
