@@ -25,7 +25,7 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { readFilters, toListQuery } from './filters.ts';
 import {
-  EvidenceCells,
+  evidenceCells,
   EvidenceFilters,
   FileTypeSelect,
   LabelSelect,
@@ -142,7 +142,7 @@ export default function BatchDownload({ loaderData, actionData }: Route.Componen
               <td>
                 <input type="checkbox" name="ids" value={row.id} aria-label={`选择 ${row.title}`} />
               </td>
-              <EvidenceCells row={row} />
+              {evidenceCells(row)}
             </tr>
           )}
         />

@@ -9,7 +9,7 @@ import type { listLoader, ListKind } from './list.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import {
-  EvidenceCells,
+  evidenceCells,
   EvidenceFilters,
   FileTypeSelect,
   LabelSelect,
@@ -77,7 +77,7 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
         empty="暂无数据"
         row={(row) => (
           <tr key={row.id}>
-            <EvidenceCells row={row} />
+            {evidenceCells(row)}
             <td className="row-actions">
               <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
               <details>

@@ -1,8 +1,35 @@
 /**
  * The list table of the account, evidence and console pages: a header row, then one row per item, or a single
- * "empty" row spanning every column when there are none. Server-rendered, no JavaScript needed.
+ * "empty" row spanning every column when there are none. Server-rendered, no JavaScript needed. Each cell gets its
+ * column's header as `data-label`: under 600 px wide the table becomes one card per row, each cell prefixed with its
+ * label (responsive.css; issue 16 point 5), so nothing is squeezed to a character a line or pushed out of view.
  */
-import type { ReactNode } from 'react';
+import { Children, cloneElement, Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
+
+type CellProps = { children?: ReactNode; colSpan?: number; 'data-label'?: string };
+
+/**
+ * `row` (a `<tr>`) with `data-label` on each direct `<td>`/`<th>` (fragments are looked into), from `headers` by
+ * column position (colSpan counted). Cells rendered inside other components are left as they are.
+ */
+export function labelCells(row: ReactNode, headers: readonly ReactNode[]): ReactNode {
+  if (!isValidElement(row) || row.type !== 'tr') return row;
+  let column = 0;
+  const visit = (children: ReactNode): ReactNode =>
+    Children.map(children, (child) => {
+      if (!isValidElement(child)) return child;
+      const el = child as ReactElement<CellProps>;
+      if (el.type === Fragment) return visit(el.props.children);
+      if (el.type !== 'td' && el.type !== 'th') return el;
+      const header = headers[column];
+      column += el.props.colSpan ?? 1;
+      return typeof header === 'string' && header && el.props['data-label'] === undefined
+        ? cloneElement(el, { 'data-label': header })
+        : el;
+    });
+  const tr = row as ReactElement<{ children?: ReactNode }>;
+  return cloneElement(tr, undefined, visit(tr.props.children));
+}
 
 /**
  * @param headers the column headers, in order (their count is the empty row's colSpan)
@@ -39,7 +66,7 @@ export function DataTable<T>({
             </td>
           </tr>
         ) : (
-          items.map((item) => row(item))
+          items.map((item) => labelCells(row(item), headers))
         )}
       </tbody>
     </table>
