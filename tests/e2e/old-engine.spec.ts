@@ -1,0 +1,78 @@
+/**
+ * Old engines (issue 16 point 4): IE11 and Android 4.x WebViews take the no-JavaScript path and ignore what they do
+ * not know in CSS. Emulated in Chromium by serving the built stylesheets with every declaration that uses var() or
+ * sets a gap removed (what such an engine drops), then checking login, list, certificate and address: the main
+ * buttons stay visible and readable (not white on white) and inside the page. JavaScript-off project only.
+ */
+import type { Page, Route } from '@playwright/test';
+import postcss from 'postcss';
+import { expect, test } from '../support/e2e-fixtures.ts';
+import { makeFile, preserveFile } from '../support/e2e.ts';
+
+/** The stylesheet as an engine without custom properties and flex gap reads it. */
+function oldEngineCss(css: string): string {
+  const root = postcss.parse(css);
+  root.walkDecls((d) => {
+    if (d.value.includes('var(') || d.prop === 'gap' || d.prop === 'row-gap' || d.prop === 'column-gap')
+      d.remove();
+  });
+  return root.toString();
+}
+
+async function emulateOldEngine(page: Page): Promise<void> {
+  await page.route(/\.css(\?.*)?$/, async (route: Route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, body: oldEngineCss(await res.text()) });
+  });
+}
+
+/** Relative luminance contrast of the element's text on its background (WCAG 2.1), 1–21. */
+async function contrast(page: Page, selector: string): Promise<number> {
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const rgb = (c: string) => (c.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
+      const lum = (c: number[]) => {
+        const [r, g, b] = c.map((v) => {
+          const s = v / 255;
+          return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      const style = getComputedStyle(el);
+      let bg = style.backgroundColor;
+      for (let p = el.parentElement; p && /rgba\(0, 0, 0, 0\)|transparent/.test(bg); p = p.parentElement)
+        bg = getComputedStyle(p).backgroundColor;
+      if (/rgba\(0, 0, 0, 0\)|transparent/.test(bg)) bg = 'rgb(255, 255, 255)';
+      const [a, b] = [lum(rgb(style.color)), lum(rgb(bg))].sort((x, y) => y - x);
+      return (a! + 0.05) / (b! + 0.05);
+    });
+}
+
+test('without custom properties and gap: login, list, certificate and address keep their buttons readable', async ({
+  page,
+  freshUser,
+}, info) => {
+  test.skip(info.project.name !== 'js-off', 'old engines get the no-JavaScript path');
+  await emulateOldEngine(page);
+  await page.goto('/login');
+  const login = page.getByRole('button', { name: '登录', exact: true });
+  await expect(login).toBeVisible();
+  expect(await contrast(page, 'form button.primary:not(.default-submit)')).toBeGreaterThanOrEqual(4.5);
+
+  await freshUser('/newAccessCard');
+  const baoquan = await preserveFile(page, '旧浏览器检查', makeFile('old-engine.txt', 1000).file);
+  await page.goto('/attestation-list/file');
+  const create = page.getByRole('link', { name: '新建文件保全' });
+  await expect(create).toBeInViewport();
+  expect(await contrast(page, '.head-actions .button.primary')).toBeGreaterThanOrEqual(4.5);
+
+  await page.goto(`/attestation/${baoquan}`);
+  await expect(page.getByRole('button', { name: '下载证据' })).toBeVisible();
+  expect(await contrast(page, '.cz-certificate-statement')).toBeGreaterThanOrEqual(4.5);
+
+  await page.goto('/address');
+  await expect(page.getByRole('button', { name: '保存地址' })).toBeVisible();
+  expect(await contrast(page, 'form button.primary:not(.default-submit)')).toBeGreaterThanOrEqual(4.5);
+});
