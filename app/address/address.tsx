@@ -66,7 +66,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const editing = addresses.find((a) => String(a.id) === url.searchParams.get('edit')) ?? null;
   return {
     addresses,
-    tree,
+    // Only the options of the levels chosen so far (the whole tree is ~225 KB; with JavaScript the picker fetches
+    // it once, browser-cached): the page stays small without JavaScript.
+    regionOptions: regionOptions(tree, editing ? valuesOf(editing) : valuesOf(null)),
     editing: editing ? valuesOf(editing) : null,
     error: isSuccess(list.code) ? null : list.msg,
     notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
@@ -86,14 +88,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const values = Object.fromEntries(FIELDS.map((f) => [f, String(formData.get(f) ?? '')])) as Values;
   if (formData.get('status') === 'on') values.status = '1';
+  // Every answer that re-renders the form carries the region options of the posted levels.
+  const options = regionOptions(await regionTree(context), values);
   // “下一步” without JavaScript: re-render with the chosen levels' options.
-  if (intent === 'region') return { values, errors: {} as Record<string, string>, formError: null };
+  if (intent === 'region') return { values, options, errors: {} as Record<string, string>, formError: null };
   const submission = parseWithZod(formData, { schema: AddressBody });
   if (submission.status !== 'success') {
     const errors = Object.fromEntries(
       Object.entries(submission.reply().error ?? {}).map(([k, v]) => [k, v?.[0] ?? '']),
     ) as Record<string, string>;
-    return data({ values, errors, formError: null }, { status: 400 });
+    return data({ values, options, errors, formError: null }, { status: 400 });
   }
   const body = {
     ...submission.value,
@@ -108,12 +112,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       body,
     },
   );
-  if (!isSuccess(res.code)) return data({ values, errors: {}, formError: res.msg }, { status: 400 });
+  if (!isSuccess(res.code)) return data({ values, options, errors: {}, formError: res.msg }, { status: 400 });
   return redirect(`/address?done=${values.id ? 'modified' : 'added'}`);
 }
 
 export default function Addresses({ loaderData, actionData }: Route.ComponentProps) {
-  const { addresses, tree, editing, error, notice } = loaderData;
+  const { addresses, editing, error, notice } = loaderData;
+  const serverOptions =
+    (actionData && 'options' in actionData ? actionData.options : null) ?? loaderData.regionOptions;
   const values = actionData?.values ?? editing ?? valuesOf(null);
   const errors: Record<string, string> = actionData?.errors ?? {};
   const regionError = errors.province || errors.city || errors.area ? AddressMsg.regionRequired : undefined;
@@ -162,7 +168,7 @@ export default function Addresses({ loaderData, actionData }: Route.ComponentPro
         <Field label="收件人" id="addr-name" errors={errors.name ? [errors.name] : undefined}>
           <input id="addr-name" name="name" type="text" maxLength={20} defaultValue={values.name} />
         </Field>
-        <RegionSelect serverOptions={regionOptions(tree, values)} value={values} error={regionError} />
+        <RegionSelect serverOptions={serverOptions} value={values} error={regionError} />
         <Field label="详细地址" id="addr-address" errors={errors.address ? [errors.address] : undefined}>
           <input id="addr-address" name="address" type="text" maxLength={100} defaultValue={values.address} />
         </Field>

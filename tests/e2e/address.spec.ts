@@ -77,3 +77,14 @@ test('Enter in a field saves the address (the main action), not the region step'
   await expect(page.getByText('详细地址不能为空')).toBeVisible();
   await expect(page.getByLabel('收件人')).toHaveValue('李四');
 });
+
+test('the address page carries no region tree: at most 30 KB of HTML, areas only once their city is chosen', async ({
+  page,
+  freshUser,
+}) => {
+  await freshUser('/address');
+  const html = await (await page.request.get('/address')).text();
+  expect(Buffer.byteLength(html)).toBeLessThanOrEqual(30 * 1024);
+  expect(html).toContain('浙江省');
+  expect(html).not.toContain('西湖区');
+});
