@@ -1,98 +1,135 @@
 /**
- * Page weight benchmark (`npm run bench:page-weight`): for the main pages, the JavaScript and CSS a browser with
- * JavaScript loads (the entry, the root route and the page's route module with every chunk they import, as listed
- * in the production build's React Router manifest), in bytes raw and brotli-compressed (what @fastify/compress
- * sends to a browser that accepts it), and the site stylesheet (app/styles.css, linked by the root route; the
- * print stylesheet of the certificate PDF is not counted). Without JavaScript a page loads only the stylesheet.
- * Run `npm run build` first.
- *
- * Figures, not pass/fail: it exits non-zero only when the build or a listed route is missing.
+ * Page weight benchmark (`npm run bench:page-weight`; issue 16 point 3): what a browser actually transfers on a
+ * first visit (empty cache) of each main page, measured in Chromium from the wire — response headers plus the
+ * encoded body, as the production server sends them (precompressed brotli assets, per-request brotli for pages) —
+ * once with JavaScript and once without. Budgets: first-load JavaScript ≤ 100 KB on every page; the /address
+ * document ≤ 30 KB. Each row says PASS or FAIL, and the run exits 1 when any page is over budget.
+ * Starts the whole server (production build, sandbox providers, the demo account) in a fresh DATA_DIR; run
+ * `npm run build` first.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { login, startWhole, uploadEvidence } from '../tests/support/pdf-whole.ts';
+import { DEMO_MOBILE, DEMO_PASSWORD } from '../tests/support/integration.ts';
 
-interface ManifestEntry {
-  module: string;
-  imports?: string[];
-}
-interface Manifest {
-  entry: ManifestEntry;
-  routes: Record<string, ManifestEntry>;
-}
+/** First-load JavaScript budget per page, bytes on the wire (headers included). */
+export const JS_BUDGET_BYTES = 100 * 1024;
+/** Budgets of single documents (HTML), bytes on the wire (headers included). */
+export const DOCUMENT_BUDGETS: Record<string, number> = { '/address': 30 * 1024 };
 
-const CLIENT = path.resolve('build/client');
-const PAGES: [string, string][] = [
-  ['/ (home)', 'home/home'],
-  ['/privacy', 'legal/legal-page'],
-  ['/login', 'account/login'],
-  ['/attestation/{id}', 'certificate/attestation'],
-  ['/attestation-list/file', 'evidence/list-file'],
-  ['/newAccessCard', 'evidence/new-file'],
-  ['/newAccessHashCard', 'evidence/new-hash'],
-  ['/queryAuthentication/certificate', 'verify/certificate'],
-  ['/address', 'address/address'],
-  ['/personage-kyc', 'kyc/personal'],
-  ['/buyCredits', 'billing/buy-credits'],
-  ['/orders', 'billing/orders'],
-  ['/invoice', 'invoice/invoice'],
-  ['/invoice/details', 'invoice/details'],
-  ['/orders/makeOutInvoice', 'invoice/make-out'],
-  ['/weChat/{orderNo}', 'billing/wechat'],
-  ['/ops/kyc', 'ops/kyc/queue'],
-];
-
-function readManifest(): Manifest {
-  const assets = path.join(CLIENT, 'assets');
-  const file = readdirSync(assets).find((f) => f.startsWith('manifest-') && f.endsWith('.js'));
-  if (!file) throw new Error('no build/client/assets/manifest-*.js: run npm run build first');
-  const src = readFileSync(path.join(assets, file), 'utf8');
-  return JSON.parse(src.slice(src.indexOf('{'), src.lastIndexOf('}') + 1)) as Manifest;
+interface Weight {
+  document: number;
+  js: number;
+  css: number;
+  other: number;
+  requests: number;
 }
 
-const sizeCache = new Map<string, { raw: number; br: number }>();
-function sizeOf(asset: string): { raw: number; br: number } {
-  let size = sizeCache.get(asset);
-  if (!size) {
-    const bytes = readFileSync(path.join(CLIENT, asset));
-    size = { raw: bytes.length, br: brotliCompressSync(bytes).length };
-    sizeCache.set(asset, size);
+/** Loads `url` in a fresh page of `context` and sums the transferred bytes by resource type. */
+async function weigh(context: BrowserContext, url: string): Promise<Weight> {
+  const page = await context.newPage();
+  const w: Weight = { document: 0, js: 0, css: 0, other: 0, requests: 0 };
+  const pending: Promise<void>[] = [];
+  page.on('requestfinished', (request) => {
+    pending.push(
+      request.sizes().then((s) => {
+        const bytes = s.responseHeadersSize + s.responseBodySize;
+        const type = request.resourceType();
+        w.requests += 1;
+        if (type === 'document') w.document += bytes;
+        else if (type === 'script') w.js += bytes;
+        else if (type === 'stylesheet') w.css += bytes;
+        else w.other += bytes;
+      }),
+    );
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  await Promise.all(pending);
+  await page.close();
+  return w;
+}
+
+async function main(): Promise<void> {
+  const whole = await startWhole({});
+  let browser: Browser | null = null;
+  let over = 0;
+  try {
+    const token = await login(whole.base);
+    const saved = await uploadEvidence(whole.base, token, {
+      title: '页面重量测试',
+      fileName: 'weight.txt',
+      bytes: new TextEncoder().encode('page weight\n'),
+    });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+    });
+    // The demo account's session, made through the login form once and reused by every context.
+    const setup = await browser.newContext({ baseURL: whole.base });
+    const loginPage = await setup.newPage();
+    await loginPage.goto('/login');
+    await loginPage.getByLabel('手机号').fill(DEMO_MOBILE);
+    await loginPage.getByLabel('密码').fill(DEMO_PASSWORD);
+    await loginPage.getByRole('button', { name: '登录', exact: true }).click();
+    await loginPage.waitForURL((u) => !u.pathname.startsWith('/login'));
+    const state = await setup.storageState();
+    await setup.close();
+
+    const pages = [
+      '/',
+      '/privacy',
+      '/login',
+      '/register',
+      `/attestation/${saved.baoquan}`,
+      '/attestation-list/file',
+      '/newAccessCard',
+      '/newAccessHashCard',
+      '/newProperty',
+      '/queryAuthentication/certificate',
+      '/address',
+      '/personage-kyc',
+      '/buyCredits',
+      '/orders',
+      '/invoice',
+      '/orders/makeOutInvoice',
+      '/setting',
+    ];
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+    const print = (line: string) => process.stdout.write(`${line}\n`);
+    print(
+      `budgets: first-load JS ≤ ${kb(JS_BUDGET_BYTES)}; /address document ≤ ${kb(DOCUMENT_BUDGETS['/address']!)}`,
+    );
+    print('bytes on the wire (headers + encoded body), empty cache');
+    print('| page | JS on: JS | JS on: total | JS off: HTML | JS off: CSS | JS off: total | verdict |');
+    print('|---|---|---|---|---|---|---|');
+    for (const path of pages) {
+      const on = await browser.newContext({ baseURL: whole.base, storageState: state });
+      const off = await browser.newContext({
+        baseURL: whole.base,
+        storageState: state,
+        javaScriptEnabled: false,
+      });
+      const withJs = await weigh(on, path);
+      const noJs = await weigh(off, path);
+      await on.close();
+      await off.close();
+      const problems: string[] = [];
+      if (withJs.js > JS_BUDGET_BYTES) problems.push(`JS ${kb(withJs.js)} > ${kb(JS_BUDGET_BYTES)}`);
+      const docBudget = DOCUMENT_BUDGETS[path];
+      if (docBudget !== undefined && noJs.document > docBudget)
+        problems.push(`HTML ${kb(noJs.document)} > ${kb(docBudget)}`);
+      if (problems.length) over += 1;
+      const total = (w: Weight) => w.document + w.js + w.css + w.other;
+      const label = path.replace(saved.baoquan, '{id}');
+      print(
+        `| ${label} | ${kb(withJs.js)} | ${kb(total(withJs))} | ${kb(noJs.document)} | ${kb(noJs.css)} | ${kb(total(noJs))} | ${problems.length ? `FAIL: ${problems.join('; ')}` : 'PASS'} |`,
+      );
+    }
+    print(over ? `${over} page(s) over budget` : 'every page within budget');
+  } finally {
+    await browser?.close();
+    await whole.stop();
   }
-  return size;
+  process.exitCode = over ? 1 : 0;
 }
 
-function total(files: Set<string>): { raw: number; br: number } {
-  let raw = 0;
-  let br = 0;
-  for (const f of files) {
-    const s = sizeOf(f);
-    raw += s.raw;
-    br += s.br;
-  }
-  return { raw, br };
-}
-
-const manifest = readManifest();
-const stylesheet = readdirSync(path.join(CLIENT, 'assets')).find((f) => /^styles-.*\.css$/.test(f));
-if (!stylesheet) throw new Error('no build/client/assets/styles-*.css');
-const siteCss = sizeOf(`/assets/${stylesheet}`);
-const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-const print = (line: string) => process.stdout.write(`${line}\n`);
-print(
-  `site stylesheet: ${kb(siteCss.raw)} raw, ${kb(siteCss.br)} brotli (every page, with or without JavaScript)`,
-);
-print('| page | JS raw | JS brotli | largest chunk |');
-print('|---|---|---|---|');
-for (const [label, id] of PAGES) {
-  const route = manifest.routes[id];
-  const root = manifest.routes.root;
-  if (!route || !root) throw new Error(`route ${id} is not in the manifest`);
-  const js = new Set<string>();
-  for (const e of [manifest.entry, root, route]) {
-    js.add(e.module);
-    for (const i of e.imports ?? []) js.add(i);
-  }
-  const largest = [...js].sort((a, b) => sizeOf(b).raw - sizeOf(a).raw)[0]!;
-  const j = total(js);
-  print(`| ${label} | ${kb(j.raw)} | ${kb(j.br)} | ${path.basename(largest)} ${kb(sizeOf(largest).raw)} |`);
-}
+await main();

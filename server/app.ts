@@ -374,6 +374,9 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       await web.register(reactRouterFastify, {
         buildDirectory,
         mode,
+        // The hashed assets' .br/.gz made at build time (scripts/precompress.ts), at a quality per-request
+        // compression cannot afford; @fastify/compress leaves answers that are already encoded alone.
+        fastifyStaticOptions: { preCompressed: true },
         ...(opts.build ? { productionServerBuild: opts.build } : {}),
         // The provider has no index signature, which AppLoadContext declares; the fields are all there.
         getLoadContext: (request, reply) =>

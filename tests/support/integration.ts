@@ -53,6 +53,15 @@ export function freshDataDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'cz-integration-'));
 }
 
+/** The run's templates inside Vitest; none outside it (the benchmarks start the server too). */
+function runTemplates(): ReturnType<typeof inject<'platformTemplates'>> | undefined {
+  try {
+    return inject('platformTemplates');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts `startServer` with the production UI build (independent of NODE_ENV) and the test environment.
  * @throws when `build/server/index.js` is missing (run `npm run build` first), or whatever startServer throws.
@@ -65,7 +74,7 @@ export async function startWhole(extra: Record<string, string> = {}): Promise<Wh
   let running: RunningServer;
   try {
     // The run's migrated SQLite file and sandbox keys (tests/support/global-setup.ts), unless the suite moves them.
-    await seedDataDir(inject('platformTemplates'), dataDir, !extra.DATABASE_URL && !extra.DATA_DIR);
+    await seedDataDir(runTemplates(), dataDir, !extra.DATABASE_URL && !extra.DATA_DIR);
     running = await startServer(testEnv(dataDir, extra), { mode: 'production', buildDirectory: BUILD_DIR });
   } catch (err) {
     rmSync(dataDir, { recursive: true, force: true });
