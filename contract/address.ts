@@ -3,6 +3,7 @@
  * default, at most 5, and the region tree of the picker (GB/T 2260 codes).
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { freeText, mobile } from './validators.ts';
 

@@ -7,6 +7,7 @@
  * everywhere; what the spec leaves open is in docs/decisions/018-billing.md. No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
 import { blankToUndefined } from './validators.ts';

@@ -4,6 +4,7 @@
  * generated"; docs/decisions/027-spec-remainders.md): their bodies, answers and the certificate PDF paths. No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { EvidenceMsg } from './evidence.ts';
 import { Msg } from './messages.ts';
 

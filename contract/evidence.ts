@@ -4,6 +4,7 @@
  * Type codes: 0 all, 1 document, 2 image, 3 audio, 4 video, 5 other (spec 01 §2.4, §9).
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { freeText } from './validators.ts';
 

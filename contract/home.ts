@@ -6,6 +6,7 @@
  * and the activity status label from the zod-free `contract/home-codes.ts`.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 
 export const HomePaths = {
   /** `POST` (no body) → AppVersion[] (spec 01 §7; the payload and result are ours). */

@@ -7,6 +7,7 @@
  * leaves open is in docs/decisions/022-invoices.md. No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
 import { bankNo, blankToUndefined, freeText, isValidCreditCode, isValidIdCard } from './validators.ts';

@@ -6,6 +6,7 @@
  * `KycMsg`).
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 
 /** The image messages of spec 02 §5, zh-CN, verbatim (the enterprise ones include the original's 超多). */
 export const KycImageMsg = {

@@ -4,6 +4,7 @@
  * `KycMsg` (contract/kyc.ts). No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { type KycDetails, KycMsg } from './kyc.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';

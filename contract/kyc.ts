@@ -6,6 +6,7 @@
  * contract/kyc-review.ts. No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import type { UserInfo } from './account.ts';
 import { ApiCode } from './envelope.ts';
 import { kycImageField, KycImageMsg } from './kyc-images.ts';

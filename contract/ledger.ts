@@ -5,6 +5,7 @@
  * JSON of the evidence record. Signed tree heads are Ed25519 signatures. Hashes are lower-case hex.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Msg } from './messages.ts';
 
 export const LedgerPaths = {

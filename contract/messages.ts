@@ -4,8 +4,6 @@
  * `EvidenceMsg` in evidence.ts, …). Where the spec gives the Chinese text it is used verbatim; where the spec only paraphrases a message in English,
  * the Chinese wording here is ours (docs/decisions/001-messages.md lists them).
  */
-import './zod-locale.ts';
-
 export const Msg = {
   // spec 01 §8 / spec 02 §8: envelope-level
   sessionExpired: '长时间未操作，请重新登录',

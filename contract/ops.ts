@@ -5,6 +5,7 @@
  * its paths, bodies and types in that area's contract (the KYC review: contract/kyc-review.ts). No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 
 /**
  * The roles an operator holds (one or more, set with the `ops` CLI): `reviewer` reviews real-name verifications,

@@ -3,6 +3,7 @@
  * delete. Seal images are served through signed, expiring URLs like every private file.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { freeText } from './validators.ts';
 
 export const SignaturePaths = {

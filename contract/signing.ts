@@ -9,6 +9,7 @@
  *   check a certificate PDF's signature against it.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 
 /** Messages of the signing area. */
 export const SigningMsg = {

@@ -5,6 +5,7 @@
  * verification, invoices). Used by the forms in app/ (Conform) and by the platform's handlers. No I/O.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Msg } from './messages.ts';
 
 /** Mobile number: /^1[3-9]\d{9}$/ (spec 02 §5). */

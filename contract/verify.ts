@@ -3,6 +3,7 @@
  * viewToken → bqview) and the lookup by SHA-256. Public calls, rate-limited per client by the platform.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import { Sha256Hex } from './evidence.ts';
 import { Msg } from './messages.ts';
 

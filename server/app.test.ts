@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
-import { buildServer } from './app.ts';
+import { buildServer, DOCUMENT_ONLY_HEADERS } from './app.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 
 /** Streams `total` bytes of a repeating pattern without holding them. */
@@ -222,6 +222,11 @@ describe('gateway', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
     expect(asset.headers['content-encoding']).toBe('gzip');
+    // a script keeps nosniff and its resource policy, not the document's CSP and frame rules
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    for (const h of DOCUMENT_ONLY_HEADERS) expect(asset.headers[h], h).toBeUndefined();
+    expect(page.headers['content-security-policy']).toBeTruthy();
     const icon = await gateway.inject({ method: 'GET', url: '/favicon.ico' });
     expect(icon.headers['cache-control']).not.toContain('immutable');
   });
