@@ -10,30 +10,18 @@
  * Query (spec 01 §2.3): `isDownload` (§4), and `fileUrl` (a file-URL token), `fileType` (文档, 图片, 音频, 视频) and
  * `vedioType` which preview the evidence's file on the page (file-preview.server.ts).
  */
-import { data, Form, Link, redirectDocument } from 'react-router';
+import { Form, Link } from 'react-router';
 import type { Route } from './+types/attestation';
-import {
-  CodeDownloadBody,
-  type DownloadData,
-  type EvidenceView,
-  EvidenceMsg,
-  EvidencePaths,
-  OwnerDownloadBody,
-  packageContents,
-} from '../../contract/evidence.ts';
-import { apiCall } from '../lib/api.server.ts';
-import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
+import { type EvidenceView, EvidenceMsg, packageContents } from '../../contract/evidence-codes.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
+import { attestationAction } from './attestation-action.server.ts';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { readFilePreview } from './file-preview.server.ts';
 import { FilePreviewBox } from './file-preview.tsx';
-import { downloadOutcome } from './download-outcome.ts';
 import { loadView, ownerMobileQr, qrDataUri } from './view.server.ts';
 import { IssuerBlock, SheetFoot, sheetFacts } from './certificate-sheet.tsx';
 import { loadProofSummary } from './ledger-proof.server.ts';
-import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
   { title: d ? `电子数据保全证书 ${d.view.baoquan} - 存证云` : '电子数据保全证书 - 存证云' },
@@ -55,31 +43,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const formData = await readForm(request, context);
-  await validateCsrf(formData, request, context);
-  let res;
-  if (formData.get('intent') === 'owner') {
-    const body = OwnerDownloadBody.safeParse({ dataId: formData.get('dataId') });
-    if (!body.success) return data({ error: EvidenceMsg.evidenceNotFound }, { status: 400 });
-    res = await authedCall<DownloadData>(request, context, EvidencePaths.ownerDownload, { body: body.data });
-  } else {
-    const body = CodeDownloadBody.safeParse({ code: formData.get('code'), baoquan: params.attestationId });
-    if (!body.success) {
-      return data(
-        { error: body.error.issues[0]?.message ?? EvidenceMsg.extractCodeRequired },
-        { status: 400 },
-      );
-    }
-    res = await apiCall<DownloadData>(context, EvidencePaths.codeDownload, {
-      body: body.data,
-      urlPath: new URL(request.url).pathname,
-    });
-  }
-  const outcome = downloadOutcome(res, (d) => d.packageUrl || d.downUrl);
-  if (outcome.kind === 'info') return { notice: outcome.message };
-  if (outcome.kind === 'error') return data({ error: outcome.message }, { status: 400 });
-  return redirectDocument(outcome.url);
+export async function action(args: Route.ActionArgs) {
+  return attestationAction(args);
 }
 
 /** The download state of spec 01 §4: 1 downloadable; 0 with query isDownload 2 uploading; 0 otherwise missing. */

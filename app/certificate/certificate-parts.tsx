@@ -6,7 +6,7 @@
  * values (≤ 10 characters).
  */
 import { Link } from 'react-router';
-import { type EvidenceView, fileTypeLabelEn, packageContents } from '../../contract/evidence.ts';
+import { type EvidenceView, fileTypeLabelEn, packageContents } from '../../contract/evidence-codes.ts';
 import { formatBytes } from '../../contract/messages.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {

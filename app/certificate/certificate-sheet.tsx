@@ -6,7 +6,7 @@
  * public certificate, and the signature block with the platform's seal.
  */
 import { certificateIssuer, type Issuer } from '../../contract/issuer.ts';
-import type { EvidenceView } from '../../contract/evidence.ts';
+import type { EvidenceView } from '../../contract/evidence-codes.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import { CertificateBody, DeletedNotice, EnglishCertificate, KindFacts } from './certificate-parts.tsx';
 import type { ProofSummary } from './ledger-proof.server.ts';

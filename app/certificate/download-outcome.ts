@@ -4,7 +4,7 @@
  * whatever the code (contract `isCertificateGenerating`); any other non-success → show its msg as an error.
  */
 import { isSuccess, type ApiEnvelope } from '../../contract/envelope.ts';
-import { EvidenceMsg } from '../../contract/evidence.ts';
+import { EvidenceMsg } from '../../contract/evidence-codes.ts';
 import { isCertificateGenerating } from '../../contract/evidence-share.ts';
 
 export type DownloadOutcome =

@@ -6,7 +6,7 @@
  */
 import { Link } from 'react-router';
 import type { Route } from './+types/mobile';
-import { fileTypeLabel } from '../../contract/evidence.ts';
+import { fileTypeLabel } from '../../contract/evidence-codes.ts';
 import { DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { decodeFileToken, rewriteStorageHost } from './file-token.server.ts';
 import { loadView } from './view.server.ts';

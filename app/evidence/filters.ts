@@ -3,7 +3,7 @@
  * startDate/endDate (YYYY-MM-DD, Beijing time), type 0–5, label, keyword, page.
  * The end date is extended to the end of that day: start of day + 86400 − 1 seconds (spec 01 §9).
  */
-import { END_OF_DAY_SECONDS } from '../../contract/evidence.ts';
+import { END_OF_DAY_SECONDS } from '../../contract/evidence-codes.ts';
 
 export interface ListFilters {
   startDate: string;

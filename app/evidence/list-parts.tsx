@@ -10,7 +10,7 @@ import {
   type EvidenceListItem,
   FILE_TYPES,
   fileTypeLabel,
-} from '../../contract/evidence.ts';
+} from '../../contract/evidence-codes.ts';
 import { Pagination } from '../shell/pagination.tsx';
 import { pageHref, type ListFilters } from './filters.ts';
 

@@ -1,6 +1,6 @@
 /** How a found evidence is shown on the verification pages. */
 import { Link } from 'react-router';
-import { fileTypeLabel, fileTypeLabelEn } from '../../contract/evidence.ts';
+import { fileTypeLabel, fileTypeLabelEn } from '../../contract/evidence-codes.ts';
 import type { PublicEvidence } from '../../contract/verify.ts';
 
 const KIND: Record<PublicEvidence['kind'], string> = {
