@@ -7,8 +7,8 @@
  *
  * Key material, one PEM bundle (a PKCS#8 private key, then the signer certificate, then its issuers):
  * - DOCUMENT_SIGNING_PEM_FILE set: that file (a certificate from a real CA; RSA or EC P-256/P-384 key);
- * - else `${dataDir}/keys/document-signing.pem`, generated on first start: a local root CA "<operator> 文书签名
- *   根证书" (RSA 3072, 20 years) issues the signer certificate "<operator>" (RSA 3072, 10 years, digitalSignature +
+ * - else `${dataDir}/keys/document-signing.pem`, generated on first use: a local root CA "<operator> 文书签名
+ *   根证书" (ECDSA P-256, 20 years) issues the signer certificate "<operator>" (ECDSA P-256, 10 years, digitalSignature +
  *   nonRepudiation, extended key usages documentSigning RFC 9336 and emailProtection); the root's private key is
  *   dropped after issuing, so nothing else can ever be issued under it. Written once, atomically, mode 0600
  *   (core/key-file.ts), so several instances sharing DATA_DIR end up with one key.
@@ -144,7 +144,8 @@ async function issue(input: IssueInput): Promise<pkijs.Certificate> {
  * @returns the PEM bundle: PRIVATE KEY, then CERTIFICATE (signer), then CERTIFICATE (root)
  */
 export async function generateLocalBundle(operator: string): Promise<string> {
-  const params = { ...RSA, modulusLength: 3072, publicExponent: new Uint8Array([1, 0, 1]) };
+  // ECDSA P-256: generated in milliseconds (RSA 3072 took seconds on a loaded machine, and the first PDF waited).
+  const params = { name: 'ECDSA', namedCurve: 'P-256' } as const;
   const root = await crypto.subtle.generateKey(params, false, ['sign', 'verify']);
   const signer = await crypto.subtle.generateKey(params, true, ['sign', 'verify']);
   const rootName = name(`${operator} 文书签名根证书`, operator);

@@ -18,7 +18,7 @@ export interface CmsSource {
   cmsFor(digest: Buffer): Promise<Buffer>;
 }
 
-/** Bytes reserved in the PDF for the CMS (the hex string is twice that): an RSA-3072 chain of two needs ~3 KB. */
+/** Bytes reserved in the PDF for the CMS (the hex string is twice that): a chain of two needs ~1–3 KB (EC or RSA). */
 export const SIGNATURE_PLACEHOLDER_BYTES = 16_384;
 
 /** Thrown when the platform does not sign (unreachable, a non-success envelope, or the wrong key). */
