@@ -12,7 +12,8 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
-import { buildServer, DOCUMENT_ONLY_HEADERS } from './app.ts';
+import { buildServer } from './app.ts';
+import { DOCUMENT_ONLY_HEADERS } from './asset-headers.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 
 /** Streams `total` bytes of a repeating pattern without holding them. */

@@ -28,6 +28,7 @@ import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
+import { trimAssetHeaders } from './asset-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
@@ -54,19 +55,6 @@ export interface BuildServerOptions {
   /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
   readyTimeoutMs?: number;
 }
-
-/** Headers helmet sets that only a document uses; dropped from hashed assets (`/assets/*`). */
-export const DOCUMENT_ONLY_HEADERS = [
-  'content-security-policy',
-  'x-frame-options',
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'referrer-policy',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-] as const;
 
 /** The connection-failure envelope the gateway answers with when the upstream cannot be reached (spec 01 §8). */
 export const connectionFailedEnvelope: ApiEnvelope<null> = Object.freeze({
@@ -384,13 +372,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         request.raw.on('error', (err) => request.log.debug({ err }, 'request stream error'));
       });
       await web.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'] });
-      // Hashed scripts and stylesheets do not need the headers that govern a document (a CSP with fresh nonces,
-      // frame and referrer rules …: ~750 bytes on each of a page's ~10 asset answers, issue 16 point 3); they keep
-      // nosniff, CORP, HSTS and their caching. No asset runs as a worker, whose policy would come from its answer.
-      web.addHook('onSend', async (request, reply, payload) => {
-        if (request.url.startsWith('/assets/')) for (const h of DOCUMENT_ONLY_HEADERS) reply.removeHeader(h);
-        return payload;
-      });
+      web.addHook('onSend', trimAssetHeaders);
       await web.register(reactRouterFastify, {
         buildDirectory,
         mode,
