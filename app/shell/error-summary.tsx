@@ -2,9 +2,11 @@
  * The error summary of a Conform form (issue 16 point 6; the GOV.UK pattern): after a submission the server
  * answered with errors — the only way errors arrive without JavaScript — a box at the top of the form lists each
  * invalid field's message as a link to that field (a labelled region, not a second alert: the fields' own
- * messages are the alerts), and takes focus when the page loads (`autofocus` on a
- * `tabindex=-1` box: browsers honour it in server-rendered HTML, React calls focus() when it mounts), so screen
- * readers announce it and keyboard users start from it. Form-level messages stay where FormErrors shows them.
+ * messages are the alerts), and takes focus when the page loads (`autofocus` on a `tabindex=-1` box, honoured by
+ * browsers in server-rendered HTML), so screen readers announce it and keyboard users start from it; following a
+ * link focuses its field (the browser does that for a fragment naming a form control). With JavaScript the summary
+ * shows too, but focus stays where Conform puts it (React applies autoFocus to form controls only). Form-level
+ * messages stay where FormErrors shows them.
  */
 import type { FormMetadata } from '@conform-to/react';
 

@@ -96,6 +96,8 @@ test('after a round trip with errors an error summary leads the form, has focus,
   await expect(summary.getByRole('link', { name: '手机号不能为空' })).toHaveAttribute('href', `#${mobileId}`);
   await expect(summary.getByRole('link', { name: '密码不能为空' })).toBeVisible();
   await expect(mobile).toHaveAttribute('aria-invalid', 'true');
+  await summary.getByRole('link', { name: '手机号不能为空' }).click();
+  await expect(mobile).toBeFocused();
   await expect(page.locator('.field-invalid')).toHaveCount(2);
   // the summary comes first in the form, before the fields
   const first = await page.locator('form:has([data-testid="error-summary"]) > :not(input)').first();
