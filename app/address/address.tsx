@@ -3,20 +3,14 @@
  * (a <details> confirmation); name, detailed address, mobile and e-mail required with the shared validators; the
  * region from the GB/T 2260 tree (请选择所在地区); at most 5 (最多保存5个地址, enforced by the platform); one default.
  */
-import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect } from 'react-router';
+import { Form, Link } from 'react-router';
 import type { Route } from './+types/address';
-import {
-  type Address,
-  AddressBody,
-  AddressMsg,
-  AddressPaths,
-  MAX_ADDRESSES,
-} from '../../contract/address.ts';
+import { AddressMsg, AddressPaths, MAX_ADDRESSES, type Address } from '../../contract/address-codes.ts';
+import { addressAction } from './address-action.server.ts';
+import { valuesOf } from './address-values.ts';
 import { isSuccess } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { DefaultSubmit } from '../shell/default-submit.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
@@ -24,38 +18,10 @@ import { regionTree } from './region.server.ts';
 import { RegionSelect, regionOptions } from './region-select.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
-import { readForm } from '../lib/form-body.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '地址管理 - 存证云' }];
 
 const DONE: Record<string, string> = { added: Msg.added, modified: Msg.modified, deleted: '已删除该地址' };
-const FIELDS = [
-  'id',
-  'name',
-  'province',
-  'city',
-  'area',
-  'address',
-  'phoneNumber',
-  'email',
-  'status',
-] as const;
-type Values = Record<(typeof FIELDS)[number], string>;
-
-function valuesOf(a?: Partial<Address> | null): Values {
-  return {
-    id: a?.id ? String(a.id) : '',
-    name: a?.name ?? '',
-    province: a?.province ?? '',
-    city: a?.city ?? '',
-    area: a?.area ?? '',
-    address: a?.address ?? '',
-    phoneNumber: a?.phoneNumber ?? '',
-    email: a?.email ?? '',
-    status: a?.status === 1 ? '1' : '0',
-  };
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const [list, tree] = await Promise.all([
@@ -75,45 +41,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request, context);
-  await validateCsrf(formData, request, context);
-  const intent = formData.get('intent');
-  if (intent === 'del') {
-    const res = await authedCall(request, context, AddressPaths.delAddress, {
-      body: { id: String(formData.get('id')) },
-    });
-    if (!isSuccess(res.code)) return data({ values: null, errors: {}, formError: res.msg }, { status: 400 });
-    return redirect('/address?done=deleted');
-  }
-  const values = Object.fromEntries(FIELDS.map((f) => [f, String(formData.get(f) ?? '')])) as Values;
-  if (formData.get('status') === 'on') values.status = '1';
-  // Every answer that re-renders the form carries the region options of the posted levels.
-  const options = regionOptions(await regionTree(context), values);
-  // “下一步” without JavaScript: re-render with the chosen levels' options.
-  if (intent === 'region') return { values, options, errors: {} as Record<string, string>, formError: null };
-  const submission = parseWithZod(formData, { schema: AddressBody });
-  if (submission.status !== 'success') {
-    const errors = Object.fromEntries(
-      Object.entries(submission.reply().error ?? {}).map(([k, v]) => [k, v?.[0] ?? '']),
-    ) as Record<string, string>;
-    return data({ values, options, errors, formError: null }, { status: 400 });
-  }
-  const body = {
-    ...submission.value,
-    status: String(submission.value.status),
-    ...(values.id ? { id: values.id } : {}),
-  };
-  const res = await authedCall(
-    request,
-    context,
-    values.id ? AddressPaths.editAddress : AddressPaths.addAddress,
-    {
-      body,
-    },
-  );
-  if (!isSuccess(res.code)) return data({ values, options, errors: {}, formError: res.msg }, { status: 400 });
-  return redirect(`/address?done=${values.id ? 'modified' : 'added'}`);
+export async function action(args: Route.ActionArgs) {
+  return addressAction(args);
 }
 
 export default function Addresses({ loaderData, actionData }: Route.ComponentProps) {
