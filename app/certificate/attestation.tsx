@@ -19,9 +19,9 @@ import { attestationAction } from './attestation-action.server.ts';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { readFilePreview } from './file-preview.server.ts';
 import { FilePreviewBox } from './file-preview.tsx';
-import { loadView, ownerMobileQr, qrDataUri } from './view.server.ts';
-import { IssuerBlock, SheetFoot, sheetFacts } from './certificate-sheet.tsx';
-import { loadProofSummary } from './ledger-proof.server.ts';
+import { loadView, ownerMobileQr } from './view.server.ts';
+import { IssuerBlock, SheetFoot } from './certificate-sheet.tsx';
+import { sheetFacts } from './certificate-sheet.server.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
   { title: d ? `电子数据保全证书 ${d.view.baoquan} - 存证云` : '电子数据保全证书 - 存证云' },
@@ -36,10 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     qr: view.isSelf === 1 ? await ownerMobileQr(request, context, view) : null,
     queryIsDownload: url.searchParams.get('isDownload'),
     preview: readFilePreview(url, view, context.sessionSecrets),
-    sheet: await sheetFacts(request, view, false, {
-      qr: qrDataUri,
-      proof: () => loadProofSummary(context, view.baoquan),
-    }),
+    sheet: await sheetFacts(request, context, view, false),
   };
 }
 

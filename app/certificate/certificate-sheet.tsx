@@ -1,18 +1,18 @@
 /**
  * The printed certificate (issue 16 point 2): the print view (/attestation/{id}/print, which the gateway prints to
  * the signed PDF) is {@link CertificateSheet}; the certificate pages show its {@link IssuerBlock} and
- * {@link SheetFoot} in print media only around their own certificate, so a browser's print carries what the PDF does: issuer block (operator, cooperating notary office, certificate
- * number, issue time with its zone), the certificate, the kind's facts, the ledger proof summary, the QR code to the
- * public certificate, and the signature block with the platform's seal.
+ * {@link SheetFoot} in print media only around their own certificate, so a browser's print carries what the PDF
+ * does: issuer block (operator, cooperating notary office, certificate number, issue time with its zone), the
+ * certificate, the kind's facts, the ledger proof summary, the QR code to the public certificate, and the signature
+ * block with the platform's seal.
  */
-import { certificateIssuer, type Issuer } from '../../contract/issuer.ts';
+import type { Issuer } from '../../contract/issuer.ts';
 import type { EvidenceView } from '../../contract/evidence-codes.ts';
-import { formatBeijing } from '../../contract/time.ts';
 import { CertificateBody, DeletedNotice, EnglishCertificate, KindFacts } from './certificate-parts.tsx';
 import type { ProofSummary } from './ledger-proof.server.ts';
 import { Seal } from './seal.tsx';
 
-/** What the sheet needs besides the view (see {@link sheetFacts}). */
+/** What the sheet needs besides the view (`sheetFacts`, certificate-sheet.server.ts). */
 export interface SheetFacts {
   certificateUrl: string;
   /** The QR code of `certificateUrl` as a data URI. */
@@ -23,34 +23,12 @@ export interface SheetFacts {
   issuedAt: string;
 }
 
-/**
- * The sheet's facts for a request (server only: reads PUBLIC_URL and the issuer from the environment).
- * @param extra the QR maker and the proof loader (view.server.ts, ledger-proof.server.ts), passed in so this
- *   module stays importable by route components
- */
-export async function sheetFacts(
-  request: Request,
-  view: EvidenceView,
-  english: boolean,
-  extra: { qr: (text: string) => Promise<string>; proof: () => Promise<ProofSummary | null> },
-): Promise<SheetFacts> {
-  const origin = process.env.PUBLIC_URL?.replace(/\/$/, '') || new URL(request.url).origin;
-  const certificateUrl = `${origin}${english ? '/English' : ''}/attestation/${encodeURIComponent(view.baoquan)}`;
-  return {
-    certificateUrl,
-    qr: await extra.qr(certificateUrl),
-    proof: await extra.proof(),
-    issuer: certificateIssuer(process.env),
-    issuedAt: formatBeijing(Math.floor(Date.now() / 1000)),
-  };
-}
-
-/** The issuer block at the head of the sheet: operator, notary office, certificate number, issue time. */
 /** A configured name (operator, notary office) marked Chinese when it is, so English pages stay English around it. */
 function Name({ value }: { value: string }) {
   return <span lang={/[\u3400-\u9fff]/.test(value) ? 'zh-CN' : undefined}>{value}</span>;
 }
 
+/** The issuer block at the head of the sheet: operator, notary office, certificate number, issue time. */
 export function IssuerBlock({ view, english, facts }: SheetProps) {
   const { issuer, issuedAt } = facts;
   const rows: [string, React.ReactNode][] = english

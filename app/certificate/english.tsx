@@ -8,9 +8,9 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/english';
 import { DeletedNotice, EnglishCertificate, Hashes, KindFacts } from './certificate-parts.tsx';
-import { loadView, qrDataUri } from './view.server.ts';
-import { IssuerBlock, SheetFoot, sheetFacts } from './certificate-sheet.tsx';
-import { loadProofSummary } from './ledger-proof.server.ts';
+import { loadView } from './view.server.ts';
+import { IssuerBlock, SheetFoot } from './certificate-sheet.tsx';
+import { sheetFacts } from './certificate-sheet.server.ts';
 
 export const handle = { lang: 'en' };
 
@@ -23,10 +23,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const view = await loadView(request, context, params.attestationId);
   return {
     view,
-    sheet: await sheetFacts(request, view, true, {
-      qr: qrDataUri,
-      proof: () => loadProofSummary(context, view.baoquan),
-    }),
+    sheet: await sheetFacts(request, context, view, true),
   };
 }
 

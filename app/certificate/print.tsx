@@ -8,9 +8,9 @@
 import '@fontsource/noto-sans-sc/400.css';
 import '@fontsource/noto-sans-sc/700.css';
 import type { Route } from './+types/print';
-import { CertificateSheet, sheetFacts } from './certificate-sheet.tsx';
-import { loadProofSummary } from './ledger-proof.server.ts';
-import { loadView, qrDataUri } from './view.server.ts';
+import { CertificateSheet } from './certificate-sheet.tsx';
+import { sheetFacts } from './certificate-sheet.server.ts';
+import { loadView } from './view.server.ts';
 
 export const handle = { bare: true };
 
@@ -24,10 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     english,
     // The root layout's <html lang> (print views are bare documents): the English print is English.
     lang: english ? 'en' : 'zh-CN',
-    facts: await sheetFacts(request, view, english, {
-      qr: qrDataUri,
-      proof: () => loadProofSummary(context, view.baoquan),
-    }),
+    facts: await sheetFacts(request, context, view, english),
   };
 }
 

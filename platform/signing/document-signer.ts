@@ -197,7 +197,6 @@ export class DocumentSigner {
 
   private constructor(
     private readonly key: CryptoKey,
-    private readonly hashAlgorithm: string,
     private readonly chain: pkijs.Certificate[],
     chainDer: Uint8Array[],
   ) {
@@ -231,7 +230,7 @@ export class DocumentSigner {
       throw new SigningKeyError(`${file}: the first certificate does not belong to the private key`);
     }
     const chain = certs.map((der) => pkijs.Certificate.fromBER(der));
-    return new DocumentSigner(key, 'SHA-256', chain, certs);
+    return new DocumentSigner(key, chain, certs);
   }
 
   /**
@@ -300,7 +299,7 @@ export class DocumentSigner {
       signerInfos: [signerInfo],
       certificates: [leaf!, ...rest],
     });
-    await signed.sign(this.key, 0, this.hashAlgorithm);
+    await signed.sign(this.key, 0, 'SHA-256');
     const info = new pkijs.ContentInfo({
       contentType: pkijs.id_ContentType_SignedData,
       content: signed.toSchema(true),
