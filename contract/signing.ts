@@ -21,13 +21,12 @@ export const SigningPaths = {
   certificates: '/api/signing/certificates',
 } as const;
 
-/** The request: the SHA-256 (64 lowercase hex) of the PDF's signed byte range, and the signing time (ms epoch). */
+/** The request: the SHA-256 (64 lowercase hex) of the PDF's signed byte range (the time is the PDF's own `/M`). */
 export const CmsSignBody = z.object({
   digest: z
     .string()
     .regex(/^[0-9a-f]{64}$/, { message: SigningMsg.badDigest })
     .describe('SHA-256 of the signed byte range, lowercase hex'),
-  signingTime: z.number().int().positive().optional().describe('ms since the epoch; default: now'),
 });
 export type CmsSignBody = z.infer<typeof CmsSignBody>;
 

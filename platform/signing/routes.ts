@@ -1,7 +1,7 @@
 /**
  * The signing area (contract/signing.ts; decision 029): the platform's {@link DocumentSigner}, opened at start when
  * DOCUMENT_SIGNING_PEM_FILE names a bundle (a bad one stops the start), else on first use (generating the local CA
- * and signer the first time: ~0.5 s, not paid by starts that never sign). Serves
+ * and signer the first time: ECDSA P-256, milliseconds). Serves
  * - `POST /api/internal/signing/cms` (internal key): a detached CMS SignedData over a SHA-256 digest, for the
  *   gateway's PAdES certificate PDFs;
  * - `GET /api/signing/certificates`: the signer's public chain, so anyone can check a signature against it.
