@@ -1,17 +1,20 @@
 /**
  * End-to-end tests: Debian's Chromium (/usr/bin/chromium; nothing downloads a browser), each flow once with
- * JavaScript on and once with it off. The server is the production build started the way `npm start` does, on a
- * fresh DATA_DIR, with test hooks enabled (APP_ENV=test) so a test can read the captcha answer, and a fixed
- * SESSION_SECRET so that the login fixtures (tests/support/e2e-fixtures.ts) can seal session cookies themselves.
+ * JavaScript on and once with it off. The two projects run side by side, each against a server of its own: the
+ * production build started the way `npm start` does, on a fresh DATA_DIR per project (so that the demo account's
+ * balance, its login lock and its sessions are one project's alone), with test hooks enabled (APP_ENV=test) so a test
+ * can read the captcha answer, and a fixed SESSION_SECRET so that the login fixtures (tests/support/e2e-fixtures.ts)
+ * can seal session cookies themselves. Within a project the spec files run one after the other (one worker), as
+ * they share the demo account. The project's data directory is in its metadata (`dataDir`, read by
+ * tests/support/e2e.ts).
  */
 import { defineConfig, devices } from '@playwright/test';
 import path from 'node:path';
 import os from 'node:os';
 
+/** The js-on server listens on E2E_PORT (default 3100), the js-off server on the next port. */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), `cunzheng-e2e-${PORT}`);
-process.env.E2E_DATA_DIR = E2E_DATA_DIR;
-/** The e2e server's cookie-session secret (at least 32 characters), shared with the login fixtures. */
+/** The e2e servers' cookie-session secret (at least 32 characters), shared with the login fixtures. */
 export const E2E_SESSION_SECRET =
   process.env.E2E_SESSION_SECRET ?? 'cunzheng-e2e-session-secret-not-for-production';
 process.env.E2E_SESSION_SECRET = E2E_SESSION_SECRET;
@@ -34,34 +37,56 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? [['list'], ['json', { outputFile: 'test-results/e2e.json' }]] : [['list']],
   use: {
-    baseURL: `http://localhost:${PORT}`,
     trace: 'retain-on-failure',
     acceptDownloads: true,
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
   },
-  projects: [
-    { name: 'js-on', use: { ...devices['Desktop Chrome'], launchOptions, javaScriptEnabled: true } },
-    { name: 'js-off', use: { ...devices['Desktop Chrome'], launchOptions, javaScriptEnabled: false } },
-  ],
-  webServer: {
-    command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server/main.ts`,
-    url: `http://localhost:${PORT}/healthz`,
+  projects: [project('js-on', true, PORT), project('js-off', false, PORT + 1)],
+  webServer: [server(PORT), server(PORT + 1)],
+});
+
+/** The data directory of the server on `port` (E2E_DATA_DIR is taken as a prefix when set). */
+function dataDirFor(port: number): string {
+  return `${process.env.E2E_DATA_DIR ?? path.join(os.tmpdir(), 'cunzheng-e2e')}-${port}`;
+}
+
+/** A project: Desktop Chrome with JavaScript on or off, against the server on `port`, one spec file at a time. */
+function project(name: string, javaScriptEnabled: boolean, port: number) {
+  return {
+    name,
+    workers: 1,
+    metadata: { dataDir: dataDirFor(port) },
+    use: {
+      ...devices['Desktop Chrome'],
+      launchOptions,
+      javaScriptEnabled,
+      baseURL: `http://localhost:${port}`,
+    },
+  };
+}
+
+/** The production server on `port` with a fresh data directory. */
+function server(port: number) {
+  const dataDir = dataDirFor(port);
+  return {
+    command: `rm -rf ${dataDir} && node --import tsx server/main.ts`,
+    url: `http://localhost:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
     env: {
       NODE_ENV: 'production',
       APP_ENV: 'test',
       TEST_HOOKS: '1',
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: E2E_DATA_DIR,
+      DATA_DIR: dataDir,
       SESSION_SECRET: E2E_SESSION_SECRET,
       LOG_LEVEL: 'warn',
       // every spec registers its users from one loopback address
@@ -69,5 +94,5 @@ export default defineConfig({
       NOTARY_OFFICE: '测试市公证处',
       SUPPORT_CONTACT: '客服电话 400-800-0000',
     },
-  },
-});
+  };
+}

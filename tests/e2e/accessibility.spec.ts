@@ -47,13 +47,13 @@ const ACCOUNT_PAGES = [
 ];
 
 /**
- * The violations axe finds at `path` as the test's project shows it, one line each: rule, impact and the first
- * offending node. axe runs as a script in the page, which a context without JavaScript cannot do; for the js-off
- * project the page is opened in a second context of the same browser with JavaScript on but every script file
- * refused (and the first context's cookies): the server-rendered page no script has touched, which is what a browser
- * without JavaScript shows.
+ * The violations axe finds at each of `paths` as the test's project shows it, one line each: rule, impact and the
+ * first offending node. axe runs as a script in the page, which a context without JavaScript cannot do; for the
+ * js-off project the pages are opened in a second context of the same browser (one for all `paths`) with JavaScript
+ * on but every script file refused (and the first context's cookies): the server-rendered page no script has
+ * touched, which is what a browser without JavaScript shows.
  */
-async function violations(page: Page, path: string): Promise<string[]> {
+async function violations(page: Page, ...paths: string[]): Promise<string[]> {
   let target = page;
   let scratch: BrowserContext | null = null;
   if (test.info().project.use.javaScriptEnabled === false) {
@@ -62,18 +62,24 @@ async function violations(page: Page, path: string): Promise<string[]> {
     await scratch.route(/\.m?js(\?.*)?$/, (route) => route.abort());
     target = await scratch.newPage();
   }
+  const found: string[] = [];
   try {
-    await target.goto(new URL(path, test.info().project.use.baseURL).href);
-    const result = await new AxeBuilder({ page: target })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze();
-    return result.violations.map(
-      (v) =>
-        `${path}: ${v.id} (${v.impact ?? ''}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ') ?? ''} — ${v.help}`,
-    );
+    for (const path of paths) {
+      await target.goto(new URL(path, test.info().project.use.baseURL).href);
+      const result = await new AxeBuilder({ page: target })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze();
+      found.push(
+        ...result.violations.map(
+          (v) =>
+            `${path}: ${v.id} (${v.impact ?? ''}): ${v.nodes.length} × ${v.nodes[0]?.target.join(' ') ?? ''} — ${v.help}`,
+        ),
+      );
+    }
   } finally {
     await scratch?.close();
   }
+  return found;
 }
 
 for (const path of PUBLIC_PAGES) {
@@ -85,11 +91,7 @@ for (const path of PUBLIC_PAGES) {
 test('account pages have no axe violations', async ({ page, freshUser }) => {
   test.setTimeout(180_000);
   await freshUser('/attestation-list/file');
-  const found: string[] = [];
-  for (const path of ACCOUNT_PAGES) {
-    found.push(...(await violations(page, path)));
-  }
-  expect(found).toEqual([]);
+  expect(await violations(page, ...ACCOUNT_PAGES)).toEqual([]);
 });
 
 test('a certificate, its print sheets and the public verification pages have no axe violations', async ({
@@ -99,17 +101,15 @@ test('a certificate, its print sheets and the public verification pages have no 
   test.setTimeout(120_000);
   await freshUser('/newAccessCard');
   const baoquan = await preserveFile(page, '无障碍检查', makeFile('a11y.txt', 2048).file);
-  const found: string[] = [];
-  for (const path of [
+  const found = await violations(
+    page,
     `/attestation/${baoquan}`,
     `/attestation/${baoquan}/print`,
     `/English/attestation/${baoquan}`,
     `/English/attestation/${baoquan}/print`,
     `/queryAuthentication/certificate?baoquan=${baoquan}`,
     '/English/safekeeping',
-  ]) {
-    found.push(...(await violations(page, path)));
-  }
+  );
   expect(found).toEqual([]);
 });
 

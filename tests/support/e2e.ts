@@ -10,13 +10,14 @@ import yauzl from 'yauzl';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
 
+/** The data directory of the running test's server (each project has its own; playwright.config.ts). */
 function dataDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const dir = (test.info().project.metadata as { dataDir?: string }).dataDir;
+  if (!dir) throw new Error('the project has no metadata.dataDir (playwright.config.ts sets it)');
   return dir;
 }
 
