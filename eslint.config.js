@@ -37,6 +37,12 @@ export default tseslint.config(
           message:
             'read page forms with readForm (app/lib/form-body.server.ts): request.formData() is unbounded',
         },
+        {
+          selector:
+            "CallExpression[callee.name='useForm'] > ObjectExpression:not(:has(Property[key.name='id']))",
+          message:
+            'give useForm an explicit id: the server (React) and the browser (Preact) generate different useId values (docs/decisions/031)',
+        },
       ],
     },
   },

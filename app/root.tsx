@@ -30,7 +30,9 @@ import { TopBar } from './shell/top-bar.tsx';
 import { Footer } from './shell/footer.tsx';
 import { EnglishFooter, EnglishTopBar } from './shell/english-frame.tsx';
 import { pageLang } from './shell/page-lang.ts';
-import { AnnouncementBanner, IeNotice, announcementActive, isOldIe } from './shell/notices.tsx';
+import { DocumentRoot } from './shell/document-root.tsx';
+import { AnnouncementBanner, IeNotice, announcementActive, isOldIe, lacksDetails } from './shell/notices.tsx';
+import { CURRENT_ENGINE, EngineContext, NO_DETAILS_ENGINE } from './shell/engine.ts';
 import stylesheet from './styles.css?url';
 import { useSubmitBusy } from './shell/submit-busy.tsx';
 
@@ -58,6 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       csrf,
       nonce: context.cspNonce,
       oldIe: isOldIe(request.headers.get('User-Agent')),
+      noDetails: lacksDetails(request.headers.get('User-Agent')),
       announcement: announcementActive(context.announcement) ? context.announcement!.text : null,
       notaryOffice: process.env.NOTARY_OFFICE || '合作公证机构',
     },
@@ -75,7 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const english = lang === 'en';
   if (bare) {
     return (
-      <html lang={lang}>
+      <DocumentRoot lang={lang}>
         <head>
           <meta charSet="utf-8" />
           <Meta />
@@ -84,11 +87,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <body className="bare-body">
           <main>{children}</main>
         </body>
-      </html>
+      </DocumentRoot>
     );
   }
   return (
-    <html lang={lang}>
+    <DocumentRoot lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -116,7 +119,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </div>
         ) : null}
         <main className="main" id="main" tabIndex={-1}>
-          {children}
+          <EngineContext.Provider value={root?.noDetails ? NO_DETAILS_ENGINE : CURRENT_ENGINE}>
+            {children}
+          </EngineContext.Provider>
         </main>
         {english ? (
           <EnglishFooter legal={LegalPaths} />
@@ -126,7 +131,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <ScrollRestoration nonce={root?.nonce} />
         <Scripts nonce={root?.nonce} />
       </body>
-    </html>
+    </DocumentRoot>
   );
 }
 

@@ -14,9 +14,9 @@ import { bankNo, blankToUndefined, freeText, isValidCreditCode, isValidIdCard } 
 import {
   CHECK_REMARK_MAX_CHARS,
   INVOICE_TYPES,
-  MAX_INVOICE_HEADS,
   MAX_ORDERS_PER_APPLICATION,
   REMARK_MAX_CHARS,
+  InvoiceMsg,
   parseOrderIds,
   type ApplyStatusCode,
   type InvoiceType,
@@ -28,51 +28,6 @@ export * from './invoice-codes.ts';
 
 /** The role that opens the invoice queue (contract/ops.ts `finance`). */
 export const INVOICE_OPS_ROLE: OpsRole = 'finance';
-
-/** Invoice messages, zh-CN: the spec's verbatim where it gives one (§5, §8), the rest ours (decision 022). */
-export const InvoiceMsg = {
-  // spec 02 §5, §8 verbatim
-  headRequired: '请选择发票信息',
-  addressRequired: '请选择要送达的地址',
-  ordersRequired: '请先勾选可供开票的订单记录',
-  tooManyHeads: `最多保存 ${MAX_INVOICE_HEADS} 个发票抬头信息`,
-  headAdded: '新增成功',
-  headEdited: '修改成功',
-  headDeleted: '已删除该条发票抬头',
-  asked: '提交成功',
-  // ours
-  taxNumInvalid: '请输入正确的纳税人识别号（统一社会信用代码或15、17、18、20位税号）',
-  typeRequired: '请选择发票类型',
-  phoneInvalid: '请输入正确的注册电话',
-  remarkTooLong: `备注不能超过${REMARK_MAX_CHARS}个字符`,
-  tooManyOrders: `每次申请最多选择${MAX_ORDERS_PER_APPLICATION}条订单`,
-  /** An id of the ask that is not a tickable recharge of the caller (with the row's reason when it is theirs). */
-  orderNotInvoiceable: (orderNo: string, reason: string) => `订单${orderNo}不可开票：${reason}`,
-  orderNotFound: '订单不存在',
-  moneyMismatch: '开票金额与所选订单不一致，请刷新后重试',
-  headNotFound: '发票抬头不存在',
-  addressNotFound: '地址不存在',
-  applicationNotFound: '开票申请不存在',
-  fileNotFound: '发票文件不存在',
-  notRejected: '该申请未被拒绝',
-  // the finance queue
-  wrongState: '该申请当前状态不能进行此操作',
-  checkRemarkRequired: '请填写拒绝原因',
-  checkRemarkTooLong: `拒绝原因不能超过${CHECK_REMARK_MAX_CHARS}个字符`,
-  courierRequired: '请填写快递单号',
-  courierInvalid: '请输入正确的快递单号（6-30位字母或数字）',
-  filesRequired: '请上传发票文件（PDF或OFD）',
-  fileType: '发票文件须为PDF或OFD格式',
-  tooManyFiles: '每个申请最多上传5个发票文件',
-  /** A file field of the issue form sent twice (e.g. one input with `multiple`): each field carries one file. */
-  fileFieldRepeated: '每个文件选择框只能选择一个发票文件',
-  submittedToFinance: '已提交财务',
-  issued: '已开票',
-  rejected: '已拒绝该申请',
-  // notifications to the user
-  issuedNews: (applyNo: string) => `您的开票申请${applyNo}已开票。`,
-  rejectedNews: (applyNo: string, reason: string) => `您的开票申请${applyNo}审核不通过：${reason}`,
-} as const;
 
 /** The users' invoice calls (bearer token; form-encoded bodies, spec 02 §7). */
 export const InvoicePaths = {

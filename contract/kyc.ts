@@ -10,6 +10,7 @@ import './zod-locale.ts';
 import type { UserInfo } from './account.ts';
 import { ApiCode } from './envelope.ts';
 import { kycImageField, KycImageMsg } from './kyc-images.ts';
+import { KycGateMsg } from './kyc-gate.ts';
 import { Msg } from './messages.ts';
 import {
   bankNo,
@@ -68,7 +69,7 @@ export const KycMsg = {
   birthDateInvalid: ValidatorMsg.birthDateInvalid,
   birthDateMismatch: '出生日期与身份证号码不一致',
   /** The verification gate (spec 02 §4: storage needs userStatus 3). */
-  kycRequired: '您的账号尚未完成实名认证，请先完成实名认证后再使用数据保全服务',
+  kycRequired: KycGateMsg.required,
   /** A submission while the form is read-only (userStatus 2 or 3, spec 02 §2). */
   notEditable: '当前认证状态不可修改资料',
   /** A personal photo submission that is not multipart. */
@@ -271,10 +272,8 @@ export interface FaceQueryData {
   state: 'open' | 'passed' | 'failed' | 'expired';
 }
 
-/** The verification gate (spec 02 §4): envelope code and message when an unverified user saves evidence. */
-export const KYC_REQUIRED_CODE = ApiCode.KYC_REQUIRED;
-/** The gate's message, also `KycMsg.kycRequired`. */
-export const KycGateMsg = { required: KycMsg.kycRequired } as const;
+// The verification gate (spec 02 §4): contract/kyc-gate.ts.
+export { KYC_REQUIRED_CODE, KycGateMsg } from './kyc-gate.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Paths and submit payloads (spec 02 §3, §5, §7)

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
 import { buildServer } from './app.ts';
-import { DOCUMENT_ONLY_HEADERS } from './asset-headers.ts';
+import { DOCUMENT_ONLY_HEADERS, VALIDATOR_HEADERS } from './asset-headers.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 
 /** Streams `total` bytes of a repeating pattern without holding them. */
@@ -227,9 +227,13 @@ describe('gateway', () => {
     expect(asset.headers['x-content-type-options']).toBe('nosniff');
     expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
     for (const h of DOCUMENT_ONLY_HEADERS) expect(asset.headers[h], h).toBeUndefined();
+    // an immutable hashed name is never revalidated: no validators
+    for (const h of VALIDATOR_HEADERS) expect(asset.headers[h], h).toBeUndefined();
     expect(page.headers['content-security-policy']).toBeTruthy();
     const icon = await gateway.inject({ method: 'GET', url: '/favicon.ico' });
     expect(icon.headers['cache-control']).not.toContain('immutable');
+    // a file under a fixed name keeps what a browser revalidates it with
+    expect(icon.headers['etag'] ?? icon.headers['last-modified']).toBeTruthy();
   });
 });
 

@@ -2,7 +2,8 @@
  * Hashed scripts and stylesheets (`/assets/*`) do not need the headers that govern a document: a CSP with fresh
  * nonces, frame and referrer rules … (~750 bytes on each of a page's ~10 asset answers; issue 16 point 3). They keep
  * nosniff, the resource policy, HSTS and their caching. No asset runs as a worker, whose policy would come from its
- * own answer.
+ * own answer. Nor do they need validators: their names carry their content hash and they are cached `immutable`, so
+ * no browser revalidates them, and `ETag`, `Last-Modified` and `Accept-Ranges` (~110 bytes each) go too.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -19,12 +20,21 @@ export const DOCUMENT_ONLY_HEADERS = [
   'x-xss-protection',
 ] as const;
 
-/** An `onSend` hook of the UI scope: removes {@link DOCUMENT_ONLY_HEADERS} from `/assets/*` answers. */
+/** Validators and range support that an `immutable` hashed asset never uses. */
+export const VALIDATOR_HEADERS = ['etag', 'last-modified', 'accept-ranges'] as const;
+
+/**
+ * An `onSend` hook of the UI scope: removes {@link DOCUMENT_ONLY_HEADERS} from `/assets/*` answers, and
+ * {@link VALIDATOR_HEADERS} from those cached `immutable`.
+ */
 export async function trimAssetHeaders<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   payload: T,
 ): Promise<T> {
-  if (request.url.startsWith('/assets/')) for (const h of DOCUMENT_ONLY_HEADERS) reply.removeHeader(h);
+  if (!request.url.startsWith('/assets/')) return payload;
+  for (const h of DOCUMENT_ONLY_HEADERS) reply.removeHeader(h);
+  if (String(reply.getHeader('cache-control') ?? '').includes('immutable'))
+    for (const h of VALIDATOR_HEADERS) reply.removeHeader(h);
   return payload;
 }

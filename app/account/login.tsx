@@ -4,13 +4,13 @@
  * `redirect` (same-site paths only). `expired=1` shows the spec's "log in again" message.
  */
 import { getFormProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/login';
-import { AccountMsg, LoginBody } from '../../contract/account.ts';
+import { AccountMsg } from '../../contract/account-codes.ts';
 import { Msg } from '../../contract/messages.ts';
 import { loginAction, requireAnonymous, safeTarget } from '../lib/auth.server.ts';
 import { ErrorSummary } from '../shell/error-summary.tsx';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { InputField } from '../shell/input-field.tsx';
@@ -39,9 +39,11 @@ const NOTICES: Record<string, string> = {
 
 export default function Login({ loaderData: { expired, notice }, actionData }: Route.ComponentProps) {
   const [params] = useSearchParams();
+  const validation = useLazyValidation(() => import('./login-validation.ts').then((m) => m.validateLogin));
   const [form, fields] = useForm({
+    id: 'login-form',
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginBody }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
@@ -54,7 +56,7 @@ export default function Login({ loaderData: { expired, notice }, actionData }: R
         </div>
       ) : null}
       <FormNotice text={notice ? NOTICES[notice] : null} />
-      <Form method="post" {...getFormProps(form)} noValidate>
+      <Form method="post" {...getFormProps(form)} onFocus={validation.onFocus} noValidate>
         <CsrfInput />
         <ErrorSummary form={form} />
         <input type="hidden" name="redirect" value={params.get('redirect') ?? ''} />

@@ -17,6 +17,7 @@ import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { getSession, sessionStorageFor } from '../lib/session.server.ts';
 import { ErrorSummary } from '../shell/error-summary.tsx';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { readForm } from '../lib/form-body.server.ts';
@@ -73,15 +74,24 @@ export async function action({ request, context }: Route.ActionArgs) {
 type ActionData = Route.ComponentProps['actionData'];
 
 function PasswordForm({ actionData }: { actionData: ActionData }) {
+  const validation = useLazyValidation(() =>
+    import('./setting-validation.ts').then((m) => m.validatePassword),
+  );
   const [form, fields] = useForm({
     id: 'password-form',
     lastResult: actionData?.intent === 'password' ? actionData.result : undefined,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: EditPasswordBody }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="card narrow-card" noValidate>
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      onFocus={validation.onFocus}
+      className="card narrow-card"
+      noValidate
+    >
       <CsrfInput />
       <ErrorSummary form={form} />
       <input type="hidden" name="intent" value="password" />
@@ -118,11 +128,14 @@ function ExtractCodeTab({
 }) {
   const hydrated = useHydrated();
   const [copied, setCopied] = useState(false);
+  const validation = useLazyValidation(() =>
+    import('./setting-validation.ts').then((m) => m.validateExtractCode),
+  );
   const [form, fields] = useForm({
     id: 'extract-form',
     lastResult: actionData?.intent === 'extractCode' ? actionData.result : undefined,
     defaultValue: { extractCode: code },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExtractCodeBody }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
@@ -152,7 +165,7 @@ function ExtractCodeTab({
       <p className="muted">
         把证书链接和提取码一起发给对方，对方即可在证书页下载证据包。修改后旧提取码立即失效。
       </p>
-      <Form method="post" {...getFormProps(form)} noValidate>
+      <Form method="post" {...getFormProps(form)} onFocus={validation.onFocus} noValidate>
         <CsrfInput />
         <ErrorSummary form={form} />
         <input type="hidden" name="intent" value="extractCode" />

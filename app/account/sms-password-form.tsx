@@ -3,14 +3,13 @@
  * Three submit buttons carry the intent (`captcha`, `sendSms`, `submit`), so it all works without JavaScript.
  */
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link } from 'react-router';
 import { ErrorSummary } from '../shell/error-summary.tsx';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { DefaultSubmit } from '../shell/default-submit.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { InputField } from '../shell/input-field.tsx';
-import { schemaFor } from './sms-password.schema.ts';
 
 export function SmsPasswordForm({
   title,
@@ -28,9 +27,13 @@ export function SmsPasswordForm({
   /** Shown under the submit button (the register page's agreement note). */
   footnote?: React.ReactNode;
 }) {
+  const validation = useLazyValidation(() =>
+    import('./sms-password-validation.ts').then((m) => m.validateSmsPassword),
+  );
   const [form, fields] = useForm({
+    id: 'sms-password-form',
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: schemaFor(formData.get('intent')) }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   });
@@ -38,7 +41,7 @@ export function SmsPasswordForm({
     <section className="auth-card">
       <h1>{title}</h1>
       <FormNotice text={notice} />
-      <Form method="post" {...getFormProps(form)} noValidate>
+      <Form method="post" {...getFormProps(form)} onFocus={validation.onFocus} noValidate>
         <DefaultSubmit intent="submit" label={submitLabel} />
         <CsrfInput />
         <ErrorSummary form={form} />

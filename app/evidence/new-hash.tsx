@@ -6,8 +6,6 @@
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
 import { useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import { data, Form, Link, redirect } from 'react-router';
@@ -17,6 +15,7 @@ import { EvidencePaths, type SaveEvidenceData, SaveHashBody } from '../../contra
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { ErrorSummary } from '../shell/error-summary.tsx';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
 import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
@@ -53,6 +52,11 @@ const SLICE = 4 * 1024 * 1024;
 
 /** Hashes a File slice by slice; `onProgress` gets the fraction done. */
 async function hashFile(file: File, onProgress: (done: number) => void): Promise<string> {
+  // loaded when a file is picked, not with the page
+  const [{ sha256 }, { bytesToHex }] = await Promise.all([
+    import('@noble/hashes/sha2.js'),
+    import('@noble/hashes/utils.js'),
+  ]);
   const h = sha256.create();
   for (let offset = 0; offset < file.size; offset += SLICE) {
     const chunk = new Uint8Array(await file.slice(offset, offset + SLICE).arrayBuffer());
@@ -66,9 +70,11 @@ async function hashFile(file: File, onProgress: (done: number) => void): Promise
 export default function NewHashEvidence({ loaderData, actionData }: Route.ComponentProps) {
   const { gate } = loaderData;
   const gated = actionData && 'gated' in actionData ? String(actionData.gated) : null;
+  const validation = useLazyValidation(() => import('./hash-validation.ts').then((m) => m.validateHash));
   const [form, fields] = useForm({
+    id: 'hash-form',
     lastResult: actionData?.result,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: SaveHashBody }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
@@ -100,7 +106,7 @@ export default function NewHashEvidence({ loaderData, actionData }: Route.Compon
         哈希值，原始文件不离开您的电脑。日后出示原文件时，任何人都可重新计算哈希值与证书比对。
       </p>
       {gate || gated ? <KycGateNotice href={gate ?? '/no-type'} message={gated ?? undefined} /> : null}
-      <Form method="post" {...getFormProps(form)} className="card" noValidate>
+      <Form method="post" {...getFormProps(form)} onFocus={validation.onFocus} className="card" noValidate>
         <CsrfInput />
         <ErrorSummary form={form} />
         {hydrated ? (

@@ -12,17 +12,18 @@ import {
   useForm,
   type SubmissionResult,
 } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { useState } from 'react';
 import { Form, Link } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import {
   INVOICE_TYPE_TEXT,
   INVOICE_TYPES,
+  InvoiceMsg,
   MAX_INVOICE_HEADS,
   type InvoiceType,
 } from '../../contract/invoice-codes.ts';
-import { InvoiceHeadBody, InvoiceMsg, type InvoiceHead } from '../../contract/invoice.ts';
+import type { InvoiceHead } from '../../contract/invoice.ts';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -116,11 +117,12 @@ export function HeadForm({
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   const start = editing ?? headValues(null);
+  const validation = useLazyValidation(() => import('./head-validation.ts').then((m) => m.validateHead));
   const [form, fields] = useForm({
     id: `head-form-${start.id || 'new'}`,
     lastResult,
     defaultValue: start,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: InvoiceHeadBody }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
   });
@@ -131,7 +133,13 @@ export function HeadForm({
   const editingId = start.id;
   const full = count >= MAX_INVOICE_HEADS && !editingId;
   return (
-    <Form method="post" {...getFormProps(form)} className="card narrow-card" noValidate>
+    <Form
+      method="post"
+      {...getFormProps(form)}
+      onFocus={validation.onFocus}
+      className="card narrow-card"
+      noValidate
+    >
       <h2 className="section-title">{editingId ? '编辑发票抬头' : '新增发票抬头'}</h2>
       {full ? <p className="form-notice">{InvoiceMsg.tooManyHeads}</p> : null}
       <FormErrors errors={form.errors} />

@@ -4,7 +4,7 @@
  * only this of the KYC area.
  */
 import { Link } from 'react-router';
-import { KycGateMsg } from '../../contract/kyc.ts';
+import { KycGateMsg } from '../../contract/kyc-gate.ts';
 
 /** The verification gate (decision 011 "The gate"): the platform's message with the 去认证 link. */
 export function KycGateNotice({ href, message }: { href: string; message?: string | undefined }) {

@@ -38,6 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function OpsLogin({ loaderData, actionData }: Route.ComponentProps) {
   const { redirectTo, expired, loggedOut } = loaderData;
   const [form, fields] = useForm({
+    id: 'ops-login-form',
     lastResult: actionData?.result,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OpsLoginBody }),
     shouldValidate: 'onBlur',

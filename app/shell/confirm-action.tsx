@@ -2,10 +2,14 @@
  * A confirmation step that works without JavaScript (decision 004): a `<details>` whose summary names the action and
  * whose body is a small POST form with the question and the confirming button. Opening the summary is the first
  * click, the button the second; the action answers with a redirect (Post/Redirect/Get).
+ *
+ * Browsers without `<details>` (EngineContext, from the User-Agent) would show question and button at once; they get
+ * a link to the box instead, which CSS shows only while it is the URL's `:target` (IE 9+, old Android browsers).
  */
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { Form } from 'react-router';
 import { CsrfInput } from './csrf-input.tsx';
+import { EngineContext } from './engine.ts';
 
 /**
  * @param summary the action's link text (e.g. 删除)
@@ -34,30 +38,45 @@ export function ConfirmAction({
   className?: string;
   summaryClassName?: string;
 }) {
+  const { noDetails } = useContext(EngineContext);
+  const box = (id?: string) => (
+    <Form method="post" className={id ? 'confirm-box confirm-target' : 'confirm-box'} id={id}>
+      <CsrfInput />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <p>{question}</p>
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        className={
+          tone === 'primary'
+            ? 'button primary small'
+            : tone === 'danger'
+              ? 'button small danger'
+              : 'button small'
+        }
+      >
+        {confirm}
+      </button>
+    </Form>
+  );
+  if (noDetails) {
+    const id = `confirm-${intent}-${Object.values(fields).join('-')}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    return (
+      <div className={className}>
+        <a href={`#${id}`} className={summaryClassName}>
+          {summary}
+        </a>
+        {box(id)}
+      </div>
+    );
+  }
   return (
     <details className={className}>
       <summary className={summaryClassName}>{summary}</summary>
-      <Form method="post" className="confirm-box">
-        <CsrfInput />
-        {Object.entries(fields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        <p>{question}</p>
-        <button
-          type="submit"
-          name="intent"
-          value={intent}
-          className={
-            tone === 'primary'
-              ? 'button primary small'
-              : tone === 'danger'
-                ? 'button small danger'
-                : 'button small'
-          }
-        >
-          {confirm}
-        </button>
-      </Form>
+      {box()}
     </details>
   );
 }

@@ -8,6 +8,19 @@ export function isOldIe(userAgent: string | null): boolean {
   return !!userAgent && /MSIE [6-9]\.\d/.test(userAgent) && !/Trident\/[7-9]/.test(userAgent);
 }
 
+/**
+ * True for browsers without `<details>`: Internet Explorer (any), EdgeHTML (Edge 12–18) and the stock Android
+ * browser before 4.4 (WebKit without Chrome). Their confirmations use a `:target` box instead (confirm-action.tsx).
+ */
+export function lacksDetails(userAgent: string | null): boolean {
+  if (!userAgent) return false;
+  return (
+    /MSIE \d|Trident\//.test(userAgent) ||
+    /Edge\/1[2-8]\./.test(userAgent) ||
+    (/Android [1-4]\.[0-3]\b/.test(userAgent) && !/Chrome\//.test(userAgent))
+  );
+}
+
 /** True when `now` lies inside [from, until). Bad dates mean no banner. */
 export function announcementActive(
   window: { from: string; until: string } | null,

@@ -1,7 +1,7 @@
 /** The top bar's badge cap (spec 01 §9, spec 02 §9), the IE 6–9 detection and the announcement window. */
 import { describe, expect, it } from 'vitest';
 import { badgeText, maskMobile } from './top-bar.tsx';
-import { announcementActive, isOldIe } from './notices.tsx';
+import { announcementActive, isOldIe, lacksDetails } from './notices.tsx';
 
 describe('badgeText', () => {
   it('shows the count up to 99 and 99+ above', () => {
@@ -30,6 +30,38 @@ describe('isOldIe', () => {
       false,
     );
     expect(isOldIe(null)).toBe(false);
+  });
+});
+
+describe('lacksDetails', () => {
+  it('names the browsers without <details>: IE, EdgeHTML, the stock Android browser before 4.4', () => {
+    expect(lacksDetails('Mozilla/5.0 (Windows NT 10.0; Trident/7.0; rv:11.0) like Gecko')).toBe(true);
+    expect(lacksDetails('Mozilla/5.0 (compatible; MSIE 9.0; Windows NT 6.1; Trident/5.0)')).toBe(true);
+    expect(
+      lacksDetails(
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0 Safari/537.36 Edge/18.17763',
+      ),
+    ).toBe(true);
+    expect(
+      lacksDetails(
+        'Mozilla/5.0 (Linux; U; Android 4.1.2; zh-cn; GT-I9300 Build/JZO54K) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30',
+      ),
+    ).toBe(true);
+    // Android 4.4 WebViews are Chrome-based and have <details>
+    expect(
+      lacksDetails(
+        'Mozilla/5.0 (Linux; Android 4.4.2; Nexus 5 Build/KOT49H) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Mobile Safari/537.36',
+      ),
+    ).toBe(false);
+    expect(
+      lacksDetails(
+        'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120.0',
+      ),
+    ).toBe(false);
+    expect(
+      lacksDetails('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/156.0 Safari/537.36'),
+    ).toBe(false);
+    expect(lacksDetails(null)).toBe(false);
   });
 });
 

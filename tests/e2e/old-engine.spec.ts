@@ -85,3 +85,31 @@ test('without custom properties and gap: login, list, certificate and address ke
   await expect(page.getByRole('button', { name: '保存地址' })).toBeVisible();
   expect(await contrast(page, 'form button.primary:not(.default-submit)')).toBeGreaterThanOrEqual(4.5);
 });
+
+test.describe('a browser without <details> (Internet Explorer 11)', () => {
+  test.use({ userAgent: 'Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko' });
+
+  test('a confirmation is a link to its box, which shows only once followed; confirming deletes the data', async ({
+    page,
+    freshUser,
+  }, info) => {
+    test.skip(info.project.name !== 'js-off', 'old engines get the no-JavaScript path');
+    await emulateOldEngine(page);
+    await freshUser('/newAccessCard');
+    await preserveFile(page, '确认步骤检查', makeFile('confirm.txt', 500).file);
+    await page.goto('/attestation-list/file');
+    const row = page.locator('tbody tr', { hasText: '确认步骤检查' });
+    // no <details> around the question: an engine without it would show question and button at once
+    await expect(row.locator('details .confirm-box')).toHaveCount(0);
+    const question = row.getByText('删除后原始数据不可恢复');
+    await expect(question).toBeHidden();
+    await expect(row.getByRole('button', { name: '确认删除' })).toBeHidden();
+
+    await row.getByRole('link', { name: '删除', exact: true }).click();
+    await expect(question).toBeVisible();
+    await row.getByRole('button', { name: '确认删除' }).click();
+    // the evidence's data is deleted (its ledger record stays), and the answer is a page without the box open
+    await expect(page.getByRole('status').filter({ hasText: '已删除该证据数据' })).toBeVisible();
+    await expect(question).toBeHidden();
+  });
+});
