@@ -5,9 +5,10 @@
  * `useLazyValidation(load)` returns Conform's `onValidate` and an `onFocus` for the `<Form>`: the first focus inside
  * the form (focus events bubble as `focusin`) imports the validator module; from then on `onValidate` validates in
  * the browser with the same contract schema the action uses. Until it has loaded (the user tabbed straight to the
- * submit button on a slow line, or the import failed), `onValidate` answers "not decided here"
- * (`error: null`), and Conform lets the submission go to the action, which validates it and answers with the same
- * messages: the no-JavaScript path, through the router.
+ * submit button on a slow line, or the import failed): a submit is answered "not decided here" (`error: null`) and
+ * Conform lets it go to the action, which validates it and answers with the same messages (the no-JavaScript path,
+ * through the router); a field's blur or input validation reports nothing yet (Conform would otherwise ask the server
+ * to validate the field, a request per blur).
  */
 import { parse, type Submission } from '@conform-to/react';
 import { useCallback, useRef, useState } from 'react';
@@ -38,6 +39,8 @@ export function useLazyValidation<Output>(load: () => Promise<Validator<Output>>
     );
   }, []);
   const onValidate = ({ formData }: { formData: FormData }) =>
-    validator ? validator(formData) : parse<Output, string[]>(formData, { resolve: () => ({ error: null }) });
+    validator
+      ? validator(formData)
+      : parse<Output, string[]>(formData, { resolve: (_, intent) => ({ error: intent ? {} : null }) });
   return { onValidate, onFocus };
 }
