@@ -3,9 +3,10 @@
  * not know in CSS. Emulated in Chromium by serving the built stylesheets with every declaration that uses var() or
  * sets a gap removed and the `@supports (aspect-ratio …)` blocks dropped (what such an engine ignores), then checking
  * login, list, certificate and address: the main buttons stay visible, readable (not white on white), inside the
- * page and apart from each other. JavaScript-off project only.
+ * page and apart from each other; a screenshot of each is attached to the report. A browser without `<details>` (by
+ * its User-Agent) gets confirmations as `:target` boxes. JavaScript-off project only.
  */
-import type { Page, Route } from '@playwright/test';
+import type { Page, Route, TestInfo } from '@playwright/test';
 import postcss from 'postcss';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { makeFile, preserveFile } from '../support/e2e.ts';
@@ -28,6 +29,14 @@ async function emulateOldEngine(page: Page): Promise<void> {
   await page.route(/\.css(\?.*)?$/, async (route: Route) => {
     const res = await route.fetch();
     await route.fulfill({ response: res, body: oldEngineCss(await res.text()) });
+  });
+}
+
+/** Attaches a full-page screenshot of what the emulated engine shows to the report, for a human look. */
+async function attachShot(page: Page, info: TestInfo, name: string): Promise<void> {
+  await info.attach(`old-engine-${name}.png`, {
+    body: await page.screenshot({ fullPage: true }),
+    contentType: 'image/png',
   });
 }
 
@@ -65,6 +74,7 @@ test('without custom properties and gap: login, list, certificate and address ke
   const login = page.getByRole('button', { name: '登录', exact: true });
   await expect(login).toBeVisible();
   expect(await contrast(page, 'form button.primary:not(.default-submit)')).toBeGreaterThanOrEqual(4.5);
+  await attachShot(page, info, 'login');
 
   await freshUser('/newAccessCard');
   const baoquan = await preserveFile(page, '旧浏览器检查', makeFile('old-engine.txt', 1000).file);
@@ -76,14 +86,17 @@ test('without custom properties and gap: login, list, certificate and address ke
   const created = await create.boundingBox();
   expect(created!.x - (batch!.x + batch!.width)).toBeGreaterThanOrEqual(6);
   expect(await contrast(page, '.head-actions .button.primary')).toBeGreaterThanOrEqual(4.5);
+  await attachShot(page, info, 'list');
 
   await page.goto(`/attestation/${baoquan}`);
   await expect(page.getByRole('button', { name: '下载证据' })).toBeVisible();
   expect(await contrast(page, '.cz-certificate-statement')).toBeGreaterThanOrEqual(4.5);
+  await attachShot(page, info, 'certificate');
 
   await page.goto('/address');
   await expect(page.getByRole('button', { name: '保存地址' })).toBeVisible();
   expect(await contrast(page, 'form button.primary:not(.default-submit)')).toBeGreaterThanOrEqual(4.5);
+  await attachShot(page, info, 'address');
 });
 
 test.describe('a browser without <details> (Internet Explorer 11)', () => {
