@@ -32,7 +32,7 @@ import { EnglishFooter, EnglishTopBar } from './shell/english-frame.tsx';
 import { pageLang } from './shell/page-lang.ts';
 import { DocumentRoot } from './shell/document-root.tsx';
 import { AnnouncementBanner, IeNotice, announcementActive, isOldIe, lacksDetails } from './shell/notices.tsx';
-import { CURRENT_ENGINE, EngineContext, NO_DETAILS_ENGINE } from './shell/engine.ts';
+import { NoDetailsContext } from './shell/engine.ts';
 import stylesheet from './styles.css?url';
 import { useSubmitBusy } from './shell/submit-busy.tsx';
 
@@ -119,9 +119,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </div>
         ) : null}
         <main className="main" id="main" tabIndex={-1}>
-          <EngineContext.Provider value={root?.noDetails ? NO_DETAILS_ENGINE : CURRENT_ENGINE}>
-            {children}
-          </EngineContext.Provider>
+          <NoDetailsContext.Provider value={root?.noDetails ?? false}>{children}</NoDetailsContext.Provider>
         </main>
         {english ? (
           <EnglishFooter legal={LegalPaths} />

@@ -3,13 +3,13 @@
  * whose body is a small POST form with the question and the confirming button. Opening the summary is the first
  * click, the button the second; the action answers with a redirect (Post/Redirect/Get).
  *
- * Browsers without `<details>` (EngineContext, from the User-Agent) would show question and button at once; they get
+ * Browsers without `<details>` (NoDetailsContext, from the User-Agent) would show question and button at once; they get
  * a link to the box instead, which CSS shows only while it is the URL's `:target` (IE 9+, old Android browsers).
  */
 import { useContext, type ReactNode } from 'react';
 import { Form } from 'react-router';
 import { CsrfInput } from './csrf-input.tsx';
-import { EngineContext } from './engine.ts';
+import { NoDetailsContext } from './engine.ts';
 
 /**
  * @param summary the action's link text (e.g. 删除)
@@ -38,7 +38,7 @@ export function ConfirmAction({
   className?: string;
   summaryClassName?: string;
 }) {
-  const { noDetails } = useContext(EngineContext);
+  const noDetails = useContext(NoDetailsContext);
   const box = (id?: string) => (
     <Form method="post" className={id ? 'confirm-box confirm-target' : 'confirm-box'} id={id}>
       <CsrfInput />

@@ -6,38 +6,30 @@
  * package has no original file, user data's has data.csv); deleted evidence carries the owner's deletion date. Every
  * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
-import { fileTypeLabel, packageContents } from '../../contract/evidence.ts';
+import { fileTypeLabel, packageContents, type EvidenceView } from '../../contract/evidence.ts';
 import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { EvidenceKind } from '../db/schema.ts';
 
-/** Device facts of app-captured evidence (empty strings when unknown). */
-export interface DeviceFacts {
-  appType: string;
-  configName: string;
-  configModelName: string;
-  configVersion: string;
-  configProcessor: string;
-  configCore: string;
-}
+/** Device facts of app-captured evidence (empty strings when unknown), as the evidence view states them. */
+export type DeviceFacts = Pick<
+  EvidenceView,
+  'appType' | 'configName' | 'configModelName' | 'configVersion' | 'configProcessor' | 'configCore'
+>;
 
 /** The facts a certificate states. Sizes in bytes; `saveTime` already formatted in Beijing time. */
-export interface CertificateFacts {
+export interface CertificateFacts extends Pick<
+  EvidenceView,
+  'baoquan' | 'title' | 'fileName' | 'fileSize' | 'fileType' | 'saveTime' | 'chainhash'
+> {
   /** Default 'file'. */
   kind?: EvidenceKind;
-  baoquan: string;
-  title: string;
-  fileName: string;
-  fileSize: number;
-  fileType: number;
-  saveTime: string;
   ownerMobile: string;
   sha256: string;
-  chainhash: string;
   /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data. */
   deletedAt?: string | null;
   /** User data: row count and fields with example values (already cut to 10 characters). */
-  userData?: { line: number; fields: { fieldName: string; exampleValue: string }[] } | null;
+  userData?: EvidenceView['userData'];
   device?: DeviceFacts;
 }
 
