@@ -9,83 +9,15 @@
  * resident set size growth over its idle baseline (sampled every 50 ms from /proc; goal ≤ 50 MB), what the attack
  * got back, and the prober's answers and latency (median, max): normal requests must keep answering.
  *
- * Figures, not pass/fail. BENCH_PORT picks the port (default: any free one).
+ * Figures, not pass/fail. The server listens on a free loopback port.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rssOf, sleep, startProduct } from './support/process.ts';
 
 const MiB = 1024 * 1024;
 const GROWTH_GOAL_MB = 50;
 const print = (line: string) => process.stdout.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Resident set size of `pid` in bytes (Linux /proc), or NaN elsewhere. */
-function rssOf(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : NaN;
-  } catch {
-    return NaN;
-  }
-}
-
-/** A loopback port free right now. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
-}
-
-/** Starts the process; resolves with its pid, base URL and a stop function. */
-async function startChild(
-  dataDir: string,
-): Promise<{ pid: number; base: string; stop: () => Promise<void> }> {
-  const port = Number(process.env.BENCH_PORT) || (await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      APP_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: 'bench-abuse-secret-bench-abuse-secret-0001',
-      SCRYPT_N: '1024',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  let exited = false;
-  child.once('exit', () => {
-    exited = true;
-  });
-  child.stdout.resume();
-  for (let i = 0; ; i++) {
-    if (exited) throw new Error('server exited during start-up');
-    if (i > 600) throw new Error('server did not start within 60 s');
-    const up = await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await sleep(100);
-  }
-  return {
-    pid: child.pid!,
-    base,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
-}
 
 /** Samples the child's RSS every 50 ms until stopped; `peak()` is the highest sample since the last reset. */
 function rssSampler(pid: number) {
@@ -201,8 +133,7 @@ async function slowLoris(base: string, count: number, seconds: number): Promise<
 const mb = (n: number) => (n / MiB).toFixed(1);
 const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(0)} ms` : 'n/a');
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-bench-abuse-'));
-const server = await startChild(dataDir);
+const server = await startProduct({ LOG_LEVEL: 'warn' });
 try {
   // Warm up (the first renders load the build), then take the idle baseline.
   for (let i = 0; i < 10; i++) await (await fetch(`${server.base}/login`)).arrayBuffer();
@@ -282,5 +213,4 @@ try {
   print(`worst peak RSS growth ${mb(worst)} MB (goal ≤ ${GROWTH_GOAL_MB} MB)`);
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

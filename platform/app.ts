@@ -27,6 +27,7 @@ import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
 import { envelopePlugin } from './core/envelope.ts';
 import { redactingChildLoggerFactory } from './core/log-redact.ts';
+import { AccessLogController, type AccessLogMode } from './core/access-log.ts';
 import { utf8BodiesPlugin } from './core/utf8-bodies.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
@@ -60,6 +61,8 @@ export interface BuildPlatformOptions {
   storage?: FileStorage;
   /** Another face certifier; default: Alipay when configured, else the loopback sandbox (platform/kyc/face.ts). */
   face?: FaceCertifier;
+  /** Which answers get an access line; default `config.accessLog` (the embedded platform: `errors`). */
+  accessLog?: AccessLogMode;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function buildPlatform(
     bodyLimit: API_BODY_LIMIT_BYTES,
     // Uploads of up to MAX_UPLOAD_BYTES take long on slow links: no whole-request timeout.
     requestTimeout: 0,
+    logController: new AccessLogController(opts.accessLog ?? config.accessLog), // one line per request
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   try {

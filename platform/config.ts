@@ -12,6 +12,7 @@ import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/cli
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 import { ConfigError } from './config-error.ts';
 import { smsConfig, TENCENT_SMS_ENDPOINT, type SmsConfig } from './config-sms.ts';
+import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
 
 export { ConfigError } from './config-error.ts';
 export type { SmsConfig, TencentSmsConfig } from './config-sms.ts';
@@ -58,6 +59,8 @@ export interface PlatformConfig {
   downloadUrlTtlSeconds: number;
   /** LOG_LEVEL (default 'info'): pino level. */
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
+  accessLog: AccessLogMode;
   /**
    * TRUST_PROXY (default `loopback`): which peers may set X-Forwarded-For (Fastify `trustProxy`), so that
    * per-IP rate limits see the browser's address behind the gateway. `false`/`0` trusts nobody.
@@ -163,6 +166,7 @@ const EnvSchema = z.object({
   SCRYPT_P: int(1, 1, 16),
   DOWNLOAD_URL_TTL_SECONDS: int(600, 1, 7 * 86400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_LOG: AccessLogSchema,
   TRUST_PROXY: z.string().optional(),
   ALIPAY_APP_ID: z.string().optional(),
   ALIPAY_PRIVATE_KEY: z.string().optional(),
@@ -342,6 +346,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     scryptCost: { N: e.SCRYPT_N, r: e.SCRYPT_R, p: e.SCRYPT_P },
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
+    accessLog: e.ACCESS_LOG,
     trustProxy:
       trust === undefined || trust === '' ? 'loopback' : trust === '0' || trust === 'false' ? false : trust,
     alipay:

@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
-import { buildServer } from './app.ts';
+import { buildServer, cspDirectives } from './app.ts';
 import { DOCUMENT_ONLY_HEADERS, VALIDATOR_HEADERS } from './asset-headers.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 
@@ -305,8 +305,11 @@ describe('gateway behind TLS and a trusted proxy', () => {
       const seen = (res.json() as { data: SeenRequest }).data;
       expect(seen.headers['x-forwarded-for']).toBe('203.0.113.9, 127.0.0.1');
       expect(seen.headers['x-forwarded-proto']).toBe('https');
-      expect(res.headers['content-security-policy']).toContain('upgrade-insecure-requests');
       expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
+      // a JSON envelope is no document: no CSP and frame rules; pages get the upgrading CSP
+      for (const h of DOCUMENT_ONLY_HEADERS) expect(res.headers[h], h).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(cspDirectives({ secure: true, development: false }).upgradeInsecureRequests).toEqual([]);
     } finally {
       await gateway.close();
       await upstream.app.close();

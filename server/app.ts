@@ -28,8 +28,9 @@ import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
-import { trimAssetHeaders } from './asset-headers.ts';
+import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
+import { AccessLogController } from '../platform/core/access-log.ts';
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
 export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);
@@ -271,6 +272,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     // Uploads of gigabytes may take long; the upstream enforces MAX_UPLOAD_BYTES, the proxy never buffers.
     requestTimeout: 0,
     return503OnClosing: true,
+    logController: new AccessLogController(config.accessLog), // one line per request
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
 
@@ -320,6 +322,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
       return reply.code(status).send(error);
     });
+    api.addHook('onSend', trimJsonHeaders); // an envelope is not a document
     // undici may destroy the body it was given when the upstream answers early: give it a guarded copy.
     api.addHook('preHandler', async (request) => {
       if (request.body === request.raw) request.body = guardedBody(request.raw);

@@ -24,6 +24,22 @@ export const DOCUMENT_ONLY_HEADERS = [
 export const VALIDATOR_HEADERS = ['etag', 'last-modified', 'accept-ranges'] as const;
 
 /**
+ * An `onSend` hook of the `/api` scope: removes {@link DOCUMENT_ONLY_HEADERS} from JSON answers, which no browser
+ * renders as a document (about 720 of an envelope's 1,540 header bytes). Other answers of the platform (a sandbox
+ * provider's page, a downloaded file) keep them.
+ */
+export async function trimJsonHeaders<T>(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: T,
+): Promise<T> {
+  if (/^application\/json\b/i.test(String(reply.getHeader('content-type') ?? ''))) {
+    for (const h of DOCUMENT_ONLY_HEADERS) reply.removeHeader(h);
+  }
+  return payload;
+}
+
+/**
  * An `onSend` hook of the UI scope: removes {@link DOCUMENT_ONLY_HEADERS} from `/assets/*` answers, and
  * {@link VALIDATOR_HEADERS} from those cached `immutable`.
  */

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 // 2 GiB, the default upload limit (MAX_UPLOAD_BYTES), shared with the platform.
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
+import { AccessLogSchema, type AccessLogMode } from '../platform/core/access-log.ts';
 
 /** Default FORM_BODY_LIMIT_BYTES: the largest form-encoded page POST the gateway reads (64 KiB). */
 export const DEFAULT_FORM_BODY_LIMIT_BYTES = 64 * 1024;
@@ -130,6 +131,7 @@ const EnvSchema = z
       (v) => (typeof v === 'string' ? unsetIfEmpty(v.toLowerCase()) : v),
       z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ),
+    ACCESS_LOG: AccessLogSchema,
   })
   .superRefine((env, ctx) => {
     const window = [env.ANNOUNCEMENT_FROM, env.ANNOUNCEMENT_UNTIL, env.ANNOUNCEMENT_TEXT];
@@ -182,6 +184,8 @@ export interface GatewayConfig {
    */
   upstreamTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
+  accessLog: AccessLogMode;
 }
 
 /** Thrown when the environment is invalid; `message` lists every problem, one per line. */
@@ -257,5 +261,6 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     formBodyLimitBytes: e.FORM_BODY_LIMIT_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
+    accessLog: e.ACCESS_LOG,
   };
 }

@@ -90,6 +90,8 @@ export async function startServer(
     }
     const embedded = await buildPlatform(loadPlatformConfig(platformEnv), {
       loggerInstance: root.child({ part: 'platform' }),
+      // The gateway's access line covers every request; the platform adds a line only for its failures.
+      accessLog: config.accessLog === 'off' ? 'off' : 'errors',
     });
     await embedded.listen({ host: '127.0.0.1', port: 0 });
     platform = embedded;

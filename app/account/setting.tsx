@@ -10,10 +10,10 @@ import { useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { Route } from './+types/setting';
-import { AccountPaths, EditPasswordBody, ExtractCodeBody, type UserInfo } from '../../contract/account.ts';
+import { AccountPaths, EditPasswordBody, ExtractCodeBody } from '../../contract/account.ts';
 import { isSuccess } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
-import { authedCall } from '../lib/auth.server.ts';
+import { authedCall, requireUserInfo } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { getSession, sessionStorageFor } from '../lib/session.server.ts';
 import { ErrorSummary } from '../shell/error-summary.tsx';
@@ -26,7 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: '账户设置 - 存证�
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const info = await authedCall<UserInfo>(request, context, AccountPaths.authInfo, { method: 'POST' });
+  const info = await requireUserInfo(request, context);
   return {
     tab: url.searchParams.get('tab') === 'extractCode' ? 'extractCode' : 'password',
     extractCode: isSuccess(info.code) ? info.data.extractCode : '',

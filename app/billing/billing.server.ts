@@ -3,7 +3,6 @@
  * and invoices"; docs/decisions/019-billing-screens.md): the payment call, where the browser goes to pay an order,
  * the order number of a URL and the QR code of a WeChat Pay `code_url`.
  */
-import QRCode from 'qrcode';
 import { data, type AppLoadContext } from 'react-router';
 import {
   BillingMsg,
@@ -52,10 +51,4 @@ export async function payCall(
 export function orderNoParam(value: string | undefined): string {
   if (!value || !ORDER_NO_RE.test(value)) throw data({ message: BillingMsg.orderNotFound }, { status: 404 });
   return value;
-}
-
-/** A QR code of `text` as an SVG data URI, drawn on the server (no JavaScript needed to show it). */
-export async function qrSvgDataUri(text: string): Promise<string> {
-  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }

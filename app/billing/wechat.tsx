@@ -18,7 +18,8 @@ import {
 } from '../../contract/billing.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { ApiCode, isSuccess, type ApiEnvelope } from '../../contract/envelope.ts';
-import { orderNoParam, qrSvgDataUri } from './billing.server.ts';
+import { orderNoParam } from './billing.server.ts';
+import { qrDataUri } from '../lib/qr.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '微信支付 - 存证云' }];
 
@@ -52,7 +53,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     // Still 待支付 but past its time: the QR code is gone (the platform closes it at WeChat Pay).
     expired: order.status === PayStatus.pending && !pending,
     pending,
-    qr: pending ? await qrSvgDataUri(order.codeUrl) : null,
+    qr: pending ? await qrDataUri(order.codeUrl) : null,
     // Only the sandbox's code_url is a page a browser can open (WeChat Pay's own is weixin://…).
     testLink: pending && /^https?:\/\//.test(order.codeUrl) ? order.codeUrl : null,
     expiresAt: order.expiresAt,

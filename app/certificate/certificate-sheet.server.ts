@@ -9,7 +9,7 @@ import { certificateIssuer } from '../../contract/issuer.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import type { SheetFacts } from './certificate-sheet.tsx';
 import { loadProofSummary } from './ledger-proof.server.ts';
-import { qrDataUri } from './view.server.ts';
+import { qrDataUri } from '../lib/qr.server.ts';
 
 /** @param english the English certificate's URL (`/English/attestation/…`) goes into the QR code */
 export async function sheetFacts(
@@ -20,7 +20,10 @@ export async function sheetFacts(
 ): Promise<SheetFacts> {
   const origin = process.env.PUBLIC_URL?.replace(/\/$/, '') || new URL(request.url).origin;
   const certificateUrl = `${origin}${english ? '/English' : ''}/attestation/${encodeURIComponent(view.baoquan)}`;
-  const [qr, proof] = await Promise.all([qrDataUri(certificateUrl), loadProofSummary(context, view.baoquan)]);
+  const [qr, proof] = await Promise.all([
+    qrDataUri(certificateUrl, true),
+    loadProofSummary(context, view.baoquan),
+  ]);
   return {
     certificateUrl,
     qr,

@@ -4,7 +4,7 @@
  * certificate must never be hidden by a stale session). The platform's certificate HTML is sanitized here.
  */
 import { data, type AppLoadContext } from 'react-router';
-import QRCode from 'qrcode';
+import { qrDataUri } from '../lib/qr.server.ts';
 import { isSessionExpired, isSuccess } from '../../contract/envelope.ts';
 import { type DownloadData, EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import { apiCall } from '../lib/api.server.ts';
@@ -32,12 +32,6 @@ export async function loadView(
   if (Number(res.code) === 404) throw data({ message: res.msg }, { status: 404 });
   if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
   return { ...res.data, html: sanitizeCertificateHtml(res.data.html) };
-}
-
-/** An SVG QR code (server-rendered, no script) for `text`, as a data URI for an <img>. */
-export async function qrDataUri(text: string): Promise<string> {
-  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }
 
 /**

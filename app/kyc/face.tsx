@@ -13,7 +13,8 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { AliQueryBody, FACE_PENDING_CODE, KycPaths } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { KycText } from './kyc-forms.ts';
-import { qrDataUri, verifiedFaceQr } from './kyc.server.ts';
+import { verifiedFaceQr } from './kyc.server.ts';
+import { qrDataUri } from '../lib/qr.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '支付宝人脸认证 - 存证云' }];
 

@@ -3,15 +3,14 @@
  * KycGateMsg.required) unless userStatus is 3; the pages also say so up front, with the 去认证 link.
  */
 import type { AppLoadContext } from 'react-router';
-import { AccountPaths, type UserInfo } from '../../contract/account.ts';
 import { type ApiEnvelope, isSuccess } from '../../contract/envelope.ts';
 import { KYC_REQUIRED_CODE, UserStatus } from '../../contract/kyc.ts';
-import { authedCall } from '../lib/auth.server.ts';
+import { requireUserInfo } from '../lib/auth.server.ts';
 import { tipHref } from './kyc-links.ts';
 
 /** Where 去认证 leads for this user, or null when the user is verified (no gate). */
 export async function kycGateHref(request: Request, ctx: AppLoadContext): Promise<string | null> {
-  const res = await authedCall<UserInfo>(request, ctx, AccountPaths.authInfo, { method: 'POST' });
+  const res = await requireUserInfo(request, ctx);
   if (!isSuccess(res.code)) return null;
   return res.data.userStatus === UserStatus.verified ? null : tipHref(res.data);
 }

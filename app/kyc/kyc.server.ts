@@ -7,7 +7,6 @@
  */
 import type { SubmissionResult } from '@conform-to/react';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import QRCode from 'qrcode';
 import { data, redirect, type AppLoadContext } from 'react-router';
 import type { UserInfo } from '../../contract/account.ts';
 import { isSuccess } from '../../contract/envelope.ts';
@@ -156,10 +155,4 @@ export function verifiedFaceQr(
   const expected = Buffer.from(faceSignature(ctx, certifyId, qr, exp));
   if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) return null;
   return { qr, expiresAt: Number(exp) || 0 };
-}
-
-/** An SVG QR code (server-rendered, no script) for `text`, as a data URI for an <img>. */
-export async function qrDataUri(text: string): Promise<string> {
-  const svg = await QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 }

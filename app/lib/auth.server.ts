@@ -210,6 +210,34 @@ export async function authedCall<T>(
   return res;
 }
 
+/** The user info answer of a GET request's token (the root loader and a route's loader run side by side). */
+const userInfoAnswers = new WeakMap<
+  AppLoadContext,
+  { token: string; answer: Promise<ApiEnvelope<UserInfo>> }
+>();
+
+/**
+ * `POST authInfo` with `token`, asked once per GET request (`ctx` is per request): the root loader (top bar) and a
+ * route's loader (settings, the KYC gate) share one upstream call. A POST asks afresh each time, as its action may
+ * have changed what the answer says before its loaders run.
+ */
+function userInfoAnswer(
+  request: Request,
+  ctx: AppLoadContext,
+  token: string,
+): Promise<ApiEnvelope<UserInfo>> {
+  const shared = request.method === 'GET' || request.method === 'HEAD';
+  const kept = shared ? userInfoAnswers.get(ctx) : undefined;
+  if (kept && kept.token === token) return kept.answer;
+  const answer = apiCall<UserInfo>(ctx, AccountPaths.authInfo, {
+    method: 'POST',
+    token,
+    urlPath: new URL(request.url).pathname,
+  });
+  if (shared) userInfoAnswers.set(ctx, { token, answer });
+  return answer;
+}
+
 /** The logged-in user's info, or null for a visitor or an ended session (no redirect: for the top bar). */
 export async function optionalUser(
   request: Request,
@@ -217,11 +245,19 @@ export async function optionalUser(
 ): Promise<{ user: UserInfo | null; ended: boolean }> {
   const token = await getToken(request, ctx);
   if (!token) return { user: null, ended: false };
-  const res = await apiCall<UserInfo>(ctx, AccountPaths.authInfo, {
-    method: 'POST',
-    token,
-    urlPath: new URL(request.url).pathname,
-  });
+  const res = await userInfoAnswer(request, ctx, token);
   if (isSuccess(res.code)) return { user: res.data, ended: false };
   return { user: null, ended: true };
+}
+
+/**
+ * The logged-in user's info envelope for a login-required page (shares the root loader's call on a GET).
+ * @throws a redirect to login when there is no session, or when it has expired (clearing the cookie)
+ */
+export async function requireUserInfo(request: Request, ctx: AppLoadContext): Promise<ApiEnvelope<UserInfo>> {
+  const token = await requireToken(request, ctx);
+  const res = await userInfoAnswer(request, ctx, token);
+  if (isSessionExpired(res.code, new URL(request.url).pathname))
+    throw await expiredRedirect(request, ctx, true);
+  return res;
 }

@@ -10,6 +10,7 @@ import type { DatabaseTarget } from '../config.ts';
 import { ensurePrivateDir, ensurePrivateFile, restrictFiles } from '../core/private-files.ts';
 import type { Dialect } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { withStatementCache } from './statement-cache.ts';
 import type { Database } from './schema.ts';
 
 /** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
@@ -42,7 +43,7 @@ export function openDatabase(
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
   }
   const pool = new pg.Pool({

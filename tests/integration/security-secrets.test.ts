@@ -122,7 +122,7 @@ describe('APP_ENV=production', () => {
     const secrets = await requestSecretUrls(l!);
     await new Promise((r) => setTimeout(r, 100));
     const text = l!.log.join('');
-    expect(text).toContain('incoming request');
+    expect(text).toContain('"msg":"request"');
     expect(text).toContain(REDACTED);
     expect(text).toContain('"part":"platform"');
     expect(text).not.toContain('demo account');

@@ -24,6 +24,7 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     formBodyLimitBytes: 64 * 1024,
     upstreamTimeoutMs: 30_000,
     logLevel: 'silent',
+    accessLog: 'all',
     ...overrides,
   };
 }

@@ -1,0 +1,15 @@
+/**
+ * The bench's reference server (issue 11): the bare page of bench/reference served by the same Fastify adapter the
+ * product uses (@mcansh/remix-fastify), with nothing else: no helmet, compression, logging, sessions or proxy.
+ * Listens on HOST:PORT; `npm run bench` builds build/bench-reference first and starts this as a child.
+ */
+import path from 'node:path';
+import Fastify from 'fastify';
+import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
+
+const app = Fastify();
+await app.register(reactRouterFastify, {
+  buildDirectory: path.resolve(import.meta.dirname, '../../build/bench-reference'),
+  mode: 'production',
+});
+await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 0) });

@@ -1,0 +1,217 @@
+/**
+ * `npm run bench` (issue 11): the product measured side by side with references in the same run, interleaved, and
+ * one table of ratios. Builds the bare reference page (bench/reference → build/bench-reference) and, when missing,
+ * the product (`npm run build`); starts both as child processes on loopback (the product as `npm start` does:
+ * embedded platform, sandbox providers, demo account, default log level); seeds one evidence through the API; then,
+ * round after round, drives each row's product URL and reference URL with autocannon (10 connections, the order
+ * alternating by round) and reads each server's CPU time from /proc.
+ *
+ * Rows (goal in brackets, ratio = product ÷ reference requests per second):
+ * - `/login` SSR vs the bare page (≥ 0.8); the certificate page, one upstream call (≥ 0.5); `/queryAuthentication`
+ *   (≥ 0.8);
+ * - `/api` through the gateway vs the embedded platform's own port (≥ 0.85, and p99 added ≤ 1 ms).
+ *
+ * Prints, per row: the median ratio of the rounds with its spread (min–max), both sides' median req/s, CPU ms per
+ * request and p50/p99 latency, and the goal with PASS/MISS; then the machine (cores, load average before and
+ * after). `--quick` runs one short round (about a minute). Figures, not pass/fail: the exit code is 0 unless a
+ * server fails or answers errors.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { login, uploadEvidence } from '../tests/support/pdf-whole.ts';
+import { cpuSecondsOf, listeningPortsOf, startProduct, startScript, type Child } from './support/process.ts';
+
+const quick = process.argv.includes('--quick');
+/** Rounds per row and seconds per measurement (each side, each round). */
+const ROUNDS = quick ? 1 : 3;
+const SECONDS = quick ? 4 : 8;
+const WARM_SECONDS = quick ? 1 : 2;
+const CONNECTIONS = 10;
+/** The `/api` row's call: what every page of a signed-in user asks first (the user's info, spec 02 "Route guard"). */
+const API_PATH = '/api/user/getAuthInfo';
+const root = path.resolve(import.meta.dirname, '..');
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** One side of a measurement: what autocannon saw and the CPU the server spent. */
+interface Side {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+}
+
+/** What a row sends: a URL, and for a call other than a GET its method, headers and body. */
+interface Target {
+  url: string;
+  pid: number;
+  method?: 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** Drives the target for `seconds` with autocannon and reads its process's CPU time around it. */
+async function drive(target: Target, seconds: number): Promise<Side> {
+  const { url, pid, ...request } = target;
+  const cpuBefore = cpuSecondsOf(pid);
+  const result = await autocannon({ url, ...request, connections: CONNECTIONS, duration: seconds });
+  const cpu = cpuSecondsOf(pid) - cpuBefore;
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  }
+  const total = result.requests.total;
+  return {
+    rps: total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMsPerRequest: (cpu * 1000) / total,
+  };
+}
+
+/** A row: a product URL and a reference URL, each with the process whose CPU time counts. */
+interface Row {
+  name: string;
+  product: Target;
+  reference: Target & { label: string };
+  goal: number;
+  /** Most milliseconds the product may add to the reference's p99 latency, when the row has such a goal. */
+  p99AddedGoalMs?: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+const started = performance.now();
+const loadBefore = os.loadavg();
+
+if (!existsSync(path.join(root, 'build/server/index.js'))) {
+  print('building the product (npm run build)…');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+}
+print('building the reference page (bench/reference)…');
+execFileSync(path.join(root, 'node_modules/.bin/react-router'), ['build', 'bench/reference'], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+
+const children: Child[] = [];
+try {
+  const product = await startProduct();
+  children.push(product);
+  const reference = await startScript('bench/reference/server.ts', {});
+  children.push(reference);
+  // The embedded platform is the process's other port that answers the platform's API (sandbox providers listen too).
+  let platformPort = 0;
+  const token = await login(product.base);
+  const apiCall = {
+    method: 'POST' as const,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  };
+  for (const port of listeningPortsOf(product.pid).filter((p) => p !== product.port)) {
+    const res = await fetch(`http://127.0.0.1:${port}${API_PATH}`, apiCall).catch(() => null);
+    await res?.arrayBuffer();
+    if (res?.status === 200) platformPort = port;
+  }
+  if (!platformPort) throw new Error('the embedded platform port was not found');
+
+  const evidence = await uploadEvidence(product.base, token, {
+    title: '基准测试证据',
+    fileName: 'bench.txt',
+    bytes: Buffer.from(`bench evidence ${Date.now()}`),
+  });
+
+  const bare = { url: `${reference.base}/`, pid: reference.pid, label: 'bare React Router page' };
+  const rows: Row[] = [
+    {
+      name: '/login SSR',
+      product: { url: `${product.base}/login`, pid: product.pid },
+      reference: bare,
+      goal: 0.8,
+    },
+    {
+      name: 'certificate page',
+      product: { url: `${product.base}/attestation/${evidence.baoquan}`, pid: product.pid },
+      reference: bare,
+      goal: 0.5,
+    },
+    {
+      name: '/queryAuthentication',
+      product: { url: `${product.base}/queryAuthentication`, pid: product.pid },
+      reference: bare,
+      goal: 0.8,
+    },
+    {
+      name: '/api via gateway',
+      product: { url: `${product.base}${API_PATH}`, pid: product.pid, ...apiCall },
+      reference: {
+        url: `http://127.0.0.1:${platformPort}${API_PATH}`,
+        pid: product.pid,
+        ...apiCall,
+        label: 'the platform port directly',
+      },
+      goal: 0.85,
+      p99AddedGoalMs: 1,
+    },
+  ];
+
+  // Warm-up: the first renders load the build and fill the JIT.
+  for (const row of rows) {
+    await drive(row.product, WARM_SECONDS);
+    await drive(row.reference, WARM_SECONDS);
+  }
+
+  const results = new Map<string, { product: Side[]; reference: Side[] }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const row of rows) {
+      const sides = results.get(row.name) ?? { product: [], reference: [] };
+      results.set(row.name, sides);
+      // Alternate which side goes first, so that drift within a round does not favour one side.
+      if (round % 2 === 0) {
+        sides.product.push(await drive(row.product, SECONDS));
+        sides.reference.push(await drive(row.reference, SECONDS));
+      } else {
+        sides.reference.push(await drive(row.reference, SECONDS));
+        sides.product.push(await drive(row.product, SECONDS));
+      }
+    }
+  }
+
+  print('');
+  print(
+    `| what | product req/s | CPU ms/req | p50/p99 ms | reference | req/s | CPU ms/req | ratio (spread) | goal |`,
+  );
+  print(`|---|---|---|---|---|---|---|---|---|`);
+  for (const row of rows) {
+    const { product: p, reference: r } = results.get(row.name)!;
+    const ratios = p.map((side, i) => side.rps / r[i]!.rps);
+    const ratio = median(ratios);
+    const pRps = median(p.map((s) => s.rps));
+    const rRps = median(r.map((s) => s.rps));
+    const added = median(p.map((s) => s.p99)) - median(r.map((s) => s.p99));
+    let goal = `≥ ${row.goal} ${ratio >= row.goal ? 'PASS' : 'MISS'}`;
+    if (row.p99AddedGoalMs !== undefined) {
+      goal += `; p99 +${added.toFixed(1)} ms (≤ ${row.p99AddedGoalMs}) ${added <= row.p99AddedGoalMs ? 'PASS' : 'MISS'}`;
+    }
+    const cpu = (sides: Side[]) => median(sides.map((s) => s.cpuMsPerRequest)).toFixed(2);
+    print(
+      `| ${row.name} | ${pRps.toFixed(0)} | ${cpu(p)} | ${median(p.map((s) => s.p50))}/${median(p.map((s) => s.p99))} | ` +
+        `${row.reference.label} | ${rRps.toFixed(0)} | ${row.reference.pid === row.product.pid ? '(same process)' : cpu(r)} | ` +
+        `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${goal} |`,
+    );
+  }
+  const loadAfter = os.loadavg();
+  print('');
+  print(
+    `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown'}), ` +
+      `Node.js ${process.version}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ` +
+      `${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; ${ROUNDS} round(s) of ${SECONDS} s per side, ` +
+      `${CONNECTIONS} connections; ${((performance.now() - started) / 1000).toFixed(0)} s in all`,
+  );
+} finally {
+  for (const child of children.reverse()) await child.stop();
+}

@@ -1,0 +1,149 @@
+/**
+ * The benches' child processes (Linux): starting the real product (`server/main.ts`, embedded platform, temp
+ * DATA_DIR, the production UI build) or another server script on loopback, and reading a process's resident memory,
+ * CPU time and listening ports from /proc. Used by `bench/run.ts` and `bench/abuse.ts`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resident set size of `pid` in bytes (Linux /proc), or NaN elsewhere. */
+export function rssOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux the project runs on). */
+const USER_HZ = 100;
+
+/** CPU time (user + system, seconds, 10 ms resolution) `pid` has used so far, all threads; NaN off Linux. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at its closing parenthesis: state is field 3,
+    // utime field 14 and stime field 15 (proc(5)).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+  } catch {
+    return NaN;
+  }
+}
+
+/** The TCP ports `pid` listens on (IPv4 and IPv6), from its socket inodes and /proc/net/tcp{,6}. */
+export function listeningPortsOf(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) inodes.add(m[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports: number[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is "HEXIP:HEXPORT", st 0A is LISTEN, inode is the 10th column.
+      if (cols[3] === '0A' && inodes.has(cols[9]!)) ports.push(parseInt(cols[1]!.split(':')[1]!, 16));
+    }
+  }
+  return ports;
+}
+
+/** A loopback port free right now. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** A started child server. */
+export interface Child {
+  pid: number;
+  /** `http://127.0.0.1:PORT`. */
+  base: string;
+  port: number;
+  /** SIGTERM, waits for the exit, removes its temp data directory if it has one. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts `node --import tsx <script>` with `env` on a free loopback port (PORT, HOST) and waits until `readyPath`
+ * answers 2xx (60 s at most). The child's stdout is discarded, its stderr shown.
+ * @throws when the child exits or does not answer in time.
+ */
+export async function startScript(
+  script: string,
+  env: Record<string, string>,
+  readyPath = '/',
+  cleanup: () => void = () => undefined,
+): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+  });
+  for (let i = 0; ; i++) {
+    if (exited) throw new Error(`${script} exited during start-up`);
+    if (i > 600) throw new Error(`${script} did not start within 60 s`);
+    const up = await fetch(`${base}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await sleep(100);
+  }
+  return {
+    pid: child.pid!,
+    base,
+    port,
+    stop: async () => {
+      if (!exited) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      cleanup();
+    },
+  };
+}
+
+/** Session secret of the benches' product processes (never a production value). */
+const BENCH_SESSION_SECRET = 'bench-session-secret-bench-session-secret-01';
+
+/**
+ * Starts the product as `npm start` does (NODE_ENV=production, the embedded platform and its sandbox providers and
+ * demo account, the production UI build from `build/`) on a fresh temp DATA_DIR, with `env` on top (e.g.
+ * LOG_LEVEL). APP_ENV=test enables the test hooks; SCRYPT_N=1024 keeps logins cheap. Run `npm run build` first.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<Child> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-bench-'));
+  return startScript(
+    'server/main.ts',
+    {
+      NODE_ENV: 'production',
+      APP_ENV: 'test',
+      DATA_DIR: dataDir,
+      SESSION_SECRET: BENCH_SESSION_SECRET,
+      SCRYPT_N: '1024',
+      ...env,
+    },
+    '/healthz',
+    () => rmSync(dataDir, { recursive: true, force: true }),
+  );
+}
