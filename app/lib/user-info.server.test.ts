@@ -1,0 +1,76 @@
+/**
+ * The user's info is asked of the upstream once per GET request, shared by the root loader (top bar) and a route's
+ * loader (settings, the KYC gate), and afresh on a POST, whose action may have changed it (app/lib/auth.server.ts).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RouterContextProvider, type AppLoadContext } from 'react-router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountPaths } from '../../contract/account.ts';
+import { optionalUser, requireUserInfo } from './auth.server.ts';
+import { sessionStorageFor } from './session.server.ts';
+
+let upstream: http.Server;
+let calls = 0;
+let ctx: AppLoadContext;
+
+beforeAll(async () => {
+  upstream = http.createServer((req, res) => {
+    if (req.url === AccountPaths.authInfo) calls++;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ code: 200, msg: '操作成功', data: { mobile: '13800138000', userStatus: 3 } }));
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  const fields = {
+    cspNonce: '',
+    clientIp: '127.0.0.1',
+    upstreamUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    sessionSecrets: ['user-info-test-secret-user-info-test-secret'],
+    secureCookies: false,
+    maxUploadBytes: 1024,
+    formBodyLimitBytes: 1024,
+    upstreamTimeoutMs: 5000,
+    announcement: null,
+  };
+  ctx = Object.assign(new RouterContextProvider(), fields) as unknown as AppLoadContext;
+});
+afterAll(() => new Promise((r) => upstream.close(r)));
+
+/** A request carrying a session with an upstream token, on a fresh per-request context like the gateway's. */
+async function signedIn(method: 'GET' | 'POST') {
+  const storage = sessionStorageFor(ctx);
+  const session = await storage.getSession(null);
+  session.set('token', 'upstream-token');
+  const cookie = (await storage.commitSession(session)).split(';')[0]!;
+  const perRequest = Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx) as AppLoadContext;
+  return {
+    request: new Request('http://localhost/setting', { method, headers: { cookie } }),
+    context: perRequest,
+  };
+}
+
+describe('user info per request', () => {
+  it('asks once for the root loader and the route loader of a GET', async () => {
+    const { request, context } = await signedIn('GET');
+    calls = 0;
+    const [root, route] = await Promise.all([
+      optionalUser(request, context),
+      requireUserInfo(request, context),
+    ]);
+    expect(root.user?.mobile).toBe('13800138000');
+    expect(route.data.mobile).toBe('13800138000');
+    expect(calls).toBe(1);
+    // another request asks again
+    const next = await signedIn('GET');
+    await optionalUser(next.request, next.context);
+    expect(calls).toBe(2);
+  });
+
+  it('asks afresh on each call of a POST (its action may have changed the answer)', async () => {
+    const { request, context } = await signedIn('POST');
+    calls = 0;
+    await optionalUser(request, context);
+    await requireUserInfo(request, context);
+    expect(calls).toBe(2);
+  });
+});
