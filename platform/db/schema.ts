@@ -279,6 +279,21 @@ export interface FaceCertificationsTable {
 }
 export type FaceState = 'open' | 'passed' | 'failed' | 'expired';
 
+/** How many evidences of a kind a user has (migration 0011; kept by triggers on `evidences`). */
+export interface EvidenceCountsTable {
+  user_id: number;
+  kind: EvidenceKind;
+  n: number;
+}
+
+/** The labels a user's evidences of a kind carry, with how many carry each (migration 0011; kept by triggers). */
+export interface EvidenceLabelsTable {
+  user_id: number;
+  kind: EvidenceKind;
+  label: string;
+  n: number;
+}
+
 export interface Database {
   kyc_profiles: KycProfilesTable;
   kyc_images: KycImagesTable;
@@ -296,6 +311,8 @@ export interface Database {
   captchas: CaptchasTable;
   sms_codes: SmsCodesTable;
   evidences: EvidencesTable;
+  evidence_counts: EvidenceCountsTable;
+  evidence_labels: EvidenceLabelsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_leaves: LedgerLeavesTable;
   ledger_nodes: LedgerNodesTable;

@@ -104,12 +104,12 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(EvidencePaths.list, { preHandler: app.requireUser }, async (request) => {
     const q = parseInput(EvidenceListQuery, request.query);
-    return ok(await listEvidence(db, currentUser(request).id, q, listKinds(q.v)));
+    return ok(await listEvidence(app.pdb, currentUser(request).id, q, listKinds(q.v)));
   });
 
   app.get(EvidencePaths.hashList, { preHandler: app.requireUser }, async (request) => {
     const q = parseInput(EvidenceListQuery, request.query);
-    return ok(await listEvidence(db, currentUser(request).id, q, ['hash']));
+    return ok(await listEvidence(app.pdb, currentUser(request).id, q, ['hash']));
   });
 
   // Labels of file, app and user-data evidence (`v=property` or `v=file` narrows); hash labels have their own call.

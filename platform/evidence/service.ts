@@ -141,30 +141,60 @@ export function listKinds(v: string | undefined): EvidenceKind[] {
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
 }
 
+/** Shortest keyword the trigram index can look up (3 characters); shorter ones scan the user's rows. */
+export const INDEXED_KEYWORD_CHARS = 3;
+
+/**
+ * FTS5 query of `keyword` as one phrase over title and file name: with the trigram tokenizer a phrase matches where
+ * the text contains it (case-insensitively), as `like '%keyword%'` does. Double quotes are doubled (FTS5 strings).
+ */
+function ftsPhrase(keyword: string): string {
+  return `{title file_name} : "${keyword.replace(/"/g, '""')}"`;
+}
+
 /**
  * One page of `userId`'s evidence of `kinds`, newest first, with the spec 01 §2.4 filters: type (0 = all), exact
  * label, keyword in title or file name (case-insensitive), startTime/endTime unix seconds inclusive. Deleted evidence
  * is listed too, with its `deletedAt`.
+ *
+ * Cost (migration 0011): the unfiltered total is read from `evidence_counts`; a keyword of 3 characters or more is
+ * looked up in the trigram index (SQLite FTS5, PostgreSQL pg_trgm), so a search costs what it finds, not what the
+ * user has; the page itself comes from the (user_id, kind, created_at) index.
  */
 export async function listEvidence(
-  db: Kysely<Database>,
+  pdb: Pick<PlatformDb, 'db' | 'dialect'>,
   userId: number,
   q: EvidenceListQuery,
   kinds: EvidenceKind[] = ['file', 'app'],
 ): Promise<EvidenceListData> {
+  const { db } = pdb;
   let base = db.selectFrom('evidences').where('user_id', '=', userId).where('kind', 'in', kinds);
   if (q.type) base = base.where('file_type', '=', q.type);
   if (q.label) base = base.where('label', '=', q.label);
   if (q.keyword) {
-    const pattern = likePattern(q.keyword);
-    base = base.where(
-      sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(file_name) like ${pattern} escape '\\')`,
-    );
+    if (pdb.dialect === 'sqlite' && [...q.keyword].length >= INDEXED_KEYWORD_CHARS) {
+      const phrase = ftsPhrase(q.keyword);
+      base = base.where(sql<boolean>`id in (select rowid from evidences_fts where evidences_fts match ${phrase})`);
+    } else {
+      // PostgreSQL serves this from its pg_trgm indexes on lower(title) and lower(file_name)
+      const pattern = likePattern(q.keyword);
+      base = base.where(
+        sql<boolean>`(lower(title) like ${pattern} escape '\\' or lower(file_name) like ${pattern} escape '\\')`,
+      );
+    }
   }
   if (q.startTime !== undefined) base = base.where('created_at', '>=', q.startTime);
   if (q.endTime !== undefined) base = base.where('created_at', '<=', q.endTime);
+  const unfiltered = !q.type && !q.label && !q.keyword && q.startTime === undefined && q.endTime === undefined;
   const [{ count }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    unfiltered
+      ? db
+          .selectFrom('evidence_counts')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('count'))
+          .where('user_id', '=', userId)
+          .where('kind', 'in', kinds)
+          .executeTakeFirstOrThrow()
+      : base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
     base
       .select(['id', 'baoquan', 'title', 'file_type', 'label', 'created_at', 'kind', 'deleted_at'])
       .orderBy('created_at', 'desc')
@@ -188,19 +218,22 @@ export async function listEvidence(
   };
 }
 
-/** The distinct non-empty labels of `userId`'s evidence of `kinds` (default: all but hash), sorted. */
+/**
+ * The distinct non-empty labels of `userId`'s evidence of `kinds` (default: all but hash), sorted; read from
+ * `evidence_labels` (migration 0011), so the cost is the number of labels, not of evidences.
+ */
 export async function listLabels(
   db: Kysely<Database>,
   userId: number,
   kinds: EvidenceKind[] = ['file', 'app', 'property'],
 ): Promise<LabelItem[]> {
   const rows = await db
-    .selectFrom('evidences')
+    .selectFrom('evidence_labels')
     .select('label')
     .distinct()
     .where('user_id', '=', userId)
     .where('kind', 'in', kinds)
-    .where('label', '!=', '')
+    .where('n', '>', 0)
     .orderBy('label')
     .execute();
   return rows.map((r) => ({ label: r.label }));

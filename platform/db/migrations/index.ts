@@ -14,6 +14,7 @@ import { billing } from './0007_billing.ts';
 import { invoice } from './0008_invoice.ts';
 import { kycIdUnique } from './0009_kyc_id_unique.ts';
 import { kycSecurityKey } from './0010_kyc_security_key.ts';
+import { evidenceSearch } from './0011_evidence_search.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -30,6 +31,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0008_invoice': invoice(dialect),
         '0009_kyc_id_unique': kycIdUnique(dialect),
         '0010_kyc_security_key': kycSecurityKey(dialect),
+        '0011_evidence_search': evidenceSearch(dialect),
       };
     },
   };
