@@ -9,7 +9,10 @@
  * Rows (goal in brackets, ratio = product ÷ reference requests per second):
  * - `/login` SSR vs the bare page (≥ 0.8); the certificate page, one upstream call (≥ 0.5); `/queryAuthentication`
  *   (≥ 0.8);
- * - `/api` through the gateway vs the embedded platform's own port (≥ 0.85, and p99 added ≤ 1 ms).
+ * - `/api` through the gateway vs the embedded platform's own port (≥ 0.85, and p99 added ≤ 1 ms);
+ * - cost flat as data grows: the evidence list page and a no-match keyword search (`/api/data/getList`) of a demo
+ *   account holding 100,000 evidences (10,000 with `--quick`) vs the same holding 100, each in its own product
+ *   process on SQLite, rows written straight into its database (bench/support/seed.ts) (≥ 0.7, i.e. within 1.4×).
  *
  * Prints, per row: the median ratio of the rounds with its spread (min–max), both sides' median req/s, CPU ms per
  * request and p50/p99 latency, and the goal with PASS/MISS; then the machine (cores, load average before and
@@ -21,8 +24,17 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { sessionStorageFor } from '../app/lib/session.server.ts';
 import { login, uploadEvidence } from '../tests/support/pdf-whole.ts';
-import { cpuSecondsOf, listeningPortsOf, startProduct, startScript, type Child } from './support/process.ts';
+import {
+  BENCH_SESSION_SECRET,
+  cpuSecondsOf,
+  listeningPortsOf,
+  startProduct,
+  startScript,
+  type Child,
+} from './support/process.ts';
+import { seedEvidences } from './support/seed.ts';
 
 const quick = process.argv.includes('--quick');
 /** Rounds per row and seconds per measurement (each side, each round). */
@@ -30,6 +42,11 @@ const ROUNDS = quick ? 1 : 3;
 const SECONDS = quick ? 4 : 8;
 const WARM_SECONDS = quick ? 1 : 2;
 const CONNECTIONS = 10;
+/** Evidences of the demo account in the "cost flat as data grows" rows: few, and many. */
+const FEW_EVIDENCES = 100;
+const MANY_EVIDENCES = quick ? 10_000 : 100_000;
+/** A keyword no seeded title or file name contains (3+ characters: the trigram index serves it). */
+const NO_MATCH_KEYWORD = '不存在的关键字';
 /** The `/api` row's call: what every page of a signed-in user asks first (the user's info, spec 02 "Route guard"). */
 const API_PATH = '/api/user/getAuthInfo';
 const root = path.resolve(import.meta.dirname, '..');
@@ -125,6 +142,36 @@ try {
     bytes: Buffer.from(`bench evidence ${Date.now()}`),
   });
 
+  // The same product twice more, its demo account holding few and many evidences.
+  const few = await startProduct();
+  children.push(few);
+  const many = await startProduct();
+  children.push(many);
+  seedEvidences(few.dataDir!, FEW_EVIDENCES);
+  const seedSeconds = seedEvidences(many.dataDir!, MANY_EVIDENCES);
+  print(`seeded ${MANY_EVIDENCES.toLocaleString('en')} evidences in ${seedSeconds.toFixed(1)} s`);
+  const signedIn = async (child: Child) => {
+    const upstreamToken = await login(child.base);
+    const storage = sessionStorageFor({ sessionSecrets: [BENCH_SESSION_SECRET], secureCookies: false });
+    const session = await storage.getSession(null);
+    session.set('token', upstreamToken);
+    session.set('expiresAt', Math.floor(Date.now() / 1000) + 86_400);
+    const cookie = (await storage.commitSession(session)).split(';')[0]!;
+    return { cookie, bearer: `Bearer ${upstreamToken}` };
+  };
+  const [fewAuth, manyAuth] = [await signedIn(few), await signedIn(many)];
+  const listPage = (child: Child, auth: { cookie: string }) => ({
+    url: `${child.base}/attestation-list/file`,
+    pid: child.pid,
+    headers: { cookie: auth.cookie },
+  });
+  const search = (child: Child, auth: { bearer: string }) => ({
+    url: `${child.base}/api/data/getList?page=1&limit=20&keyword=${encodeURIComponent(NO_MATCH_KEYWORD)}`,
+    pid: child.pid,
+    headers: { authorization: auth.bearer },
+  });
+  const atFew = `the same at ${FEW_EVIDENCES} evidences`;
+
   const bare = { url: `${reference.base}/`, pid: reference.pid, label: 'bare React Router page' };
   const rows: Row[] = [
     {
@@ -156,6 +203,18 @@ try {
       },
       goal: 0.85,
       p99AddedGoalMs: 1,
+    },
+    {
+      name: `list page, ${MANY_EVIDENCES.toLocaleString('en')} evidences`,
+      product: listPage(many, manyAuth),
+      reference: { ...listPage(few, fewAuth), label: atFew },
+      goal: 0.7,
+    },
+    {
+      name: `no-match keyword search, ${MANY_EVIDENCES.toLocaleString('en')} evidences`,
+      product: search(many, manyAuth),
+      reference: { ...search(few, fewAuth), label: atFew },
+      goal: 0.7,
     },
   ];
 

@@ -74,6 +74,8 @@ export interface Child {
   /** `http://127.0.0.1:PORT`. */
   base: string;
   port: number;
+  /** The product's DATA_DIR (startProduct only). */
+  dataDir?: string;
   /** SIGTERM, waits for the exit, removes its temp data directory if it has one. */
   stop: () => Promise<void>;
 }
@@ -124,7 +126,7 @@ export async function startScript(
 }
 
 /** Session secret of the benches' product processes (never a production value). */
-const BENCH_SESSION_SECRET = 'bench-session-secret-bench-session-secret-01';
+export const BENCH_SESSION_SECRET = 'bench-session-secret-bench-session-secret-01';
 
 /**
  * Starts the product as `npm start` does (NODE_ENV=production, the embedded platform and its sandbox providers and
@@ -133,7 +135,7 @@ const BENCH_SESSION_SECRET = 'bench-session-secret-bench-session-secret-01';
  */
 export async function startProduct(env: Record<string, string> = {}): Promise<Child> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-bench-'));
-  return startScript(
+  const child = await startScript(
     'server/main.ts',
     {
       NODE_ENV: 'production',
@@ -146,4 +148,5 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ch
     '/healthz',
     () => rmSync(dataDir, { recursive: true, force: true }),
   );
+  return { ...child, dataDir };
 }

@@ -168,13 +168,25 @@ export async function listEvidence(
   kinds: EvidenceKind[] = ['file', 'app'],
 ): Promise<EvidenceListData> {
   const { db } = pdb;
-  let base = db.selectFrom('evidences').where('user_id', '=', userId).where('kind', 'in', kinds);
+  const indexedSearch =
+    !!q.keyword && pdb.dialect === 'sqlite' && [...q.keyword].length >= INDEXED_KEYWORD_CHARS;
+  // For an indexed search SQLite must start from the index's matches: left to itself it walks the user's rows by
+  // the (user_id, kind) index and tests each against them, which costs what the user has. A unary + keeps a column
+  // out of index selection (https://sqlite.org/optoverview.html#disqualifying_where_clause_terms_using_unary_).
+  let base = indexedSearch
+    ? db
+        .selectFrom('evidences')
+        .where(sql<number>`+user_id`, '=', userId)
+        .where(sql<string>`+kind`, 'in', kinds)
+    : db.selectFrom('evidences').where('user_id', '=', userId).where('kind', 'in', kinds);
   if (q.type) base = base.where('file_type', '=', q.type);
   if (q.label) base = base.where('label', '=', q.label);
   if (q.keyword) {
-    if (pdb.dialect === 'sqlite' && [...q.keyword].length >= INDEXED_KEYWORD_CHARS) {
+    if (indexedSearch) {
       const phrase = ftsPhrase(q.keyword);
-      base = base.where(sql<boolean>`id in (select rowid from evidences_fts where evidences_fts match ${phrase})`);
+      base = base.where(
+        sql<boolean>`id in (select rowid from evidences_fts where evidences_fts match ${phrase})`,
+      );
     } else {
       // PostgreSQL serves this from its pg_trgm indexes on lower(title) and lower(file_name)
       const pattern = likePattern(q.keyword);
@@ -185,7 +197,8 @@ export async function listEvidence(
   }
   if (q.startTime !== undefined) base = base.where('created_at', '>=', q.startTime);
   if (q.endTime !== undefined) base = base.where('created_at', '<=', q.endTime);
-  const unfiltered = !q.type && !q.label && !q.keyword && q.startTime === undefined && q.endTime === undefined;
+  const unfiltered =
+    !q.type && !q.label && !q.keyword && q.startTime === undefined && q.endTime === undefined;
   const [{ count }, rows] = await Promise.all([
     unfiltered
       ? db

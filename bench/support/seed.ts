@@ -1,0 +1,51 @@
+/**
+ * Bulk evidence rows for the benches' "cost flat as data grows" rows (issue 11 point 3): rows written straight
+ * into a running product's SQLite database (WAL lets the bench write beside the server), as the platform's save
+ * would leave them minus the stored file and ledger leaf, which lists and searches do not read. The triggers of
+ * migration 0011 keep the totals, labels and search index as they do for saved evidence.
+ */
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { DEMO_MOBILE } from '../../platform/account/users.ts';
+
+/** Titles and labels of the seeded rows: Chinese text as users write it; none contains the bench's no-match keyword. */
+const TITLES = ['租赁合同扫描件', '现场照片', '聊天记录截图', '发票', '录音证据', '网页取证'];
+const LABELS = ['', '合同', '照片', '财务'];
+
+/**
+ * Adds `count` evidences (file kind, newest last) to the demo account of the product whose DATA_DIR is `dataDir`.
+ * @returns the seconds it took
+ */
+export function seedEvidences(dataDir: string, count: number): number {
+  const started = performance.now();
+  const db = new SqliteDatabase(path.join(dataDir, 'cunzheng.sqlite'));
+  try {
+    db.pragma('busy_timeout = 10000');
+    const user = db.prepare('select id from users where mobile = ?').get(DEMO_MOBILE) as { id: number };
+    const insert = db.prepare(
+      `insert into evidences (baoquan, user_id, title, label, file_name, file_size, file_type, mime, sha256,
+         storage_key, status, created_at, kind)
+       values (?, ?, ?, ?, ?, 1024, 2, 'image/png', ?, '', 1, ?, 'file')`,
+    );
+    const now = Math.floor(Date.now() / 1000) - count;
+    const sha = 'ab'.repeat(32);
+    const batch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const title = `${TITLES[i % TITLES.length]} ${i}`;
+        insert.run(
+          `BQSEED${String(i).padStart(9, '0')}`,
+          user.id,
+          title,
+          LABELS[i % LABELS.length],
+          `seed-${i}.png`,
+          sha,
+          now + i,
+        );
+      }
+    });
+    for (let i = 0; i < count; i += 10_000) batch(i, Math.min(count, i + 10_000));
+  } finally {
+    db.close();
+  }
+  return (performance.now() - started) / 1000;
+}
