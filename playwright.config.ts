@@ -91,6 +91,8 @@ function server(port: number) {
       LOG_LEVEL: 'warn',
       // every spec registers its users from one loopback address
       SMS_MAX_PER_IP_HOUR: '100000',
+      // no background certificate renders competing with the browser for the CI machine's two cores
+      PDF_RENDER_AHEAD: '0',
       NOTARY_OFFICE: '测试市公证处',
       SUPPORT_CONTACT: '客服电话 400-800-0000',
     },

@@ -33,6 +33,11 @@ export interface GatewayLoadContext {
   /** The browser's address as the gateway sees it (Fastify `request.ip`, honouring TRUST_PROXY); forwarded to the
    * upstream as X-Forwarded-For so per-client limits count browsers, not the gateway. */
   clientIp: string;
+  /**
+   * Called with the preservation number of evidence a page just saved: the gateway renders its certificate PDF in
+   * the background so that the first visitor gets it from the cache (absent where there is no renderer).
+   */
+  evidenceSaved?: (baoquan: string) => void;
 }
 
 declare module 'react-router' {

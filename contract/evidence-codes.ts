@@ -136,6 +136,13 @@ export const EvidencePaths = {
   ownerCertificate: '/api/data/downContract',
 } as const;
 
+/** The calls that save evidence and answer its preservation number (SaveEvidenceData). */
+export const EVIDENCE_SAVE_PATHS: ReadonlySet<string> = new Set([
+  EvidencePaths.save,
+  EvidencePaths.saveHash,
+  EvidencePaths.saveProperty,
+]);
+
 /** `POST /api/data/save` → result. `filehash` is the SHA-256 of the bytes, `chainhash` the ledger entry hash. */
 export interface SaveEvidenceData {
   id: number;

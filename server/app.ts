@@ -27,6 +27,7 @@ import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
+import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
@@ -101,6 +102,7 @@ export function createLoadContext(
   upstreamUrl: string,
   cspNonce: string,
   clientIp = '',
+  evidenceSaved?: (baoquan: string) => void,
 ): RouterContextProvider & GatewayLoadContext {
   const fields: GatewayLoadContext = {
     cspNonce,
@@ -112,6 +114,7 @@ export function createLoadContext(
     formBodyLimitBytes: config.formBodyLimitBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
+    ...(evidenceSaved ? { evidenceSaved } : {}),
   };
   return Object.assign(new RouterContextProvider(), fields);
 }
@@ -349,6 +352,14 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, config.trustProxy),
         onError: (reply, { error }) => replyConnectionFailed(reply, error),
+        // An API client's save: its certificate PDF is rendered ahead of the first visitor (server/pdf).
+        onResponse: (request, reply, res) => {
+          const pdf = app.hasDecorator('certificatePdf') ? app.certificatePdf : null;
+          if (pdf && res.statusCode === 200 && isSaveCall(request.method, request.url)) {
+            return reply.send(watchSavedEvidence(res.stream, (baoquan) => pdf.prerender(baoquan)));
+          }
+          return reply.send(res.stream);
+        },
       },
     });
   });
@@ -376,6 +387,10 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       });
       await web.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'] });
       web.addHook('onSend', trimAssetHeaders);
+      // Evidence a page saved gets its certificate PDF rendered ahead of its first visitor (server/pdf).
+      const evidenceSaved = web.hasDecorator('certificatePdf')
+        ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
+        : undefined;
       await web.register(reactRouterFastify, {
         buildDirectory,
         mode,
@@ -390,6 +405,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
             upstreamUrl,
             reply.cspNonce?.script ?? '',
             request.ip,
+            evidenceSaved,
           ) as unknown as AppLoadContext,
       });
     });

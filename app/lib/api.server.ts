@@ -9,7 +9,8 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { data as routeData, type AppLoadContext } from 'react-router';
-import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { type ApiEnvelope, isSuccess } from '../../contract/envelope.ts';
+import { EVIDENCE_SAVE_PATHS } from '../../contract/evidence-codes.ts';
 import { Msg } from '../../contract/messages.ts';
 
 export interface ApiCallOptions {
@@ -58,7 +59,7 @@ export async function apiCall<T>(
   const timeoutMs = ctx.upstreamTimeoutMs || FALLBACK_UPSTREAM_TIMEOUT_MS;
   if (opts.stream) {
     headers['Content-Type'] = opts.stream.contentType;
-    return postStream<T>(url, headers, opts.stream.body, opts.signal, timeoutMs);
+    return afterSave(ctx, path, await postStream<T>(url, headers, opts.stream.body, opts.signal, timeoutMs));
   }
   let body: BodyInit | undefined;
   if (opts.body) {
@@ -78,13 +79,26 @@ export async function apiCall<T>(
       body,
       signal,
     });
-    return readEnvelope<T>(res.status, res.headers.get('content-type') ?? '', await res.text());
+    return afterSave(
+      ctx,
+      path,
+      readEnvelope<T>(res.status, res.headers.get('content-type') ?? '', await res.text()),
+    );
   } catch (err) {
     if (err instanceof Response || isRouteData(err)) throw err;
     if (deadline.aborted) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
     if ((err as Error).name === 'AbortError') throw err;
     throw routeData({ message: Msg.connectionFailed }, { status: 502 });
   }
+}
+
+/** Tells the gateway (`ctx.evidenceSaved`: render its certificate PDF ahead) when `env` answers a save. */
+function afterSave<T>(ctx: AppLoadContext, path: string, env: ApiEnvelope<T>): ApiEnvelope<T> {
+  if (EVIDENCE_SAVE_PATHS.has(path) && isSuccess(env.code)) {
+    const baoquan = (env.data as { baoquan?: unknown } | null)?.baoquan;
+    if (typeof baoquan === 'string') ctx.evidenceSaved?.(baoquan);
+  }
+  return env;
 }
 
 /** The headers of every upstream call: JSON wanted, the client's address, the bearer token, the page path. */

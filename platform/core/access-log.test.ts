@@ -29,7 +29,7 @@ async function appWith(mode: AccessLogMode) {
 }
 
 describe('access log', () => {
-  it('logs one line per request with method, redacted URL, status and time, at a level by status', async () => {
+  it('logs one line per request with method, redacted URL, status and time, at error level for 5xx only', async () => {
     const { app, lines } = await appWith('all');
     await app.inject({ method: 'GET', url: '/ok?token=secret-token&page=2' });
     await app.inject({ method: 'GET', url: '/refused' });
@@ -43,7 +43,7 @@ describe('access log', () => {
     });
     expect(typeof requestLines[0]!.ms).toBe('number');
     expect(typeof requestLines[0]!.reqId).toBe('string');
-    expect(requestLines[1]).toMatchObject({ level: 40, status: 403 });
+    expect(requestLines[1]).toMatchObject({ level: 30, status: 403 });
     // Fastify's own two lines per request are gone
     expect(lines.some((l) => l.msg === 'incoming request' || l.msg === 'request completed')).toBe(false);
     expect(JSON.stringify(lines)).not.toContain('secret-token');

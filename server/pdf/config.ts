@@ -23,6 +23,10 @@ const PdfEnv = z.object({
   PDF_TIMEOUT_MS: int('PDF_TIMEOUT_MS', 1000, 600_000, 30_000),
   PDF_QUEUE_MAX: int('PDF_QUEUE_MAX', 0, 100_000, 200),
   PDF_CACHE_MAX_MB: int('PDF_CACHE_MAX_MB', 1, 10_000_000, 2048),
+  PDF_RENDER_AHEAD: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(['1', '0', 'true', 'false'], { error: 'PDF_RENDER_AHEAD must be 1 or 0' }).default('1'),
+  ),
 });
 
 /** The renderer's settings. Times in milliseconds. */
@@ -37,6 +41,11 @@ export interface PdfConfig {
   queueMax: number;
   /** The disk cache is kept under this many bytes, least recently served out first (PDF_CACHE_MAX_MB, default 2048). */
   cacheMaxBytes: number;
+  /**
+   * Render the certificate PDF of evidence just saved in the background, while no visitor's render waits, so its
+   * first visitor gets it from the cache (PDF_RENDER_AHEAD, default 1; 0 renders on the first visit only).
+   */
+  renderAhead: boolean;
 }
 
 /**
@@ -56,5 +65,6 @@ export function loadPdfConfig(env: Record<string, string | undefined>): PdfConfi
     timeoutMs: e.PDF_TIMEOUT_MS,
     queueMax: e.PDF_QUEUE_MAX,
     cacheMaxBytes: e.PDF_CACHE_MAX_MB * 1024 * 1024,
+    renderAhead: e.PDF_RENDER_AHEAD === '1' || e.PDF_RENDER_AHEAD === 'true',
   };
 }

@@ -5,7 +5,7 @@
  * Chromium or poppler-utils are missing.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SaveEvidenceData } from '../../contract/evidence.ts';
@@ -164,5 +164,68 @@ describe.skipIf(!ready)('certificate PDF (whole process)', () => {
     const text = await stdoutOf('pdftotext', [await save(res, 'after-kill.pdf'), '-']);
     expect(text.replace(/\s+/g, '')).toContain(saved.baoquan);
     expect(pool.stats().launches).toBe(launches + 1);
+  });
+});
+
+describe.skipIf(!ready)('certificate PDF rendered ahead of its first visitor (PDF_RENDER_AHEAD=1)', () => {
+  let w: Whole;
+  let token: string;
+  beforeAll(async () => {
+    w = await startWhole({ PDF_RENDER_AHEAD: '1' });
+    token = await login(w.base);
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  /** Waits until the cache holds a PDF of `baoquan` (at most 30 s). */
+  const cachedSoon = async (baoquan: string) => {
+    const dir = path.join(w.dataDir, 'cache', 'pdf');
+    for (let i = 0; i < 300; i++) {
+      if (
+        existsSync(dir) &&
+        readdirSync(dir).some((f) => f.startsWith(`${baoquan}.zh.`) && f.endsWith('.pdf'))
+      )
+        return true;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return false;
+  };
+
+  it('renders the PDF of evidence saved through /api, so the first visit is a cache hit', async () => {
+    const before = w.running.gateway.certificatePdf.pool.stats().completed;
+    const saved = await uploadEvidence(w.base, token, {
+      title: '提前渲染的证书',
+      fileName: 'ahead.txt',
+      bytes: Buffer.from(`ahead ${Math.random()}`),
+    });
+    expect(await cachedSoon(saved.baoquan)).toBe(true);
+    expect(w.running.gateway.certificatePdf.pool.stats().completed - before).toBe(1);
+    const res = await fetch(`${w.base}/attestation/${saved.baoquan}.pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-pdf-cache')).toBe('hit');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    // the English certificate is still rendered on demand
+    const english = await fetch(`${w.base}/English/attestation/${saved.baoquan}.pdf`);
+    expect(english.headers.get('x-pdf-cache')).toBe('miss');
+  });
+
+  it('renders nothing ahead for a refused save or another call', async () => {
+    const before = w.running.gateway.certificatePdf.pool.stats().completed;
+    const refused = await fetch(`${w.base}/api/data/save`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(refused.status).toBe(200);
+    expect(Number(((await refused.json()) as { code: number }).code)).not.toBe(200);
+    await fetch(`${w.base}/api/data/getList`, { headers: { authorization: `Bearer ${token}` } }).then((r) =>
+      r.text(),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect(w.running.gateway.certificatePdf.pool.stats().completed - before).toBe(0);
   });
 });

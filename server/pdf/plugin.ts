@@ -123,6 +123,7 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
     templateVersion: builtVersion ?? 'dev',
     reuseCache: builtVersion !== null,
     cacheMaxBytes: config.cacheMaxBytes,
+    renderAhead: config.renderAhead,
     pool,
     gatewayOrigin: () => selfOrigin(app),
     navigationTimeoutMs: config.timeoutMs,

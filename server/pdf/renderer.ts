@@ -80,6 +80,8 @@ export interface CertificateRendererOptions {
   reuseCache: boolean;
   /** The cache is pruned (least recently served first) down to this many bytes; checked every 50 renders. */
   cacheMaxBytes: number;
+  /** Whether {@link CertificateRenderer.prerender} renders (PDF_RENDER_AHEAD); default true. */
+  renderAhead?: boolean;
   pool: BrowserPool;
   /** The gateway's own base URL as the browser reaches it, e.g. `http://127.0.0.1:3000` (read per job). */
   gatewayOrigin: () => string;
@@ -125,6 +127,11 @@ export function viewStateHash(state: ViewState): string {
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 
+/** Most evidence numbers waiting for a render ahead of their first visitor. */
+export const MAX_AHEAD = 32;
+/** How long a render ahead waits before looking again while visitors' renders use the browser (milliseconds). */
+const AHEAD_IDLE_WAIT_MS = 200;
+
 /**
  * Renders and caches certificate PDFs. One per gateway process (decorated as `app.certificatePdf`).
  */
@@ -134,6 +141,45 @@ export class CertificateRenderer {
   private cacheDirReady: Promise<unknown> | null = null;
 
   constructor(private readonly opts: CertificateRendererOptions) {}
+
+  /** Evidence numbers waiting to be rendered ahead of their first visitor, oldest first (see {@link prerender}). */
+  private readonly ahead: string[] = [];
+  private aheadRunning = false;
+
+  /**
+   * Renders the Chinese certificate PDF of evidence just saved, in the background, so that its first visitor gets it
+   * from the cache (issue 11 point 4). Only one such render runs at a time, and only while no visitor's render is
+   * running or waiting: it yields the browser to them. At most {@link MAX_AHEAD} numbers wait; more are dropped
+   * (their first visitor renders them as before). Nothing happens with PDF_RENDER_AHEAD=0 or in development (no
+   * cache reuse). Never throws;
+   * failures are logged at debug level.
+   */
+  prerender(baoquan: string): void {
+    if (this.opts.renderAhead === false || !this.opts.reuseCache) return;
+    if (!BAOQUAN_PATH_RE.test(baoquan) || this.ahead.length >= MAX_AHEAD) return;
+    if (!this.ahead.includes(baoquan)) this.ahead.push(baoquan);
+    void this.renderAhead();
+  }
+
+  private async renderAhead(): Promise<void> {
+    if (this.aheadRunning) return;
+    this.aheadRunning = true;
+    try {
+      while (this.ahead.length > 0) {
+        const { active, queued } = this.opts.pool.stats();
+        if (active > 0 || queued > 0 || this.inFlight.size > 0) {
+          await new Promise((r) => setTimeout(r, AHEAD_IDLE_WAIT_MS).unref());
+          continue;
+        }
+        const baoquan = this.ahead.shift()!;
+        await this.getPdf(baoquan, 'zh').catch((err: unknown) =>
+          this.opts.logger.debug({ baoquan, err }, 'pdf: render ahead failed'),
+        );
+      }
+    } finally {
+      this.aheadRunning = false;
+    }
+  }
 
   /** The pool the renderer prints with (tests kill its browser; the bench reads its stats). */
   get pool(): BrowserPool {

@@ -44,6 +44,8 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     SESSION_SECRET,
     // every suite registers its users from one loopback address; the per-IP SMS quota has its own test
     SMS_MAX_PER_IP_HOUR: '100000',
+    // suites see a PDF rendered on its first visit (miss, then hit); the render-ahead suite turns it on
+    PDF_RENDER_AHEAD: '0',
     ...extra,
   };
 }

@@ -1,0 +1,46 @@
+/**
+ * Evidence saved through the `/api` proxy (an API client's save call): the proxy passes the platform's answer on
+ * unchanged and reads the preservation number from it on the way, so that the certificate PDF is rendered ahead
+ * of its first visitor (server/pdf `prerender`; pages that save tell the gateway through their load context).
+ */
+import { PassThrough, type Readable } from 'node:stream';
+import { EVIDENCE_SAVE_PATHS } from '../contract/evidence-codes.ts';
+
+/** Most bytes of a save answer read for its number (an envelope of SaveEvidenceData is about 200 bytes). */
+const MAX_ANSWER_BYTES = 4096;
+
+/** Whether a proxied request is a save call: `POST` to one of {@link EVIDENCE_SAVE_PATHS} (query ignored). */
+export function isSaveCall(method: string, url: string): boolean {
+  const q = url.indexOf('?');
+  return method === 'POST' && EVIDENCE_SAVE_PATHS.has(q === -1 ? url : url.slice(0, q));
+}
+
+/**
+ * `answer` passed through unchanged; when it is a success envelope (`code` 200) with `data.baoquan`, `onSaved`
+ * gets the number after the last byte. An answer over {@link MAX_ANSWER_BYTES}, or not JSON, is passed on and
+ * otherwise ignored.
+ */
+export function watchSavedEvidence(answer: Readable, onSaved: (baoquan: string) => void): Readable {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const pass = new PassThrough();
+  answer.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes <= MAX_ANSWER_BYTES) chunks.push(chunk);
+  });
+  answer.once('end', () => {
+    if (bytes > MAX_ANSWER_BYTES) return;
+    try {
+      const env = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        code?: unknown;
+        data?: { baoquan?: unknown };
+      };
+      if (Number(env.code) === 200 && typeof env.data?.baoquan === 'string') onSaved(env.data.baoquan);
+    } catch {
+      // not an envelope: nothing to render
+    }
+  });
+  answer.once('error', (err) => pass.destroy(err));
+  answer.pipe(pass);
+  return pass;
+}
