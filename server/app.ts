@@ -15,7 +15,6 @@ import type {
 } from 'fastify';
 import Fastify from 'fastify';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import httpProxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
@@ -30,6 +29,7 @@ import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
+import { addSecurityHeaders } from './security-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 import { AccessLogController } from '../platform/core/access-log.ts';
 
@@ -279,16 +279,9 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
 
-  await app.register(helmet, {
-    enableCSPNonces: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: cspDirectives({ secure: config.secureCookies, development }),
-    },
-    frameguard: { action: 'deny' }, // X-Frame-Options agreeing with frame-ancestors 'none'
-    strictTransportSecurity: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    // Certificates are opened from links in mail and chat; keep the path for our own pages only.
-    referrerPolicy: { policy: 'same-origin' },
+  addSecurityHeaders(app, {
+    directives: cspDirectives({ secure: config.secureCookies, development }),
+    hsts: config.secureCookies,
   });
   // Private answers are never stored by browsers or shared caches; registered first so every scope inherits it.
   app.addHook('onSend', async (request, reply, payload) => {
@@ -403,7 +396,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
           createLoadContext(
             config,
             upstreamUrl,
-            reply.cspNonce?.script ?? '',
+            reply.cspNonce.script,
             request.ip,
             evidenceSaved,
           ) as unknown as AppLoadContext,

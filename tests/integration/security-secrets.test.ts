@@ -27,6 +27,7 @@ import {
   DEMO_PASSWORD,
   freshDataDir,
   testEnv,
+  waitFor,
   type Envelope,
 } from '../support/integration.ts';
 
@@ -120,7 +121,8 @@ describe('APP_ENV=production', () => {
     expect([Number(login.code), login.msg]).toEqual([400, AccountMsg.loginFailed]);
     const code = await sendRegisterSms(l!, '13840000001');
     const secrets = await requestSecretUrls(l!);
-    await new Promise((r) => setTimeout(r, 100));
+    // the access line is written once an answer is complete, which may be just after the client has it
+    await waitFor(() => l!.log.join('').includes('/mobile/attestation/BQ20260101ABC/'));
     const text = l!.log.join('');
     expect(text).toContain('"msg":"request"');
     expect(text).toContain(REDACTED);
@@ -148,7 +150,8 @@ describe('APP_ENV=development', () => {
     expect(Number(login.code)).toBe(200);
     const code = await sendRegisterSms(l!, '13840000002');
     const secrets = await requestSecretUrls(l!);
-    await new Promise((r) => setTimeout(r, 100));
+    // the access line is written once an answer is complete, which may be just after the client has it
+    await waitFor(() => l!.log.join('').includes('/mobile/attestation/BQ20260101ABC/'));
     const text = l!.log.join('');
     expect(text).toContain(`demo account created: mobile ${DEMO_MOBILE}`);
     expect(text).not.toContain(DEMO_PASSWORD);
