@@ -2,6 +2,7 @@
  * The browser pool on the real Chromium: the bound on concurrent pages, the queue limit, the job timeout, relaunch
  * after the browser is killed (between jobs and during one), and close(). Skipped only when Chromium is missing.
  */
+import { spawn } from 'node:child_process';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
@@ -87,5 +88,43 @@ describe.skipIf(!hasChromium())('BrowserPool (Chromium at CHROMIUM_PATH)', () =>
     await p.close();
     await expect(p.run(async () => 1)).rejects.toBeInstanceOf(PoolClosedError);
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe.skipIf(!hasChromium())('BrowserPool when its process dies', () => {
+  it('leaves no Chromium behind after the process is killed (SIGKILL)', async () => {
+    // A child process launches a pool's browser, prints its pid and waits to be killed.
+    const script = `
+      import { pino } from 'pino';
+      import { BrowserPool } from ${JSON.stringify(new URL('./browser-pool.ts', import.meta.url).pathname)};
+      const pool = new BrowserPool({ chromiumPath: ${JSON.stringify(chromiumPath)}, poolSize: 1, queueMax: 1,
+        timeoutMs: 20000, logger: pino({ level: 'silent' }) });
+      await pool.warmUp();
+      process.stdout.write(String(pool.browserPid()) + '\\n');
+      setInterval(() => undefined, 1000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const browserPid = await new Promise<number>((resolve, reject) => {
+      child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
+      child.once('exit', () => reject(new Error('the child exited before launching the browser')));
+    });
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(browserPid)).toBe(true);
+    child.kill('SIGKILL');
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      await sleep(100);
+      gone = !alive(browserPid);
+    }
+    expect(gone).toBe(true);
   });
 });

@@ -235,6 +235,9 @@ export class BrowserPool {
       executablePath: this.opts.chromiumPath,
       headless: true,
       args: [...CHROMIUM_ARGS],
+      // DevTools over a pipe, not a port: when the gateway dies (even by SIGKILL) the pipe closes and Chromium
+      // exits with it instead of living on as an orphan; nothing else on the machine can connect to it either.
+      pipe: true,
       // The gateway's own shutdown closes the browser after in-flight renders; puppeteer still kills it on exit.
       handleSIGINT: false,
       handleSIGTERM: false,
