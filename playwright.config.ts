@@ -11,6 +11,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import path from 'node:path';
 import os from 'node:os';
+import { RUNTIME_FLAGS } from './server/runtime-flags.ts';
 
 /** The js-on server listens on E2E_PORT (default 3100), the js-off server on the next port. */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -74,7 +75,7 @@ function project(name: string, javaScriptEnabled: boolean, port: number) {
 function server(port: number) {
   const dataDir = dataDirFor(port);
   return {
-    command: `rm -rf ${dataDir} && node --import tsx server/main.ts`,
+    command: `rm -rf ${dataDir} && node ${RUNTIME_FLAGS.join(' ')} --import tsx server/main.ts`,
     url: `http://localhost:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

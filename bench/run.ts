@@ -35,6 +35,7 @@ import {
   type Child,
 } from './support/process.ts';
 import { seedEvidences } from './support/seed.ts';
+import { RUNTIME_FLAGS } from '../server/runtime-flags.ts';
 
 const quick = process.argv.includes('--quick');
 /** Rounds per row and seconds per measurement (each side, each round). */
@@ -119,7 +120,8 @@ const children: Child[] = [];
 try {
   const product = await startProduct();
   children.push(product);
-  const reference = await startScript('bench/reference/server.ts', {});
+  // The reference runs with the product's runtime flags, so that only the code differs.
+  const reference = await startScript('bench/reference/server.ts', {}, '/', undefined, RUNTIME_FLAGS);
   children.push(reference);
   // The embedded platform is the process's other port that answers the platform's API (sandbox providers listen too).
   let platformPort = 0;

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'no
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -81,7 +82,7 @@ export interface Child {
 }
 
 /**
- * Starts `node --import tsx <script>` with `env` on a free loopback port (PORT, HOST) and waits until `readyPath`
+ * Starts `node [nodeFlags] --import tsx <script>` with `env` on a free loopback port (PORT, HOST) and waits until `readyPath`
  * answers 2xx (60 s at most). The child's stdout is discarded, its stderr shown.
  * @throws when the child exits or does not answer in time.
  */
@@ -90,9 +91,10 @@ export async function startScript(
   env: Record<string, string>,
   readyPath = '/',
   cleanup: () => void = () => undefined,
+  nodeFlags: readonly string[] = [],
 ): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -129,7 +131,7 @@ export async function startScript(
 export const BENCH_SESSION_SECRET = 'bench-session-secret-bench-session-secret-01';
 
 /**
- * Starts the product as `npm start` does (NODE_ENV=production, the embedded platform and its sandbox providers and
+ * Starts the product as `npm start` does (its runtime flags, NODE_ENV=production, the embedded platform and its sandbox providers and
  * demo account, the production UI build from `build/`) on a fresh temp DATA_DIR, with `env` on top (e.g.
  * LOG_LEVEL). APP_ENV=test enables the test hooks; SCRYPT_N=1024 keeps logins cheap. Run `npm run build` first.
  */
@@ -147,6 +149,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ch
     },
     '/healthz',
     () => rmSync(dataDir, { recursive: true, force: true }),
+    RUNTIME_FLAGS,
   );
   return { ...child, dataDir };
 }
