@@ -4,16 +4,11 @@
  * index finds what `like '%keyword%'` finds (Chinese, case, quotes, wildcards, short keywords), and the database
  * really answers a keyword search from the index.
  */
-import fsp from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { type EvidenceListData, EvidencePaths, type LabelItem } from '../../contract/evidence.ts';
 import { evidenceCalls, evidenceUsers, PNG } from '../../tests/support/evidence.ts';
-import { createTestDatabase, forEachDialect, get, post, testConfig } from '../../tests/support/platform.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrationProvider } from '../db/migrations/index.ts';
+import { forEachDialect, get, post, withScratchDatabase } from '../../tests/support/platform.ts';
 import { listEvidence, listLabels } from './service.ts';
 
 forEachDialect('evidence search and totals', (h) => {
@@ -108,11 +103,7 @@ forEachDialect('evidence search and totals', (h) => {
 
 forEachDialect('migration 0011 (evidence totals, labels and search index)', (h) => {
   it('fills the totals, labels and index from the rows already there; down removes them', async () => {
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-mig-'));
-    const pgdb = h.dialect === 'postgres' ? await createTestDatabase() : null;
-    const pdb = openDatabase(testConfig(dir, pgdb?.url).database);
-    try {
-      const migrator = new Migrator({ db: pdb.db, provider: migrationProvider(pdb.dialect) });
+    await withScratchDatabase(h, async (pdb, migrator) => {
       expect((await migrator.migrateTo('0010_kyc_security_key')).error).toBeUndefined();
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const db = pdb.db as any;
@@ -173,10 +164,6 @@ forEachDialect('migration 0011 (evidence totals, labels and search index)', (h) 
 
       expect((await migrator.migrateDown()).error).toBeUndefined();
       await expect(pdb.db.selectFrom('evidence_counts').selectAll().execute()).rejects.toThrow();
-    } finally {
-      await pdb.close();
-      await pgdb?.drop();
-      await fsp.rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

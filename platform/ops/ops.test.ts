@@ -5,10 +5,6 @@
  * entries of every area to an admin and the KYC ones to a reviewer; migration 0006 gives existing operators
  * `reviewer` and `admin` and moves the KYC audit rows.
  */
-import fsp from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type KycQueueData, KycReviewPaths } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
@@ -20,16 +16,13 @@ import {
   type OpsOperator,
   OpsPaths,
 } from '../../contract/ops.ts';
-import { openDatabase } from '../db/database.ts';
-import { migrationProvider } from '../db/migrations/index.ts';
 import {
-  createTestDatabase,
   forEachDialect,
   get,
   post,
   registerUser,
-  testConfig,
   type PlatformHarness,
+  withScratchDatabase,
 } from '../../tests/support/platform.ts';
 import { runOpsCommand } from './cli-commands.ts';
 
@@ -196,11 +189,7 @@ forEachDialect('operator console roles', (h) => {
 
 forEachDialect('migration 0006 (operator roles, one audit log)', (h) => {
   it('gives existing operators reviewer and admin and moves the KYC audit rows; down moves them back', async () => {
-    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-mig-'));
-    const pgdb = h.dialect === 'postgres' ? await createTestDatabase() : null;
-    const pdb = openDatabase(testConfig(dir, pgdb?.url).database);
-    try {
-      const migrator = new Migrator({ db: pdb.db, provider: migrationProvider(pdb.dialect) });
+    await withScratchDatabase(h, async (pdb, migrator) => {
       expect((await migrator.migrateTo('0005_kyc')).error).toBeUndefined();
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const db = pdb.db as any;
@@ -250,11 +239,7 @@ forEachDialect('migration 0006 (operator roles, one audit log)', (h) => {
         { action: 'reject', remark: '旧的驳回' },
         { action: 'approve', remark: '' },
       ]);
-    } finally {
-      await pdb.close();
-      await pgdb?.drop();
-      await fsp.rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 

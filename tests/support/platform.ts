@@ -13,6 +13,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { Migrator } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { AccountPaths, type LoginData } from '../../contract/account.ts';
@@ -20,6 +21,8 @@ import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
 import { buildPlatform } from '../../platform/app.ts';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config.ts';
+import { openDatabase, type PlatformDb } from '../../platform/db/database.ts';
+import { migrationProvider } from '../../platform/db/migrations/index.ts';
 import { ADMIN_URL, DIALECTS, databaseUrl, seedDataDir, type TestDialect } from './templates.ts';
 
 export type { TestDialect } from './templates.ts';
@@ -249,4 +252,24 @@ export function upload<T = unknown>(
 ) {
   const body = multipart(fields, { data, filename });
   return call<T>(app, { method: 'POST', url: EvidencePaths.save, token, ...body });
+}
+
+/**
+ * For migration tests: a fresh database of the suite's dialect (a temp SQLite file, or a new PostgreSQL database)
+ * with its migrator, handed to `fn`; closed and removed afterwards, whatever `fn` does.
+ */
+export async function withScratchDatabase(
+  h: Pick<PlatformHarness, 'dialect'>,
+  fn: (pdb: PlatformDb, migrator: Migrator) => Promise<void>,
+): Promise<void> {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-mig-'));
+  const pgdb = h.dialect === 'postgres' ? await createTestDatabase() : null;
+  const pdb = openDatabase(testConfig(dir, pgdb?.url).database);
+  try {
+    await fn(pdb, new Migrator({ db: pdb.db, provider: migrationProvider(pdb.dialect) }));
+  } finally {
+    await pdb.close();
+    await pgdb?.drop();
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
 }
