@@ -8,7 +8,13 @@ import { sql } from 'kysely';
 import { beforeAll, expect, it } from 'vitest';
 import { type EvidenceListData, EvidencePaths, type LabelItem } from '../../contract/evidence.ts';
 import { evidenceCalls, evidenceUsers, PNG } from '../../tests/support/evidence.ts';
-import { forEachDialect, get, post, withScratchDatabase } from '../../tests/support/platform.ts';
+import {
+  forEachDialect,
+  get,
+  post,
+  withScratchDatabase,
+  insertBareUser,
+} from '../../tests/support/platform.ts';
 import { listEvidence, listLabels } from './service.ts';
 
 forEachDialect('evidence search and totals', (h) => {
@@ -107,22 +113,7 @@ forEachDialect('migration 0011 (evidence totals, labels and search index)', (h) 
       expect((await migrator.migrateTo('0010_kyc_security_key')).error).toBeUndefined();
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const db = pdb.db as any;
-      const user = await db
-        .insertInto('users')
-        .values({
-          mobile: '13900000198',
-          password_hash: 'x',
-          user_status: '3',
-          account_type: 1,
-          auth_type: 1,
-          user_name: '',
-          points: 0,
-          extract_code: 'abcd',
-          check_remark: '',
-          created_at: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const user = { id: await insertBareUser(db, '13900000198', '3') };
       const row = (n: number, title: string, label: string, kind: string) => ({
         baoquan: `BQMIG${n}`,
         user_id: user.id,

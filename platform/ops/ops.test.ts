@@ -23,6 +23,7 @@ import {
   registerUser,
   type PlatformHarness,
   withScratchDatabase,
+  insertBareUser,
 } from '../../tests/support/platform.ts';
 import { runOpsCommand } from './cli-commands.ts';
 
@@ -198,22 +199,7 @@ forEachDialect('migration 0006 (operator roles, one audit log)', (h) => {
         .values({ username: 'old-op', password_hash: 'x', created_at: 1 })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const user = await db
-        .insertInto('users')
-        .values({
-          mobile: '13900000199',
-          password_hash: 'x',
-          user_status: '4',
-          account_type: 1,
-          auth_type: 1,
-          user_name: '',
-          points: 0,
-          extract_code: 'abcd',
-          check_remark: '',
-          created_at: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const user = { id: await insertBareUser(db, '13900000199', '4') };
       await db
         .insertInto('kyc_audit')
         .values([

@@ -13,7 +13,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { Migrator } from 'kysely';
+import { type Kysely, Migrator } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { AccountPaths, type LoginData } from '../../contract/account.ts';
@@ -272,4 +272,33 @@ export async function withScratchDatabase(
     await pgdb?.drop();
     await fsp.rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * For migration tests: inserts a user row as the early migrations know it (no later columns), with `mobile` and
+ * `userStatus` ('3' verified, '4' rejected…). @returns its id
+ */
+export async function insertBareUser(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  mobile: string,
+  userStatus: string,
+): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      mobile,
+      password_hash: 'x',
+      user_status: userStatus,
+      account_type: 1,
+      auth_type: 1,
+      user_name: '',
+      points: 0,
+      extract_code: 'abcd',
+      check_remark: '',
+      created_at: 1,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
