@@ -43,7 +43,8 @@ async function timed<T>(
   return { latencies, wallMs: performance.now() - started };
 }
 
-const whole = await startWhole({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+// Renders are what this bench measures: none ahead of the first request (PDF_RENDER_AHEAD=0).
+const whole = await startWhole({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', PDF_RENDER_AHEAD: '0' });
 let failed = false;
 try {
   const token = await login(whole.base);

@@ -28,6 +28,7 @@ import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
+import type { PdfConfig } from './pdf/config.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
 import { addSecurityHeaders } from './security-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
@@ -56,6 +57,8 @@ export interface BuildServerOptions {
   internalKey?: string;
   /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
   readyTimeoutMs?: number;
+  /** The PDF renderer's settings (server/pdf/config.ts); default: parsed from `process.env`. */
+  pdf?: PdfConfig;
 }
 
 /** The connection-failure envelope the gateway answers with when the upstream cannot be reached (spec 01 §8). */
@@ -366,6 +369,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       buildDirectory,
       development,
       internalKey: opts.internalKey,
+      ...(opts.pdf ? { pdf: opts.pdf } : {}),
     });
     await app.register(packagePlugin, { upstreamUrl });
   }

@@ -10,6 +10,7 @@ import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
 import { startBillingReconciler } from './jobs/billing-reconciler.ts';
 import { startFacePoller, type FacePoller } from './jobs/face-poller.ts';
+import { loadPdfConfig } from './pdf/config.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
@@ -104,7 +105,9 @@ export async function startServer(
   const internalKey = env.INTERNAL_API_KEY?.trim() || platform?.internalKey;
   let gateway: FastifyInstance;
   try {
-    gateway = await buildServer(config, { ...opts, upstreamUrl, internalKey, loggerInstance: logger });
+    // The PDF renderer reads the same environment as the rest (not process.env: a test or bench passes its own).
+    const pdf = loadPdfConfig(env);
+    gateway = await buildServer(config, { ...opts, upstreamUrl, internalKey, loggerInstance: logger, pdf });
     await gateway.listen({ host: config.host, port });
   } catch (err) {
     await platform?.close();
