@@ -95,7 +95,8 @@ export function evidenceSearch(dialect: Dialect): Migration {
         select user_id, kind, label, count(*) from evidences where label <> '' group by user_id, kind, label`.execute(
         db,
       );
-      for (const statement of dialect === 'sqlite' ? SQLITE_UP : POSTGRES_UP) await sql.raw(statement).execute(db);
+      for (const statement of dialect === 'sqlite' ? SQLITE_UP : POSTGRES_UP)
+        await sql.raw(statement).execute(db);
     },
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     async down(db: Kysely<any>) {
