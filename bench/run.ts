@@ -12,7 +12,9 @@
  * - `/api` through the gateway vs the embedded platform's own port (≥ 0.85, and p99 added ≤ 1 ms);
  * - cost flat as data grows: the evidence list page and a no-match keyword search (`/api/data/getList`) of a demo
  *   account holding 100,000 evidences (10,000 with `--quick`) vs the same holding 100, each in its own product
- *   process on SQLite, rows written straight into its database (bench/support/seed.ts) (≥ 0.7, i.e. within 1.4×).
+ *   process, on SQLite and on PostgreSQL (a fresh database on TEST_PG_URL's server, dropped at the end;
+ *   BENCH_POSTGRES=0 skips it), rows written straight into its database (bench/support/seed.ts) (≥ 0.7, i.e.
+ *   within 1.4×).
  *
  * Prints, per row: the median ratio of the rounds with its spread (min–max), both sides' median req/s, CPU ms per
  * request and p50/p99 latency, and the goal with PASS/MISS; then the machine (cores, load average before and
@@ -34,7 +36,8 @@ import {
   startScript,
   type Child,
 } from './support/process.ts';
-import { seedEvidences } from './support/seed.ts';
+import { seedEvidences, seedEvidencesPostgres } from './support/seed.ts';
+import { createTestDatabase } from '../tests/support/platform.ts';
 import { RUNTIME_FLAGS } from '../server/runtime-flags.ts';
 
 const quick = process.argv.includes('--quick');
@@ -46,6 +49,8 @@ const CONNECTIONS = 10;
 /** Evidences of the demo account in the "cost flat as data grows" rows: few, and many. */
 const FEW_EVIDENCES = 100;
 const MANY_EVIDENCES = quick ? 10_000 : 100_000;
+/** The databases of the data rows: SQLite always, PostgreSQL unless BENCH_POSTGRES=0 (TEST_PG_URL's server). */
+const DATA_DIALECTS = process.env.BENCH_POSTGRES === '0' ? ['SQLite'] : ['SQLite', 'PostgreSQL'];
 /** A keyword no seeded title or file name contains (3+ characters: the trigram index serves it). */
 const NO_MATCH_KEYWORD = '不存在的关键字';
 /** The `/api` row's call: what every page of a signed-in user asks first (the user's info, spec 02 "Route guard"). */
@@ -117,6 +122,8 @@ execFileSync(path.join(root, 'node_modules/.bin/react-router'), ['build', 'bench
 });
 
 const children: Child[] = [];
+/** Databases to drop at the end. */
+const cleanups: (() => Promise<void>)[] = [];
 try {
   const product = await startProduct();
   children.push(product);
@@ -144,14 +151,7 @@ try {
     bytes: Buffer.from(`bench evidence ${Date.now()}`),
   });
 
-  // The same product twice more, its demo account holding few and many evidences.
-  const few = await startProduct();
-  children.push(few);
-  const many = await startProduct();
-  children.push(many);
-  seedEvidences(few.dataDir!, FEW_EVIDENCES);
-  const seedSeconds = seedEvidences(many.dataDir!, MANY_EVIDENCES);
-  print(`seeded ${MANY_EVIDENCES.toLocaleString('en')} evidences in ${seedSeconds.toFixed(1)} s`);
+  // The same product twice more per database, its demo account holding few and many evidences.
   const signedIn = async (child: Child) => {
     const upstreamToken = await login(child.base);
     const storage = sessionStorageFor({ sessionSecrets: [BENCH_SESSION_SECRET], secureCookies: false });
@@ -159,20 +159,57 @@ try {
     session.set('token', upstreamToken);
     session.set('expiresAt', Math.floor(Date.now() / 1000) + 86_400);
     const cookie = (await storage.commitSession(session)).split(';')[0]!;
-    return { cookie, bearer: `Bearer ${upstreamToken}` };
+    return { child, cookie, bearer: `Bearer ${upstreamToken}` };
   };
-  const [fewAuth, manyAuth] = [await signedIn(few), await signedIn(many)];
-  const listPage = (child: Child, auth: { cookie: string }) => ({
-    url: `${child.base}/attestation-list/file`,
-    pid: child.pid,
-    headers: { cookie: auth.cookie },
+  type Holder = Awaited<ReturnType<typeof signedIn>>;
+  const listPage = (h: Holder) => ({
+    url: `${h.child.base}/attestation-list/file`,
+    pid: h.child.pid,
+    headers: { cookie: h.cookie },
   });
-  const search = (child: Child, auth: { bearer: string }) => ({
-    url: `${child.base}/api/data/getList?page=1&limit=20&keyword=${encodeURIComponent(NO_MATCH_KEYWORD)}`,
-    pid: child.pid,
-    headers: { authorization: auth.bearer },
+  const search = (h: Holder) => ({
+    url: `${h.child.base}/api/data/getList?page=1&limit=20&keyword=${encodeURIComponent(NO_MATCH_KEYWORD)}`,
+    pid: h.child.pid,
+    headers: { authorization: h.bearer },
   });
   const atFew = `the same at ${FEW_EVIDENCES} evidences`;
+  const dataRows: Row[] = [];
+  for (const dialect of DATA_DIALECTS) {
+    const holders: Holder[] = [];
+    for (const count of [FEW_EVIDENCES, MANY_EVIDENCES]) {
+      let child: Child;
+      let seconds: number;
+      if (dialect === 'SQLite') {
+        child = await startProduct();
+        children.push(child);
+        seconds = seedEvidences(child.dataDir!, count);
+      } else {
+        const database = await createTestDatabase();
+        cleanups.push(database.drop);
+        child = await startProduct({ DATABASE_URL: database.url });
+        children.push(child);
+        seconds = await seedEvidencesPostgres(database.url, count);
+      }
+      print(`${dialect}: seeded ${count.toLocaleString('en')} evidences in ${seconds.toFixed(1)} s`);
+      holders.push(await signedIn(child));
+    }
+    const [few, many] = holders as [Holder, Holder];
+    const at = `${MANY_EVIDENCES.toLocaleString('en')} evidences, ${dialect}`;
+    dataRows.push(
+      {
+        name: `list page, ${at}`,
+        product: listPage(many),
+        reference: { ...listPage(few), label: atFew },
+        goal: 0.7,
+      },
+      {
+        name: `no-match keyword search, ${at}`,
+        product: search(many),
+        reference: { ...search(few), label: atFew },
+        goal: 0.7,
+      },
+    );
+  }
 
   const bare = { url: `${reference.base}/`, pid: reference.pid, label: 'bare React Router page' };
   const rows: Row[] = [
@@ -206,18 +243,7 @@ try {
       goal: 0.85,
       p99AddedGoalMs: 1,
     },
-    {
-      name: `list page, ${MANY_EVIDENCES.toLocaleString('en')} evidences`,
-      product: listPage(many, manyAuth),
-      reference: { ...listPage(few, fewAuth), label: atFew },
-      goal: 0.7,
-    },
-    {
-      name: `no-match keyword search, ${MANY_EVIDENCES.toLocaleString('en')} evidences`,
-      product: search(many, manyAuth),
-      reference: { ...search(few, fewAuth), label: atFew },
-      goal: 0.7,
-    },
+    ...dataRows,
   ];
 
   // Warm-up: the first renders load the build and fill the JIT.
@@ -275,4 +301,5 @@ try {
   );
 } finally {
   for (const child of children.reverse()) await child.stop();
+  for (const drop of cleanups) await drop();
 }

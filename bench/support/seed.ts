@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
 import { DEMO_MOBILE } from '../../platform/account/users.ts';
 
 /** Titles and labels of the seeded rows: Chinese text as users write it; none contains the bench's no-match keyword. */
@@ -46,6 +47,41 @@ export function seedEvidences(dataDir: string, count: number): number {
     for (let i = 0; i < count; i += 10_000) batch(i, Math.min(count, i + 10_000));
   } finally {
     db.close();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * The same rows in a running product's PostgreSQL database (`url`), in one statement: `count` evidences for the
+ * demo account, then `analyze` so that the planner knows the table's size as it would in production.
+ * @returns the seconds it took
+ */
+export async function seedEvidencesPostgres(url: string, count: number): Promise<number> {
+  const started = performance.now();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const user = await client.query<{ id: string }>('select id from users where mobile = $1', [DEMO_MOBILE]);
+    await client.query(
+      `insert into evidences (baoquan, user_id, title, label, file_name, file_size, file_type, mime, sha256,
+         storage_key, status, created_at, kind)
+       select 'BQSEED' || lpad(i::text, 9, '0'), $1, ($2::text[])[1 + i % $3] || ' ' || i, ($4::text[])[1 + i % $5],
+         'seed-' || i || '.png', 1024, 2, 'image/png', $6, '', 1, $7 + i, 'file'
+       from generate_series(0, $8 - 1) as i`,
+      [
+        user.rows[0]!.id,
+        TITLES,
+        TITLES.length,
+        LABELS,
+        LABELS.length,
+        'ab'.repeat(32),
+        Math.floor(Date.now() / 1000) - count,
+        count,
+      ],
+    );
+    await client.query('analyze evidences');
+  } finally {
+    await client.end();
   }
   return (performance.now() - started) / 1000;
 }

@@ -66,6 +66,64 @@ forEachDialect('evidence search and totals', (h) => {
     expect((await list(user, { keyword: '合同照片' })).count).toBe(0);
   });
 
+  it('keeps the tallies right for many rows inserted or relabelled in one statement', async () => {
+    const { db } = h.app.pdb;
+    const userId = await insertBareUser(db, '13900000197', '3');
+    const row = (n: number, label: string, kind: 'file' | 'hash') => ({
+      baoquan: `BQBULK${n}`,
+      user_id: userId,
+      title: `批量 ${n}`,
+      label,
+      file_name: `b${n}.png`,
+      file_size: 1,
+      file_type: 2,
+      mime: 'image/png',
+      sha256: 'c'.repeat(64),
+      storage_key: '',
+      status: 1,
+      created_at: n,
+      kind,
+    });
+    await db
+      .insertInto('evidences')
+      .values([
+        row(1, '甲', 'file'),
+        row(2, '甲', 'file'),
+        row(3, '乙', 'file'),
+        row(4, '', 'file'),
+        row(5, '甲', 'hash'),
+      ])
+      .execute();
+    const tallies = async () =>
+      (
+        await db
+          .selectFrom('evidence_labels')
+          .select(['kind', 'label', 'n'])
+          .where('user_id', '=', userId)
+          .orderBy('kind')
+          .orderBy('label')
+          .execute()
+      ).map((t) => `${t.kind}:${t.label}=${Number(t.n)}`);
+    expect(await tallies()).toEqual(['file:乙=1', 'file:甲=2', 'hash:甲=1']);
+    const counts = await db
+      .selectFrom('evidence_counts')
+      .select(['kind', 'n'])
+      .where('user_id', '=', userId)
+      .orderBy('kind')
+      .execute();
+    expect(counts.map((c) => `${c.kind}=${Number(c.n)}`)).toEqual(['file=4', 'hash=1']);
+    // one statement moves every 甲 of the file kind to 乙; another touches rows without changing a label
+    await db
+      .updateTable('evidences')
+      .set({ label: '乙' })
+      .where('user_id', '=', userId)
+      .where('label', '=', '甲')
+      .where('kind', '=', 'file')
+      .execute();
+    await db.updateTable('evidences').set({ deleted_at: 9 }).where('user_id', '=', userId).execute();
+    expect(await tallies()).toEqual(['file:乙=3', 'hash:甲=1']);
+  });
+
   it('finds by keyword in title or file name as a substring match, whatever its length', async () => {
     await saveFile(user, PNG, 'Scan_2026-Q1 final.png', { title: '租赁合同扫描件' });
     await saveFile(user, PNG, 'photo.png', { title: '100%_done 现场照片' });

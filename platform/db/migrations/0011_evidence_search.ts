@@ -40,33 +40,48 @@ const SQLITE_UP = [
   `insert into evidences_fts (evidences_fts) values ('rebuild')`,
 ];
 
-/** PostgreSQL's trigger function, triggers and trigram indexes. */
+/**
+ * PostgreSQL's trigger functions, triggers and trigram indexes. The triggers are per statement, over transition
+ * tables: a bulk insert (an import, a restore) updates each tally once, not once per row (100,000 row-level
+ * upserts of one counter row took over 100 s). PostgreSQL allows no column list on a trigger with transition
+ * tables, so the label trigger runs on every update of `evidences` and finds no change unless a label changed.
+ * The GIN indexes are built without `fastupdate`: its pending list is scanned by every search until a vacuum
+ * merges it (a no-match search took 3.9 ms at 100,000 rows with it, 0.3 ms without).
+ */
 const POSTGRES_UP = [
-  `create or replace function evidences_tally() returns trigger language plpgsql as $$
+  `create or replace function evidences_tally_insert() returns trigger language plpgsql as $$
    begin
-     if tg_op = 'INSERT' then
-       insert into evidence_counts (user_id, kind, n) values (new.user_id, new.kind, 1)
-         on conflict (user_id, kind) do update set n = evidence_counts.n + 1;
-     elsif old.label is not distinct from new.label then
-       return new;
-     else
-       update evidence_labels set n = n - 1
-         where user_id = old.user_id and kind = old.kind and label = old.label;
-       delete from evidence_labels
-         where user_id = old.user_id and kind = old.kind and label = old.label and n <= 0;
-     end if;
-     if new.label <> '' then
-       insert into evidence_labels (user_id, kind, label, n) values (new.user_id, new.kind, new.label, 1)
-         on conflict (user_id, kind, label) do update set n = evidence_labels.n + 1;
-     end if;
-     return new;
+     insert into evidence_counts (user_id, kind, n)
+       select user_id, kind, count(*) from inserted group by user_id, kind
+       on conflict (user_id, kind) do update set n = evidence_counts.n + excluded.n;
+     insert into evidence_labels (user_id, kind, label, n)
+       select user_id, kind, label, count(*) from inserted where label <> '' group by user_id, kind, label
+       on conflict (user_id, kind, label) do update set n = evidence_labels.n + excluded.n;
+     return null;
    end $$`,
-  `create trigger evidences_tally_insert after insert on evidences for each row execute function evidences_tally()`,
-  `create trigger evidences_tally_label after update of label on evidences for each row
-     execute function evidences_tally()`,
+  `create or replace function evidences_tally_label() returns trigger language plpgsql as $$
+   begin
+     update evidence_labels l set n = l.n - c.n
+       from (select o.user_id, o.kind, o.label, count(*) as n from old_rows o join new_rows w using (id)
+             where o.label is distinct from w.label group by o.user_id, o.kind, o.label) c
+       where l.user_id = c.user_id and l.kind = c.kind and l.label = c.label;
+     delete from evidence_labels l using old_rows o join new_rows w using (id)
+       where o.label is distinct from w.label and l.user_id = o.user_id and l.kind = o.kind and l.label = o.label
+         and l.n <= 0;
+     insert into evidence_labels (user_id, kind, label, n)
+       select w.user_id, w.kind, w.label, count(*) from old_rows o join new_rows w using (id)
+       where o.label is distinct from w.label and w.label <> '' group by w.user_id, w.kind, w.label
+       on conflict (user_id, kind, label) do update set n = evidence_labels.n + excluded.n;
+     return null;
+   end $$`,
+  `create trigger evidences_tally_insert after insert on evidences referencing new table as inserted
+     for each statement execute function evidences_tally_insert()`,
+  `create trigger evidences_tally_label after update on evidences referencing old table as old_rows
+     new table as new_rows for each statement execute function evidences_tally_label()`,
   `create extension if not exists pg_trgm`,
-  `create index evidences_title_trgm on evidences using gin (lower(title) gin_trgm_ops)`,
-  `create index evidences_file_name_trgm on evidences using gin (lower(file_name) gin_trgm_ops)`,
+  `create index evidences_title_trgm on evidences using gin (lower(title) gin_trgm_ops) with (fastupdate = off)`,
+  `create index evidences_file_name_trgm on evidences using gin (lower(file_name) gin_trgm_ops)
+     with (fastupdate = off)`,
 ];
 
 /** The migration for `dialect`. */
@@ -114,7 +129,8 @@ export function evidenceSearch(dialect: Dialect): Migration {
               'drop index if exists evidences_title_trgm',
               'drop trigger if exists evidences_tally_label on evidences',
               'drop trigger if exists evidences_tally_insert on evidences',
-              'drop function if exists evidences_tally()',
+              'drop function if exists evidences_tally_label()',
+              'drop function if exists evidences_tally_insert()',
             ];
       for (const statement of statements) await sql.raw(statement).execute(db);
       await db.schema.dropTable('evidence_labels').ifExists().execute();
