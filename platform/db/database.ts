@@ -47,8 +47,9 @@ export function openDatabase(
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     // 64 MiB of page cache instead of SQLite's 2 MiB: a save walks the ledger's and the evidence indexes, which at
-    // a million entries no longer fit in 2 MiB, and every miss was a read() (bench/ledger: one-transaction appends
-    // at 1,000,000 leaves …). Pages are cached as they are read, so a small database uses little of it.
+    // a million entries no longer fit in 2 MiB, and every miss was a read() (bench/ledger at 1,000,000 leaves:
+    // one-transaction appends 2,771 → 4,472/s, inclusion proofs p50 0.37 → 0.16 ms). Pages are cached as they are
+    // read, so a small database uses little of it.
     sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
