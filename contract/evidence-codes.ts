@@ -143,6 +143,12 @@ export const EVIDENCE_SAVE_PATHS: ReadonlySet<string> = new Set([
   EvidencePaths.saveProperty,
 ]);
 
+/** The preservation number a save call's answer carries when it succeeded (code 200), else null. */
+export function savedBaoquan(answer: { code?: unknown; data?: unknown } | null | undefined): string | null {
+  const baoquan = (answer?.data as { baoquan?: unknown } | null | undefined)?.baoquan;
+  return Number(answer?.code) === 200 && typeof baoquan === 'string' ? baoquan : null;
+}
+
 /** `POST /api/data/save` → result. `filehash` is the SHA-256 of the bytes, `chainhash` the ledger entry hash. */
 export interface SaveEvidenceData {
   id: number;

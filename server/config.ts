@@ -26,13 +26,14 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** Treats an empty variable (`FOO=`) like an unset one, as shells and compose files often produce them. */
 const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-const booleanFlag = (name: string) =>
+/** A yes/no variable (true/false, 1/0, yes/no); unset or empty means `fallback`. */
+export const booleanFlag = (name: string, fallback = false) =>
   z.preprocess(
     unsetIfEmpty,
     z
       .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: `${name} must be true or false` })
       .optional()
-      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+      .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1' || v === 'yes')),
   );
 
 const isoDateTime = (name: string) =>

@@ -4,7 +4,7 @@
  * of its first visitor (server/pdf `prerender`; pages that save tell the gateway through their load context).
  */
 import { PassThrough, type Readable } from 'node:stream';
-import { EVIDENCE_SAVE_PATHS } from '../contract/evidence-codes.ts';
+import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../contract/evidence-codes.ts';
 
 /** Most bytes of a save answer read for its number (an envelope of SaveEvidenceData is about 200 bytes). */
 const MAX_ANSWER_BYTES = 4096;
@@ -31,11 +31,8 @@ export function watchSavedEvidence(answer: Readable, onSaved: (baoquan: string) 
   answer.once('end', () => {
     if (bytes > MAX_ANSWER_BYTES) return;
     try {
-      const env = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        code?: unknown;
-        data?: { baoquan?: unknown };
-      };
-      if (Number(env.code) === 200 && typeof env.data?.baoquan === 'string') onSaved(env.data.baoquan);
+      const baoquan = savedBaoquan(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: unknown });
+      if (baoquan !== null) onSaved(baoquan);
     } catch {
       // not an envelope: nothing to render
     }

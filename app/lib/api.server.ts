@@ -9,8 +9,8 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { data as routeData, type AppLoadContext } from 'react-router';
-import { type ApiEnvelope, isSuccess } from '../../contract/envelope.ts';
-import { EVIDENCE_SAVE_PATHS } from '../../contract/evidence-codes.ts';
+import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../../contract/evidence-codes.ts';
 import { Msg } from '../../contract/messages.ts';
 
 export interface ApiCallOptions {
@@ -94,10 +94,8 @@ export async function apiCall<T>(
 
 /** Tells the gateway (`ctx.evidenceSaved`: render its certificate PDF ahead) when `env` answers a save. */
 function afterSave<T>(ctx: AppLoadContext, path: string, env: ApiEnvelope<T>): ApiEnvelope<T> {
-  if (EVIDENCE_SAVE_PATHS.has(path) && isSuccess(env.code)) {
-    const baoquan = (env.data as { baoquan?: unknown } | null)?.baoquan;
-    if (typeof baoquan === 'string') ctx.evidenceSaved?.(baoquan);
-  }
+  const baoquan = EVIDENCE_SAVE_PATHS.has(path) ? savedBaoquan(env) : null;
+  if (baoquan !== null) ctx.evidenceSaved?.(baoquan);
   return env;
 }
 

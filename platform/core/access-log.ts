@@ -24,9 +24,10 @@ export const AccessLogSchema = z.preprocess(
 
 /**
  * Fastify's log controller with the access line in place of its two request lines: `incomingRequest` logs nothing,
- * `requestCompleted` logs the line (a thrown error at `error` with `err`, else status ≥ 500 at `error`, the rest
- * at `info`: a 4xx is the client's business, such as a bot's 404), as `mode` allows. Fastify's other lines (errors of the default error handler, stream
- * errors, route not found, closing) are its own, unchanged. Pass as `Fastify({ logController })`.
+ * `requestCompleted` logs the line (a thrown error at `error` with `err`, else status ≥ 500 at `error`, the rest at
+ * `info`: a 4xx is the client's business, such as a bot's 404), as `mode` allows. Fastify's other lines (errors of
+ * the default error handler, stream errors, route not found, closing) are its own, unchanged. Pass as
+ * `Fastify({ logController })`.
  */
 export class AccessLogController extends LogController {
   constructor(private readonly mode: AccessLogMode) {

@@ -4,6 +4,7 @@
  * moving them into the gateway's schema later changes no caller.
  */
 import { z } from 'zod';
+import { booleanFlag } from '../config.ts';
 
 const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const int = (name: string, min: number, max: number, fallback: number) =>
@@ -23,10 +24,7 @@ const PdfEnv = z.object({
   PDF_TIMEOUT_MS: int('PDF_TIMEOUT_MS', 1000, 600_000, 30_000),
   PDF_QUEUE_MAX: int('PDF_QUEUE_MAX', 0, 100_000, 200),
   PDF_CACHE_MAX_MB: int('PDF_CACHE_MAX_MB', 1, 10_000_000, 2048),
-  PDF_RENDER_AHEAD: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
-    z.enum(['1', '0', 'true', 'false'], { error: 'PDF_RENDER_AHEAD must be 1 or 0' }).default('1'),
-  ),
+  PDF_RENDER_AHEAD: booleanFlag('PDF_RENDER_AHEAD', true),
 });
 
 /** The renderer's settings. Times in milliseconds. */
@@ -65,6 +63,6 @@ export function loadPdfConfig(env: Record<string, string | undefined>): PdfConfi
     timeoutMs: e.PDF_TIMEOUT_MS,
     queueMax: e.PDF_QUEUE_MAX,
     cacheMaxBytes: e.PDF_CACHE_MAX_MB * 1024 * 1024,
-    renderAhead: e.PDF_RENDER_AHEAD === '1' || e.PDF_RENDER_AHEAD === 'true',
+    renderAhead: e.PDF_RENDER_AHEAD,
   };
 }

@@ -41,6 +41,7 @@ describe('CertificateRenderer cache', () => {
       templateVersion: 'abcdefabcdefabcd',
       reuseCache: true,
       cacheMaxBytes: o.cacheMaxBytes ?? 1024 ** 3,
+      renderAhead: false,
       pool,
       gatewayOrigin: () => 'http://127.0.0.1:1',
       navigationTimeoutMs: 1000,

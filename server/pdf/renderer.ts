@@ -80,8 +80,8 @@ export interface CertificateRendererOptions {
   reuseCache: boolean;
   /** The cache is pruned (least recently served first) down to this many bytes; checked every 50 renders. */
   cacheMaxBytes: number;
-  /** Whether {@link CertificateRenderer.prerender} renders (PDF_RENDER_AHEAD); default true. */
-  renderAhead?: boolean;
+  /** Whether {@link CertificateRenderer.prerender} renders (PDF_RENDER_AHEAD). */
+  renderAhead: boolean;
   pool: BrowserPool;
   /** The gateway's own base URL as the browser reaches it, e.g. `http://127.0.0.1:3000` (read per job). */
   gatewayOrigin: () => string;
@@ -151,11 +151,10 @@ export class CertificateRenderer {
    * from the cache (issue 11 point 4). Only one such render runs at a time, and only while no visitor's render is
    * running or waiting: it yields the browser to them. At most {@link MAX_AHEAD} numbers wait; more are dropped
    * (their first visitor renders them as before). Nothing happens with PDF_RENDER_AHEAD=0 or in development (no
-   * cache reuse). Never throws;
-   * failures are logged at debug level.
+   * cache reuse). Never throws; failures are logged at debug level.
    */
   prerender(baoquan: string): void {
-    if (this.opts.renderAhead === false || !this.opts.reuseCache) return;
+    if (!this.opts.renderAhead || !this.opts.reuseCache) return;
     if (!BAOQUAN_PATH_RE.test(baoquan) || this.ahead.length >= MAX_AHEAD) return;
     if (!this.ahead.includes(baoquan)) this.ahead.push(baoquan);
     void this.renderAhead();
