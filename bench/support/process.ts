@@ -5,10 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
+import { freePort } from '../../tests/support/ports.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,15 +58,6 @@ export function listeningPortsOf(pid: number): number[] {
     }
   }
   return ports;
-}
-
-/** A loopback port free right now. */
-export async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((r) => probe.close(r));
-  return port;
 }
 
 /** A started child server. */

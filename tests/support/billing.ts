@@ -4,20 +4,12 @@
  * cashiers the way a browser without JavaScript does (plain GETs and form POSTs, following redirects by hand),
  * delivering built notifications through `inject`, and reading balances and journals.
  */
-import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { BillingNotifyPaths, type PayData } from '../../contract/billing.ts';
 import { journalSum } from '../../platform/billing/journal.ts';
 import { login, post } from './platform.ts';
 
-/** A port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from './ports.ts';
 
 /** The demo account's token (seeded verified, password from the suite's config). */
 export function demoToken(app: FastifyInstance): Promise<string> {
