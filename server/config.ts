@@ -133,6 +133,10 @@ const EnvSchema = z
       z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ),
     ACCESS_LOG: AccessLogSchema,
+    EMBEDDED_PLATFORM: z.preprocess(
+      (v) => (typeof v === 'string' ? unsetIfEmpty(v.toLowerCase()) : v),
+      z.enum(['worker', 'inline'], { error: 'EMBEDDED_PLATFORM must be worker or inline' }).default('worker'),
+    ),
   })
   .superRefine((env, ctx) => {
     const window = [env.ANNOUNCEMENT_FROM, env.ANNOUNCEMENT_UNTIL, env.ANNOUNCEMENT_TEXT];
@@ -187,6 +191,11 @@ export interface GatewayConfig {
   logLevel: (typeof LOG_LEVELS)[number];
   /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
   accessLog: AccessLogMode;
+  /**
+   * EMBEDDED_PLATFORM (default 'worker'): with UPSTREAM_URL unset, run the platform in a worker thread of this
+   * process or in the gateway's own thread (server/embedded-platform.ts).
+   */
+  embeddedPlatform: 'worker' | 'inline';
 }
 
 /** Thrown when the environment is invalid; `message` lists every problem, one per line. */
@@ -263,5 +272,6 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,
+    embeddedPlatform: e.EMBEDDED_PLATFORM,
   };
 }

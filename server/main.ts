@@ -17,7 +17,9 @@ const { ConfigError } = await import('./config.ts');
 const { installShutdown, startServer } = await import('./start.ts');
 
 try {
-  const running = await startServer(process.env);
+  // A platform worker that dies leaves a gateway answering 502 to every /api request: exit and let the
+  // supervisor (systemd, the container runtime) start the whole process again.
+  const running = await startServer(process.env, { onPlatformCrash: () => process.exit(1) });
   installShutdown(running);
 } catch (err) {
   if (err instanceof ConfigError) {

@@ -1,10 +1,12 @@
 /** Start-up against an external upstream, `closeAll()`, and the SIGTERM/SIGINT path with a fake process. */
+import { execFileSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ConfigError } from './config.ts';
 import { installShutdown, startServer, type ShutdownHost } from './start.ts';
 import { startFakeUpstream } from '../tests/support/server.ts';
 
@@ -41,7 +43,7 @@ describe('startServer with UPSTREAM_URL', () => {
 });
 
 describe('startServer without UPSTREAM_URL', () => {
-  it('starts the embedded platform on loopback, proxies to it, and closeAll stops both', async () => {
+  it('starts the embedded platform in a worker thread on loopback, proxies to it, and closeAll stops both', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-'));
     try {
       const running = await startServer(
@@ -55,10 +57,18 @@ describe('startServer without UPSTREAM_URL', () => {
         },
         { build: false },
       );
-      expect(running.platform).not.toBeNull();
+      expect(running.embedded).toBe('worker');
+      expect(running.platform).toBeNull();
       expect(running.upstreamUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const base = running.url.replace('localhost', '127.0.0.1');
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      // The platform answers while this thread (the gateway's) is blocked in a synchronous child process: it has
+      // an event loop of its own. Inline, the child's request would hang until its timeout.
+      const script = 'fetch(process.argv[1]).then((r) => r.text()).then((t) => process.stdout.write(t))';
+      const health = execFileSync(process.execPath, ['-e', script, `${running.upstreamUrl}/api/healthz`], {
+        timeout: 20_000,
+      });
+      expect(JSON.parse(health.toString())).toMatchObject({ code: 200, data: { db: 'ok' } });
       const login = await fetch(`${base}/api/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -69,6 +79,30 @@ describe('startServer without UPSTREAM_URL', () => {
       expect(envelope.data.token).toBeTruthy();
       await running.closeAll();
       await expect(fetch(`${running.upstreamUrl}/api/healthz`)).rejects.toThrow();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('startServer with the platform in a worker thread', () => {
+  it('refuses a configuration the platform refuses, as a ConfigError naming the variable', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-refused-'));
+    try {
+      const started = startServer(
+        {
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          APP_ENV: 'production',
+          TEST_HOOKS: '1',
+          SESSION_SECRET: 'x'.repeat(40),
+        },
+        { build: false },
+      );
+      await expect(started).rejects.toThrow(ConfigError);
+      await expect(started).rejects.toThrow(/TEST_HOOKS/);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -10,13 +10,20 @@ import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
 import { startBillingReconciler } from './jobs/billing-reconciler.ts';
 import { startFacePoller, type FacePoller } from './jobs/face-poller.ts';
+import {
+  startEmbeddedPlatform,
+  type EmbeddedPlatform,
+  type EmbeddedPlatformMode,
+} from './embedded-platform.ts';
 import { loadPdfConfig } from './pdf/config.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
   config: GatewayConfig;
   gateway: FastifyInstance;
-  /** The embedded platform, or null when UPSTREAM_URL points elsewhere. */
+  /** How the embedded platform runs, or null when UPSTREAM_URL points elsewhere. */
+  embedded: EmbeddedPlatformMode | null;
+  /** The embedded platform's Fastify instance when it runs inline (EMBEDDED_PLATFORM=inline), else null. */
   platform: FastifyInstance | null;
   /** The gateway's base URL for this machine, e.g. `http://localhost:3000` (no trailing slash). */
   url: string;
@@ -33,6 +40,10 @@ export interface RunningServer {
 export type StartOptions = Pick<BuildServerOptions, 'build' | 'buildDirectory' | 'mode'> & {
   /** A logger to use instead of a new pino logger at LOG_LEVEL. */
   logger?: Logger;
+  /** Overrides EMBEDDED_PLATFORM (tests that reach into the platform's database ask for `inline`). */
+  embeddedPlatform?: EmbeddedPlatformMode;
+  /** Called when a worker-mode embedded platform ends without being asked to (server/main.ts exits then). */
+  onPlatformCrash?: (err: Error) => void;
 };
 
 /** Turns a listening address into a URL a browser on this machine can open (0.0.0.0 / :: → localhost). */
@@ -58,8 +69,9 @@ async function freePort(host: string): Promise<number> {
 }
 
 /**
- * Starts everything per the environment. With UPSTREAM_URL unset, builds the embedded platform with
- * `buildPlatform(loadPlatformConfig(env))`, listens on 127.0.0.1 port 0 and points the gateway at it. The embedded
+ * Starts everything per the environment. With UPSTREAM_URL unset, starts the embedded platform
+ * (`buildPlatform(loadPlatformConfig(env))` on 127.0.0.1 port 0, in a worker thread or inline per EMBEDDED_PLATFORM;
+ * server/embedded-platform.ts) and points the gateway at it. The embedded
  * platform's PUBLIC_URL defaults to the gateway's own listen address (`http://localhost:${PORT}`; with PORT 0 a free
  * port is chosen first), so payment return and notify URLs and the face sandbox's return link follow the real port.
  *
@@ -77,32 +89,31 @@ export async function startServer(
   const root = opts.logger ?? pino({ level: config.logLevel });
   const logger = root.child({ part: 'gateway' });
 
-  let platform: FastifyInstance | null = null;
+  let embedded: EmbeddedPlatform | null = null;
   let upstreamUrl = config.upstreamUrl;
   let port = config.port;
   if (!upstreamUrl) {
-    // Imported lazily: a gateway in front of another upstream never loads the platform (or its database drivers).
-    const { buildPlatform } = await import('../platform/app.ts');
-    const { loadPlatformConfig } = await import('../platform/config.ts');
     let platformEnv = env;
     if (!env.PUBLIC_URL?.trim()) {
       port ||= await freePort(config.host);
       platformEnv = { ...env, PUBLIC_URL: urlOf({ address: config.host, port, family: '' }) };
     }
-    const embedded = await buildPlatform(loadPlatformConfig(platformEnv), {
-      loggerInstance: root.child({ part: 'platform' }),
+    embedded = await startEmbeddedPlatform(platformEnv, {
+      mode: opts.embeddedPlatform ?? config.embeddedPlatform,
       // The gateway's access line covers every request; the platform adds a line only for its failures.
       accessLog: config.accessLog === 'off' ? 'off' : 'errors',
+      logLevel: config.logLevel,
+      logger: root.child({ part: 'platform' }),
+      onCrash: opts.onPlatformCrash,
     });
-    await embedded.listen({ host: '127.0.0.1', port: 0 });
-    platform = embedded;
-    upstreamUrl = `http://127.0.0.1:${(embedded.server.address() as AddressInfo).port}`;
-    logger.info({ upstreamUrl }, 'embedded platform started');
+    upstreamUrl = embedded.url;
+    logger.info({ upstreamUrl, mode: embedded.mode }, 'embedded platform started');
   }
+  const platform = embedded?.app ?? null;
 
   // The platform's internal key, for the face poller, the billing reconciler and the PDF signing: the embedded
   // platform's, or INTERNAL_API_KEY.
-  const internalKey = env.INTERNAL_API_KEY?.trim() || platform?.internalKey;
+  const internalKey = env.INTERNAL_API_KEY?.trim() || embedded?.internalKey;
   let gateway: FastifyInstance;
   try {
     // The PDF renderer reads the same environment as the rest (not process.env: a test or bench passes its own).
@@ -110,7 +121,7 @@ export async function startServer(
     gateway = await buildServer(config, { ...opts, upstreamUrl, internalKey, loggerInstance: logger, pdf });
     await gateway.listen({ host: config.host, port });
   } catch (err) {
-    await platform?.close();
+    await embedded?.close();
     throw err;
   }
 
@@ -132,16 +143,26 @@ export async function startServer(
         await reconciler?.stop();
         await gateway.close();
       } finally {
-        await platform?.close();
+        await embedded?.close();
       }
     })();
     return closing;
   };
   logger.info(
-    { url, upstreamUrl, embedded: platform !== null, sessionSecret: config.sessionSecretSource },
+    { url, upstreamUrl, embedded: embedded?.mode ?? false, sessionSecret: config.sessionSecretSource },
     `Cunzheng listening at ${url}`,
   );
-  return { config, gateway, platform, url, upstreamUrl, logger, facePoller: poller, closeAll };
+  return {
+    config,
+    gateway,
+    embedded: embedded?.mode ?? null,
+    platform,
+    url,
+    upstreamUrl,
+    logger,
+    facePoller: poller,
+    closeAll,
+  };
 }
 
 /** What {@link installShutdown} needs from `process`; a fake in tests. */

@@ -123,7 +123,8 @@ describe('billing reconciler', () => {
         TEST_HOOKS: '1',
         SCRYPT_N: '1024',
       },
-      { build: false },
+      // the test reads the platform's database: in the gateway's thread
+      { build: false, embeddedPlatform: 'inline' },
     );
     try {
       const platform = running.platform!;

@@ -53,7 +53,8 @@ describe('face poller', () => {
         TEST_HOOKS: '1',
         SCRYPT_N: '1024',
       },
-      { build: false },
+      // the test reads the platform's database: in the gateway's thread
+      { build: false, embeddedPlatform: 'inline' },
     );
     const platform = running.platform!;
     const second = startFacePoller({

@@ -46,6 +46,9 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     SMS_MAX_PER_IP_HOUR: '100000',
     // suites see a PDF rendered on its first visit (miss, then hit); the render-ahead suite turns it on
     PDF_RENDER_AHEAD: '0',
+    // suites reach into the platform (running.platform: its database, its signed URLs) and start many servers:
+    // in the gateway's thread; the e2e servers (npm start) and server/start.test.ts run the worker-thread default
+    EMBEDDED_PLATFORM: 'inline',
     ...extra,
   };
 }

@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     upstreamTimeoutMs: 30_000,
     logLevel: 'silent',
     accessLog: 'all',
+    embeddedPlatform: 'inline',
     ...overrides,
   };
 }

@@ -1,0 +1,15 @@
+/**
+ * The upload rows' reference (issue 11 point 2): a plain node:http server on HOST:PORT that reads every request
+ * body to its end, discards it, and answers `200 {}` — what the same client reaches when nothing but the transport
+ * (loopback TCP, HTTP framing, one Node.js thread reading) stands in the way. `npm run bench` starts it as a child.
+ */
+import http from 'node:http';
+
+const server = http.createServer((req, res) => {
+  req.on('data', () => undefined);
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+});
+server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');

@@ -1,0 +1,139 @@
+/**
+ * Uploads side by side (issue 11 point 2), for `npm run bench` and `npm run bench:upload`: one generated file
+ * streamed by the same client (this process) into (a) the product's `POST /api/data/save` through the gateway's
+ * proxy with a bearer token, (b) the product's `/newAccessCard` form action as a browser without JavaScript sends it
+ * (session cookie, CSRF token), and (c) a server that discards the body (bench/reference/discard.ts), round after
+ * round with the order rotating. The product is a child process started as `npm start` does; while it receives, its
+ * resident set size is sampled every 50 ms. Each product upload's answer must carry the file's SHA-256.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ApiEnvelope } from '../../contract/envelope.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { login } from '../../tests/support/pdf-whole.ts';
+import { rssOf, startProduct, startScript, type Child } from './process.ts';
+import { formUploadTarget, generateFile, MiB, pageLogin, uploadMultipart } from './upload.ts';
+
+/** One upload as measured. */
+export interface UploadSide {
+  /** MiB per second, first byte sent to the answer's last byte. */
+  mibPerSecond: number;
+  /** The product's peak RSS growth over its RSS before the upload, MiB (NaN for the discard server). */
+  rssGrowthMiB: number;
+}
+
+/** All rounds of the three targets. */
+export interface UploadComparison {
+  bytes: number;
+  api: UploadSide[];
+  form: UploadSide[];
+  discard: UploadSide[];
+}
+
+/** Options of {@link compareUploads}. */
+export interface CompareUploadsOptions {
+  /** The file's size, bytes. */
+  bytes: number;
+  rounds: number;
+  /** Extra environment of the product process (e.g. EMBEDDED_PLATFORM). */
+  env?: Record<string, string>;
+  /** Called with a line of progress. */
+  log?: (line: string) => void;
+}
+
+/** Runs `upload` while sampling `pid`'s RSS every 50 ms; its growth in MiB beside the answer. */
+async function sampled<T>(pid: number, upload: () => Promise<T>): Promise<{ result: T; growthMiB: number }> {
+  const baseline = rssOf(pid);
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 50);
+  try {
+    const result = await upload();
+    return { result, growthMiB: (Math.max(peak, rssOf(pid)) - baseline) / MiB };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/**
+ * Measures the three targets `rounds` times.
+ * @throws when a server does not start, an upload is refused, or the SHA-256 the product reports differs
+ */
+export async function compareUploads(opts: CompareUploadsOptions): Promise<UploadComparison> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cz-bench-upload-'));
+  const children: Child[] = [];
+  try {
+    const file = path.join(dir, 'upload.bin');
+    opts.log?.(`generating ${(opts.bytes / MiB).toFixed(0)} MiB of random data …`);
+    const expectedHash = await generateFile(file, opts.bytes);
+    const product = await startProduct({
+      MAX_UPLOAD_BYTES: String(Math.max(opts.bytes + MiB, 2 * 1024 * MiB)),
+      ...opts.env,
+    });
+    children.push(product);
+    const discard = await startScript('bench/reference/discard.ts', {}, '/');
+    children.push(discard);
+    const password = process.env.DEMO_PASSWORD ?? 'demo1234';
+    const token = await login(product.base);
+    const form = await formUploadTarget(product.base, await pageLogin(product.base, password));
+
+    const viaApi = async (): Promise<UploadSide> => {
+      const { result, growthMiB } = await sampled(product.pid, () =>
+        uploadMultipart(
+          `${product.base}${EvidencePaths.save}`,
+          { authorization: `Bearer ${token}` },
+          file,
+          opts.bytes,
+        ),
+      );
+      const envelope = JSON.parse(result.body) as ApiEnvelope<SaveEvidenceData>;
+      if (envelope.data?.filehash !== expectedHash) {
+        throw new Error(`api upload: HTTP ${result.status} ${result.body.slice(0, 300)}`);
+      }
+      return { mibPerSecond: opts.bytes / MiB / result.seconds, rssGrowthMiB: growthMiB };
+    };
+    const viaForm = async (): Promise<UploadSide> => {
+      const { result, growthMiB } = await sampled(product.pid, () =>
+        uploadMultipart(form.url, form.headers, file, opts.bytes),
+      );
+      const baoquan = decodeURIComponent(result.location?.split('/').pop() ?? '');
+      const view = baoquan
+        ? ((await (
+            await fetch(`${product.base}${EvidencePaths.view}?baoquan=${encodeURIComponent(baoquan)}`)
+          ).json()) as ApiEnvelope<{ filehash: string }>)
+        : null;
+      if (result.status !== 302 || view?.data?.filehash !== expectedHash) {
+        throw new Error(
+          `form upload: HTTP ${result.status} → ${result.location ?? result.body.slice(0, 300)}`,
+        );
+      }
+      return { mibPerSecond: opts.bytes / MiB / result.seconds, rssGrowthMiB: growthMiB };
+    };
+    const intoDiscard = async (): Promise<UploadSide> => {
+      const result = await uploadMultipart(`${discard.base}/`, {}, file, opts.bytes);
+      if (result.status !== 200) throw new Error(`discard server: HTTP ${result.status}`);
+      return { mibPerSecond: opts.bytes / MiB / result.seconds, rssGrowthMiB: NaN };
+    };
+
+    const out: UploadComparison = { bytes: opts.bytes, api: [], form: [], discard: [] };
+    const steps = [
+      async () => out.api.push(await viaApi()),
+      async () => out.form.push(await viaForm()),
+      async () => out.discard.push(await intoDiscard()),
+    ];
+    // Warm-up with a small part of the work is not needed: each upload runs for seconds.
+    for (let round = 0; round < opts.rounds; round++) {
+      for (let i = 0; i < steps.length; i++) await steps[(i + round) % steps.length]!();
+      opts.log?.(
+        `upload round ${round + 1}: api ${out.api.at(-1)!.mibPerSecond.toFixed(0)}, form ` +
+          `${out.form.at(-1)!.mibPerSecond.toFixed(0)}, discard ${out.discard.at(-1)!.mibPerSecond.toFixed(0)} MiB/s`,
+      );
+    }
+    return out;
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The embedded platform in a worker thread of the gateway's process (the default of `npm start`; ARCHITECTURE
+ * "Three parts", docs/decisions/033-platform-thread.md). The gateway and the platform then have an event loop and
+ * a V8 heap each, so on a machine with two or more cores the platform's multipart parsing, SHA-256 hashing, scrypt
+ * and database work run beside the gateway's rendering and proxying instead of taking turns with it.
+ *
+ * Protocol with `server/embedded-platform.ts` over the worker's message port:
+ * - workerData: {@link PlatformWorkerData} (the environment to read the configuration from, the access-log mode);
+ * - the worker posts `{type: 'ready', url, internalKey}` once listening on 127.0.0.1 (a free port), or
+ *   `{type: 'failed', name, message}` when the configuration is refused or the platform cannot start (then it ends);
+ * - the gateway posts `{type: 'close'}` to stop it: the worker closes Fastify (in-flight requests finish, the
+ *   database closes), posts `{type: 'closed'}` and its event loop ends.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import type { AccessLogMode } from './core/access-log.ts';
+import { buildPlatform } from './app.ts';
+import { loadPlatformConfig } from './config.ts';
+
+/** What the gateway hands the worker at start. */
+export interface PlatformWorkerData {
+  /** The environment the platform configuration is read from (the gateway's, with PUBLIC_URL filled in). */
+  env: Record<string, string | undefined>;
+  /** Which answers get an access line (the embedded platform: failures only; the gateway logs every request). */
+  accessLog: AccessLogMode;
+  /** The pino level of the platform's lines. */
+  logLevel: string;
+}
+
+/** Messages from the worker to the gateway. */
+export type PlatformWorkerMessage =
+  | { type: 'ready'; url: string; internalKey: string }
+  | { type: 'failed'; name: string; message: string }
+  | { type: 'closed' };
+
+const port = parentPort;
+if (!port)
+  throw new Error('platform/worker.ts runs as a worker thread (server/embedded-platform.ts starts it)');
+const data = workerData as PlatformWorkerData;
+const post = (message: PlatformWorkerMessage) => port.postMessage(message);
+
+try {
+  const config = loadPlatformConfig(data.env);
+  const app = await buildPlatform(config, {
+    loggerInstance: pino({ level: data.logLevel }).child({ part: 'platform' }),
+    accessLog: data.accessLog,
+  });
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  port.on('message', (message: { type?: string }) => {
+    if (message?.type !== 'close') return;
+    app.close().then(
+      () => {
+        post({ type: 'closed' });
+        port.close();
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'error while closing the platform');
+        post({ type: 'closed' });
+        port.close();
+      },
+    );
+  });
+  const { port: listening } = app.server.address() as AddressInfo;
+  post({ type: 'ready', url: `http://127.0.0.1:${listening}`, internalKey: app.internalKey });
+} catch (err) {
+  const e = err instanceof Error ? err : new Error(String(err));
+  post({ type: 'failed', name: e.name, message: e.message });
+  port.close();
+}

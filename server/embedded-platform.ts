@@ -1,0 +1,183 @@
+/**
+ * The embedded platform of `npm start` (UPSTREAM_URL unset), in one of two shapes (docs/decisions/033):
+ * - `worker` (default): platform/worker.ts in a worker thread, listening on a loopback port of its own; the
+ *   gateway's thread only renders pages and proxies, so on two or more cores uploads (multipart, SHA-256, disk
+ *   writes) and platform queries run beside page rendering;
+ * - `inline`: buildPlatform in the gateway's own thread (what tests use when they reach into the platform's
+ *   database or services, and a choice for single-core hosts).
+ * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config.ts).
+ */
+import { Worker } from 'node:worker_threads';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AccessLogMode } from '../platform/core/access-log.ts';
+import type { PlatformWorkerData, PlatformWorkerMessage } from '../platform/worker.ts';
+import { ConfigError } from './config.ts';
+
+/** How the embedded platform runs: in a worker thread or in the gateway's thread. */
+export type EmbeddedPlatformMode = 'worker' | 'inline';
+
+/** A started embedded platform. */
+export interface EmbeddedPlatform {
+  mode: EmbeddedPlatformMode;
+  /** Its base URL on the loopback interface, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Its internal API key (INTERNAL_API_KEY or the key file under DATA_DIR/keys). */
+  internalKey: string;
+  /** The Fastify instance in `inline` mode; null in `worker` mode (it lives in another V8 isolate). */
+  app: FastifyInstance | null;
+  /** Stops it: in-flight requests finish, the database closes. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startEmbeddedPlatform}. */
+export interface EmbeddedPlatformOptions {
+  mode: EmbeddedPlatformMode;
+  accessLog: AccessLogMode;
+  /** The pino level of the platform's lines (worker mode; inline mode uses `logger`). */
+  logLevel: string;
+  /** The platform's logger in inline mode (a child of the gateway's root logger). */
+  logger: Logger;
+  /**
+   * Called when a worker-mode platform ends without being asked to (an uncaught exception in it): the gateway then
+   * answers 502 to every /api request, so `npm start` exits and lets its supervisor restart the whole process.
+   */
+  onCrash?: (err: Error) => void;
+}
+
+/**
+ * The `--import` / `--require` options of this process for the worker (it must load TypeScript the same way) and its
+ * `--cpu-prof` / `--heap-prof` options,
+ * with tsx added when the process does not load it (e.g. under Vitest, which compiles through Vite). V8 flags are
+ * left out: workers refuse them, and V8 applies them to every isolate of the process anyway.
+ */
+function workerExecArgv(parent: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < parent.length; i++) {
+    const arg = parent[i]!;
+    if ((arg === '--import' || arg === '--require' || arg === '-r') && i + 1 < parent.length) {
+      out.push(arg, parent[++i]!);
+    } else if (arg === '--cpu-prof-dir' && i + 1 < parent.length) {
+      out.push(arg, parent[++i]!);
+    } else if (/^--(import|require|cpu-prof|heap-prof)/.test(arg)) {
+      // module loading, and the profilers (each thread writes its own profile)
+      out.push(arg);
+    }
+  }
+  const loadsTsx = out.some((a) => a === 'tsx' || a.endsWith('=tsx') || a.includes('tsx/'));
+  if (!loadsTsx) out.push('--import', 'tsx');
+  return out;
+}
+
+/** Error the worker reported, as the gateway's types where they matter (a refused configuration). */
+function workerError(name: string, message: string): Error {
+  if (name === 'ConfigError') return new ConfigError(message);
+  const err = new Error(message);
+  err.name = name;
+  return err;
+}
+
+/**
+ * Starts the embedded platform for `env` and waits until it listens.
+ * @throws ConfigError when the platform refuses its configuration; whatever else stops it from starting (the
+ *   worker has ended by then)
+ */
+export async function startEmbeddedPlatform(
+  env: Record<string, string | undefined>,
+  opts: EmbeddedPlatformOptions,
+): Promise<EmbeddedPlatform> {
+  if (opts.mode === 'inline') return startInline(env, opts);
+  const workerData: PlatformWorkerData = {
+    env: { ...env },
+    accessLog: opts.accessLog,
+    logLevel: opts.logLevel,
+  };
+  const worker = new Worker(new URL('../platform/worker.ts', import.meta.url), {
+    workerData,
+    execArgv: workerExecArgv(process.execArgv),
+    // Its stdout/stderr go straight to the process's (pino writes lines there).
+    stdout: false,
+    stderr: false,
+  });
+  let closing: Promise<void> | null = null;
+  const ready = await new Promise<Extract<PlatformWorkerMessage, { type: 'ready' }>>((resolve, reject) => {
+    const onMessage = (m: PlatformWorkerMessage) => {
+      if (m.type === 'ready') {
+        cleanup();
+        resolve(m);
+      } else if (m.type === 'failed') {
+        cleanup();
+        reject(workerError(m.name, m.message));
+      }
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onExit = (code: number) => {
+      cleanup();
+      reject(new Error(`the platform worker ended with code ${code} before it was ready`));
+    };
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+  }).catch(async (err: unknown) => {
+    await worker.terminate();
+    throw err;
+  });
+
+  worker.on('error', (err) => {
+    if (closing) return;
+    opts.logger.fatal({ err }, 'the embedded platform failed');
+    opts.onCrash?.(err);
+  });
+  worker.on('exit', (code) => {
+    if (closing) return;
+    const err = new Error(`the embedded platform ended unexpectedly (code ${code})`);
+    opts.logger.fatal({ code }, err.message);
+    opts.onCrash?.(err);
+  });
+
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      worker.once('exit', () => resolve());
+      worker.postMessage({ type: 'close' });
+    });
+    return closing;
+  };
+  return { mode: 'worker', url: ready.url, internalKey: ready.internalKey, app: null, close };
+}
+
+/** The inline shape: buildPlatform in this thread. */
+async function startInline(
+  env: Record<string, string | undefined>,
+  opts: EmbeddedPlatformOptions,
+): Promise<EmbeddedPlatform> {
+  // Imported lazily: a gateway in front of another upstream (or a worker-mode one) never loads the platform here.
+  const { buildPlatform } = await import('../platform/app.ts');
+  const { loadPlatformConfig } = await import('../platform/config.ts');
+  const app = await buildPlatform(loadPlatformConfig(env), {
+    loggerInstance: opts.logger,
+    accessLog: opts.accessLog,
+  });
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
+  let closing: Promise<void> | null = null;
+  return {
+    mode: 'inline',
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    internalKey: app.internalKey,
+    app,
+    close: () => (closing ??= app.close().then(() => undefined)),
+  };
+}
