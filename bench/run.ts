@@ -16,6 +16,9 @@
  *   BENCH_POSTGRES=0 skips it), rows written straight into its database (bench/support/seed.ts) (≥ 0.7, i.e.
  *   within 1.4×).
  *
+ * - certificate PDFs: the product's warm render of a certificate not yet rendered vs a bare puppeteer-core
+ *   `page.pdf()` of the same print view in a reused page (≥ 0.9), then the same PDFs from the cache (p50 ≤ 5 ms;
+ *   bench/support/pdf-compare.ts);
  * - uploads: a 512 MiB file (128 MiB with `--quick`) streamed through `/api` and through the no-JS form action vs the
  *   same client into a server that discards the body (≥ 0.5; the product's RSS growth ≤ 150 MB per GiB;
  *   bench/support/upload-compare.ts).
@@ -41,6 +44,7 @@ import {
   type Child,
 } from './support/process.ts';
 import { seedEvidences, seedEvidencesPostgres } from './support/seed.ts';
+import { comparePdfs } from './support/pdf-compare.ts';
 import { compareUploads } from './support/upload-compare.ts';
 import { MiB } from './support/upload.ts';
 import { createTestDatabase } from '../tests/support/platform.ts';
@@ -52,6 +56,8 @@ const ROUNDS = quick ? 1 : 3;
 const SECONDS = quick ? 4 : 8;
 const WARM_SECONDS = quick ? 1 : 2;
 const CONNECTIONS = 10;
+/** Certificate PDFs rendered per side in the PDF row. */
+const PDF_COUNT = quick ? 6 : 20;
 /** The upload rows' file size, bytes. */
 const UPLOAD_BYTES = (quick ? 128 : 512) * MiB;
 /** Evidences of the demo account in the "cost flat as data grows" rows: few, and many. */
@@ -133,7 +139,8 @@ const children: Child[] = [];
 /** Databases to drop at the end. */
 const cleanups: (() => Promise<void>)[] = [];
 try {
-  const product = await startProduct();
+  // PDFs are rendered on first request here, so that the PDF row measures renders (PDF_RENDER_AHEAD=0).
+  const product = await startProduct({ PDF_RENDER_AHEAD: '0' });
   children.push(product);
   // The reference runs with the product's runtime flags, so that only the code differs.
   const reference = await startScript('bench/reference/server.ts', {}, '/', undefined, RUNTIME_FLAGS);
@@ -299,6 +306,26 @@ try {
         `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${goal} |`,
     );
   }
+
+  // Certificate PDFs (point 4): the product's warm render vs a bare page.pdf() of the same print view.
+  const pdfs = await comparePdfs(product.base, token, PDF_COUNT);
+  const pdfRatio = median(pdfs.bare) / median(pdfs.product);
+  const cachedP50 = median(pdfs.cached);
+  print('');
+  print(
+    `| certificate PDF (${PDF_COUNT} evidences) | product ms p50 (min–max) | reference | ms p50 (min–max) | ratio | goal |`,
+  );
+  print(`|---|---|---|---|---|---|`);
+  const spread = (xs: number[]) =>
+    `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
+  print(
+    `| warm render | ${spread(pdfs.product)} | bare page.pdf() of the same print view, reused page | ` +
+      `${spread(pdfs.bare)} | ${pdfRatio.toFixed(2)} | ≥ 0.9 ${pdfRatio >= 0.9 ? 'PASS' : 'MISS'} |`,
+  );
+  print(
+    `| from the cache | ${cachedP50.toFixed(1)} (${Math.min(...pdfs.cached).toFixed(1)}–${Math.max(...pdfs.cached).toFixed(1)}) | — | — | — | ` +
+      `≤ 5 ms ${cachedP50 <= 5 ? 'PASS' : 'MISS'} |`,
+  );
 
   // Uploads (point 2): MiB/s into the product (api and no-JS form) vs the same client into a discard server.
   const uploads = await compareUploads({ bytes: UPLOAD_BYTES, rounds: ROUNDS, log: print });

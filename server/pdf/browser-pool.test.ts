@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 
@@ -44,6 +45,28 @@ describe.skipIf(!hasChromium())('BrowserPool (Chromium at CHROMIUM_PATH)', () =>
     expect(results).toEqual(['0', '1', '2', '3', '4', '5']);
     expect(peak).toBe(2);
     expect(p.stats()).toMatchObject({ launches: 1, completed: 6, active: 0, queued: 0 });
+  });
+
+  it('reuses the page of a successful job, never that of a failed one', async () => {
+    const p = make({ poolSize: 1 });
+    const pages: Page[] = [];
+    const keep = (page: Page) => {
+      pages.push(page);
+    };
+    await p.run(async (page) => keep(page));
+    await p.run(async (page) => keep(page));
+    expect(pages[1]).toBe(pages[0]);
+    expect(p.stats().pagesOpened).toBe(1);
+    await expect(
+      p.run(async (page) => {
+        keep(page);
+        throw new Error('job failed');
+      }),
+    ).rejects.toThrow('job failed');
+    await expect.poll(() => pages[2]!.isClosed()).toBe(true);
+    await p.run(async (page) => keep(page));
+    expect(pages[3]).not.toBe(pages[2]);
+    expect(p.stats().pagesOpened).toBe(2);
   });
 
   it('refuses a job with PoolBusyError when the queue is full', async () => {

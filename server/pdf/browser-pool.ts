@@ -57,6 +57,8 @@ export interface BrowserPoolStats {
   launches: number;
   /** Jobs finished with a result. */
   completed: number;
+  /** Pages opened since the pool was created (pages are reused between successful jobs). */
+  pagesOpened: number;
 }
 
 /** After this many timeouts in a row the browser is presumed hung and is killed (the next job relaunches it). */
@@ -83,11 +85,17 @@ export class BrowserPool {
   private launches = 0;
   private completed = 0;
   private timeoutsInARow = 0;
+  /** Pages of the current browser whose last job succeeded, kept for the next jobs (at most poolSize). */
+  private idle: Page[] = [];
+  private pagesOpened = 0;
 
   constructor(private readonly opts: BrowserPoolOptions) {}
 
   /**
-   * Runs `job` with a fresh page of the shared browser (closed afterwards, whatever happens).
+   * Runs `job` with a page of the shared browser: one a previous job finished with successfully, or a new one
+   * (opening a page costs about as much as printing a certificate). A page whose job failed or timed out is closed,
+   * never handed out again; so are pages beyond `poolSize` and pages of a browser that went away. The page keeps
+   * what earlier jobs set on it (listeners, JavaScript switched off): the caller sets such things once per page.
    *
    * @returns what `job` resolves to
    * @throws PoolBusyError when `poolSize` jobs run and `queueMax` wait; RenderTimeoutError after `timeoutMs`;
@@ -123,6 +131,7 @@ export class BrowserPool {
       queued: this.waiting.length,
       launches: this.launches,
       completed: this.completed,
+      pagesOpened: this.pagesOpened,
     };
   }
 
@@ -137,6 +146,7 @@ export class BrowserPool {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.idle = [];
     for (const wake of this.waiting.splice(0)) wake(new PoolClosedError('the PDF renderer is shutting down'));
     const browser = this.browser ?? (await this.launching?.catch(() => null)) ?? null;
     this.browser = null;
@@ -176,10 +186,35 @@ export class BrowserPool {
     else this.active--;
   }
 
-  /** One try: a page, the job, within the timeout; the page is always closed. */
+  /** An idle page of `browser`, or a new one. */
+  private async pageOf(browser: Browser): Promise<Page> {
+    for (let page = this.idle.pop(); page; page = this.idle.pop()) {
+      if (page.browser() === browser && !page.isClosed()) return page;
+    }
+    this.pagesOpened++;
+    return browser.newPage();
+  }
+
+  /** Keeps `page` for the next job when its browser is still the current one and fewer than poolSize are idle. */
+  private park(page: Page, browser: Browser | null): void {
+    if (
+      !this.closed &&
+      browser &&
+      this.browser === browser &&
+      !page.isClosed() &&
+      this.idle.length < this.opts.poolSize
+    ) {
+      this.idle.push(page);
+    } else {
+      void page.close().catch(() => undefined);
+    }
+  }
+
+  /** One try: a page, the job, within the timeout; the page is kept after a success and closed after a failure. */
   private async attempt<T>(job: (page: Page) => Promise<T>): Promise<T> {
     let page: Page | null = null;
     let used: Browser | null = null;
+    let succeeded = false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -189,7 +224,7 @@ export class BrowserPool {
     });
     const work = (async () => {
       used = await this.getBrowser();
-      page = await used.newPage();
+      page = await this.pageOf(used);
       return job(page);
     })();
     // The loser of the race must not surface as an unhandled rejection.
@@ -198,6 +233,7 @@ export class BrowserPool {
       const result = await Promise.race([work, timeout]);
       this.completed++;
       this.timeoutsInARow = 0;
+      succeeded = true;
       return result;
     } catch (err) {
       if (err instanceof RenderTimeoutError && ++this.timeoutsInARow >= HUNG_AFTER_TIMEOUTS) {
@@ -214,8 +250,12 @@ export class BrowserPool {
       throw err;
     } finally {
       clearTimeout(timer);
-      // A page still opening when the timeout fired is closed once it exists.
-      void work.finally(() => (page as Page | null)?.close().catch(() => undefined)).catch(() => undefined);
+      if (succeeded) {
+        this.park(page!, used);
+      } else {
+        // A page still opening when the timeout fired is closed once it exists.
+        void work.finally(() => (page as Page | null)?.close().catch(() => undefined)).catch(() => undefined);
+      }
     }
   }
 
@@ -265,6 +305,7 @@ export class BrowserPool {
 
   private forget(browser: Browser | null): void {
     if (browser && this.browser === browser) this.browser = null;
+    this.idle = this.idle.filter((page) => page.browser() !== browser);
     if (browser?.connected) void browser.close().catch(() => undefined);
   }
 }

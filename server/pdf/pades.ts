@@ -1,5 +1,5 @@
 /**
- * PAdES signing of a finished PDF (issue 16 point 2; decision 029): pdf-lib adds an invisible signature field whose
+ * PAdES signing of a finished PDF (issue 16 point 2; decisions 029, 033): an invisible signature field whose
  * dictionary says `/SubFilter /ETSI.CAdES.detached` (ETSI EN 319 142-1), the signing time `/M`, the reason and
  * location; @signpdf/signpdf fills `/ByteRange` and puts the CMS SignedData into `/Contents`. The CMS comes from a
  * {@link CmsSource}: the platform's document signer over `POST /api/internal/signing/cms` (so the key never leaves
@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { PDFDocument } from 'pdf-lib';
@@ -79,15 +80,17 @@ export interface SignatureInfo {
 }
 
 /**
- * Signs `pdf` (a complete PDF, e.g. Chromium's print) with one invisible PAdES signature.
- * @returns the signed PDF (rewritten by pdf-lib without object streams, then the signature filled in)
+ * Signs `pdf` (a complete PDF, e.g. Chromium's print) with one invisible PAdES signature. The signature dictionary,
+ * its widget and the AcroForm are appended as an incremental update (ISO 32000-1 §7.5.6) by @signpdf/placeholder-plain,
+ * which leaves the printed bytes as they are (about 2 ms for a certificate); a PDF it cannot read (a cross-reference
+ * stream instead of a table) is rewritten by pdf-lib without object streams first (about 15 ms). Then the CMS from
+ * `source` fills the placeholder (@signpdf/signpdf).
+ * @returns the signed PDF
  * @throws SigningUnavailableError from the source; SignPdfError when the CMS exceeds the placeholder
  */
 export async function signPdf(pdf: Uint8Array, source: CmsSource, info: SignatureInfo): Promise<Buffer> {
-  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   const signingTime = info.signingTime ?? new Date();
-  pdflibAddPlaceholder({
-    pdfDoc: doc,
+  const fields = {
     reason: info.reason,
     contactInfo: info.contactInfo,
     name: info.name,
@@ -96,7 +99,14 @@ export async function signPdf(pdf: Uint8Array, source: CmsSource, info: Signatur
     signatureLength: SIGNATURE_PLACEHOLDER_BYTES,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
     appName: 'Cunzheng',
-  });
-  const prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
+  };
+  let prepared: Buffer;
+  try {
+    prepared = plainAddPlaceholder({ pdfBuffer: Buffer.from(pdf), ...fields });
+  } catch {
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    pdflibAddPlaceholder({ pdfDoc: doc, ...fields });
+    prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
+  }
   return new SignPdf().sign(prepared, new DigestSigner(source), signingTime);
 }

@@ -1,7 +1,8 @@
 /**
  * The renderer's cache logic without a browser: a fake upstream (getView, ledger proof) and a pool stub that
  * "prints" a counter. Keys follow the view state, stale PDFs go, a PDF printed without a ledger proof is served
- * only for a while, concurrent callers share one render, and pruning drops the least recently served.
+ * only for a while, concurrent callers share one render, and pruning drops the least recently served. Then, in the
+ * real Chromium: pages reused between renders, and none of them reaching an origin other than the gateway's.
  */
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,8 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BrowserPool } from './browser-pool.ts';
+import { BrowserPool } from './browser-pool.ts';
+import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import {
   CertificateRenderer,
   EvidenceNotFoundError,
@@ -144,5 +146,81 @@ describe('renderer helpers', () => {
     expect(viewStateHash({ chainhash: 'c', deletedAt: '2026-01-01', isDownload: 1 })).not.toBe(a);
     expect(viewStateHash({ chainhash: 'c', deletedAt: null, isDownload: 0 })).not.toBe(a);
     expect(a).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe.skipIf(!hasChromium())('CertificateRenderer in Chromium, pages reused', () => {
+  let gateway: FastifyInstance;
+  let outsider: FastifyInstance;
+  let dir: string;
+  let pool: BrowserPool;
+  const hits = { outsider: 0, style: 0 };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'cz-renderer-chromium-'));
+    outsider = Fastify({ logger: false });
+    outsider.get('/*', async () => {
+      hits.outsider++;
+      return 'x';
+    });
+    await outsider.listen({ host: '127.0.0.1', port: 0 });
+    const outsiderUrl = `http://127.0.0.1:${(outsider.server.address() as AddressInfo).port}`;
+    // One loopback server plays the gateway (the print view and its style) and the upstream (view, proof).
+    gateway = Fastify({ logger: false });
+    gateway.get('/api/share/getView', async () => ({
+      code: 200,
+      msg: 'ok',
+      data: { baoquan: BQ, chainhash: 'c', isDownload: 1, deletedAt: null },
+    }));
+    gateway.get('/api/ledger/proof', async () => ({ code: 200, msg: 'ok', data: { leafHash: 'c' } }));
+    gateway.get('/style.css', async (_req, reply) => {
+      hits.style++;
+      return reply.type('text/css').send('p { color: #111; }');
+    });
+    gateway.get(`/attestation/${BQ}/print`, async (_req, reply) =>
+      reply
+        .type('text/html')
+        .send(
+          `<!doctype html><link rel="stylesheet" href="/style.css"><p>证书</p>` +
+            `<img src="${outsiderUrl}/beacon.png"><link rel="stylesheet" href="${outsiderUrl}/x.css">`,
+        ),
+    );
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    pool = new BrowserPool({
+      chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      poolSize: 1,
+      queueMax: 10,
+      timeoutMs: 20_000,
+      logger: pino({ level: 'silent' }),
+    });
+  });
+  afterAll(async () => {
+    await pool.close();
+    await gateway.close();
+    await outsider.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints on one reused page and never lets the page reach another origin', async () => {
+    const origin = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+    const renderer = new CertificateRenderer({
+      upstreamUrl: origin,
+      cacheDir: dir,
+      templateVersion: 'abcdefabcdefabcd',
+      reuseCache: false,
+      cacheMaxBytes: 1024 ** 3,
+      renderAhead: false,
+      pool,
+      gatewayOrigin: () => origin,
+      navigationTimeoutMs: 10_000,
+      logger: pino({ level: 'silent' }),
+    });
+    for (let i = 0; i < 3; i++) {
+      const pdf = await renderer.getPdf(BQ);
+      expect(pdf.fromCache).toBe(false);
+    }
+    expect(pool.stats()).toMatchObject({ completed: 3, pagesOpened: 1 });
+    expect(hits.style).toBeGreaterThanOrEqual(1);
+    expect(hits.outsider).toBe(0);
   });
 });

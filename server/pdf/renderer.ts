@@ -139,6 +139,8 @@ export class CertificateRenderer {
   private readonly inFlight = new Map<string, Promise<CertificatePdf>>();
   private rendersSincePrune = 0;
   private cacheDirReady: Promise<unknown> | null = null;
+  /** Pages of the pool already readied for print views ({@link preparePage}). */
+  private readonly preparedPages = new WeakSet<Page>();
 
   constructor(private readonly opts: CertificateRendererOptions) {}
 
@@ -292,9 +294,12 @@ export class CertificateRenderer {
     }
   }
 
-  /** Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF. */
-  private async printPage(page: Page, baoquan: string, lang: CertificateLang): Promise<Buffer> {
-    const origin = this.opts.gatewayOrigin();
+  /**
+   * Readies a page of the pool for print views, once per page (the pool reuses pages between jobs): JavaScript off,
+   * the CSP bypassed, and every request other than the gateway's own (and inline data:) refused.
+   */
+  private async preparePage(page: Page): Promise<void> {
+    if (this.preparedPages.has(page)) return;
     // The print view is server-rendered: no script needs to run, and none should.
     await page.setJavaScriptEnabled(false);
     // Behind TLS the CSP says upgrade-insecure-requests, which would send the styles and fonts to https on our
@@ -305,9 +310,16 @@ export class CertificateRenderer {
     await page.setRequestInterception(true);
     page.on('request', (req) => {
       const url = req.url();
-      if (url.startsWith(`${origin}/`) || url.startsWith('data:')) void req.continue();
+      if (url.startsWith(`${this.opts.gatewayOrigin()}/`) || url.startsWith('data:')) void req.continue();
       else void req.abort('blockedbyclient');
     });
+    this.preparedPages.add(page);
+  }
+
+  /** Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF. */
+  private async printPage(page: Page, baoquan: string, lang: CertificateLang): Promise<Buffer> {
+    await this.preparePage(page);
+    const origin = this.opts.gatewayOrigin();
     const candidates = printPaths(baoquan, lang);
     for (let i = 0; i < candidates.length; i++) {
       const url = `${origin}${candidates[i]}`;

@@ -1,0 +1,83 @@
+/**
+ * Certificate PDFs side by side (issue 11 point 4), for `npm run bench`: the product's `GET /attestation/{id}.pdf`
+ * of evidence it has not rendered yet (a warm render: the product's browser already running; the product started
+ * with PDF_RENDER_AHEAD=0) against a bare puppeteer-core `page.pdf()` of the same print view
+ * (`/attestation/{id}/print` of the same product, the same A4 options, the same Chromium and flags) in a browser and
+ * page this process launched once and reuses. Evidence after evidence, the two sides alternate which goes first.
+ * Then every PDF once more from the product's cache.
+ *
+ * Ratio = bare milliseconds ÷ product milliseconds (medians; ≥ 0.9 is the goal); cached p50 in milliseconds (≤ 5).
+ */
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS } from '../../server/pdf/browser-pool.ts';
+import { printPaths } from '../../server/pdf/renderer.ts';
+import { uploadEvidence } from '../../tests/support/pdf-whole.ts';
+
+/** What {@link comparePdfs} measured: milliseconds per PDF. */
+export interface PdfComparison {
+  product: number[];
+  bare: number[];
+  cached: number[];
+}
+
+/** Fetches `url` to the end and returns the milliseconds it took. @throws on a non-2xx answer or a non-PDF body */
+async function timedPdf(url: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url);
+  const body = Buffer.from(await res.arrayBuffer());
+  if (!res.ok || body.subarray(0, 5).toString('latin1') !== '%PDF-') {
+    throw new Error(`${url}: HTTP ${res.status}, ${body.length} bytes`);
+  }
+  return performance.now() - started;
+}
+
+/**
+ * Creates `count` evidences in the product at `base` (demo account, `token`), then measures as described above.
+ * The first evidence of each side is a warm-up and not counted.
+ */
+export async function comparePdfs(base: string, token: string, count: number): Promise<PdfComparison> {
+  const baoquans: string[] = [];
+  for (let i = 0; i <= count; i++) {
+    const saved = await uploadEvidence(base, token, {
+      title: `证书基准 ${i + 1}`,
+      fileName: `pdf-bench-${i + 1}.txt`,
+      bytes: Buffer.from(`pdf bench evidence ${i} ${Date.now()}`),
+    });
+    baoquans.push(saved.baoquan);
+  }
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+    pipe: true,
+  });
+  try {
+    const page = await browser.newPage();
+    // As the product prints it: server-rendered, no script runs.
+    await page.setJavaScriptEnabled(false);
+    const bare = async (baoquan: string): Promise<number> => {
+      const started = performance.now();
+      const res = await page.goto(`${base}${printPaths(baoquan, 'zh')[0]}`, { waitUntil: 'load' });
+      if (!res?.ok()) throw new Error(`print view of ${baoquan}: HTTP ${res?.status()}`);
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+      return performance.now() - started;
+    };
+    const product = (baoquan: string) => timedPdf(`${base}/attestation/${encodeURIComponent(baoquan)}.pdf`);
+
+    const out: PdfComparison = { product: [], bare: [], cached: [] };
+    for (let i = 0; i < baoquans.length; i++) {
+      const baoquan = baoquans[i]!;
+      const [first, second] = i % 2 === 0 ? [product, bare] : [bare, product];
+      const a = await first(baoquan);
+      const b = await second(baoquan);
+      if (i === 0) continue; // warm-up
+      out.product.push(first === product ? a : b);
+      out.bare.push(first === bare ? a : b);
+    }
+    for (const baoquan of baoquans.slice(1)) out.cached.push(await product(baoquan));
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
