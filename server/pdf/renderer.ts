@@ -307,11 +307,16 @@ export class CertificateRenderer {
     await page.setBypassCSP(true);
     // Only the gateway itself (and inline data:) may be fetched: the page cannot make the server's browser reach
     // anything else, whatever HTML an upstream put in the certificate.
+    // The origin is read here, inside a job (it throws once the gateway has stopped listening), never in the
+    // listener, where a throw would be an uncaught exception.
+    const allowed = `${this.opts.gatewayOrigin()}/`;
     await page.setRequestInterception(true);
     page.on('request', (req) => {
       const url = req.url();
-      if (url.startsWith(`${this.opts.gatewayOrigin()}/`) || url.startsWith('data:')) void req.continue();
-      else void req.abort('blockedbyclient');
+      // A request of a page closing under it (a shutdown) must not become an unhandled rejection.
+      const decided =
+        url.startsWith(allowed) || url.startsWith('data:') ? req.continue() : req.abort('blockedbyclient');
+      decided.catch(() => undefined);
     });
     this.preparedPages.add(page);
   }
