@@ -9,26 +9,25 @@
  *   - at the full size: STH (root + Ed25519 signature) time, and p50/p95 of inclusion-proof and consistency-proof
  *     generation over 1,000 random leaves / sizes (each proof verified once with the pure functions);
  *   - the database size (after a WAL checkpoint) and bytes per leaf.
- * Foreign keys are switched off on this bench database only: there are no evidence rows behind the leaves.
+ * Foreign keys are switched off on this bench database only: there are no evidence rows behind the leaves. The
+ * records, appends, STH and proof sampling are those of `npm run bench`'s ledger rows (bench/support/ledger-fill.ts,
+ * bench/support/ledger-compare.ts), which fill their log instead of appending it.
  * Figures, not pass/fail: it exits non-zero only when a proof does not verify.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../platform/db/database.ts';
-import {
-  appendLeaf,
-  consistencyProof,
-  inclusionProof,
-  ownerRef,
-  rootHash,
-  withLedgerTransaction,
-} from '../platform/ledger/ledger.ts';
-import { LedgerSigner, TreeHeads } from '../platform/ledger/signer.ts';
-import { leafHash, verifyConsistency, verifyInclusion, verifySth } from '../platform/ledger/verify.ts';
 import { canonicalJson } from '../platform/ledger/canonical.ts';
+import {
+  appendBatched,
+  appendOnePerTransaction,
+  measureSth,
+  percentile,
+  sampleProofs,
+} from './support/ledger-compare.ts';
+import { record, unlinkEvidences } from './support/ledger-fill.ts';
 
 const N = Number(process.env.BENCH_LEAVES ?? 1_000_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
@@ -40,133 +39,57 @@ if (!Number.isSafeInteger(BATCH) || BATCH < 1) throw new Error('BENCH_BATCH must
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const ms = (ns: bigint) => Number(ns) / 1e6;
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-
-/** A record shaped like an evidence's (what the leaf input really is). */
-function record(i: number) {
-  return {
-    baoquan: `BQ20250101${String(i).padStart(20, '0')}`,
-    sha256: createHash('sha256').update(String(i)).digest('hex'),
-    size: 1000 + (i % 100_000),
-    fileType: 1 + (i % 5),
-    ownerRef: ownerRef(1 + (i % 1000)),
-    savedAt: 1_735_689_600 + i,
-  };
-}
-
-/** Deterministic pseudo-random integers in [0, n). */
-let seed = 20250101;
-const rand = (n: number) => {
-  seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
-  return Math.floor((seed / 2 ** 32) * n);
-};
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cz-bench-ledger-'));
 const file = path.join(dir, 'ledger.sqlite');
 const pdb = openDatabase({ dialect: 'sqlite', file });
 try {
   await migrateToLatest(pdb);
-  await sql`pragma foreign_keys = off`.execute(pdb.db);
+  await unlinkEvidences(pdb);
   print(`ledger bench: ${fmt(N)} leaves, ${BATCH} appends per transaction, SQLite at ${file}`);
   print(`record example: ${canonicalJson(record(0))} (${Buffer.byteLength(canonicalJson(record(0)))} bytes)`);
 
   // --- appends ---
-  const start = process.hrtime.bigint();
-  let firstWindow = 0;
-  let lastWindowStart = 0n;
-  const lastFrom = N - WINDOW;
-  for (let i = 0; i < N;) {
-    const end = Math.min(N, i + BATCH);
-    if (i <= lastFrom && end > lastFrom && lastWindowStart === 0n) lastWindowStart = process.hrtime.bigint();
-    await withLedgerTransaction(pdb, async (trx) => {
-      for (let j = i; j < end; j++) await appendLeaf(trx, j + 1, record(j), 1_735_689_600 + j);
-    });
-    i = end;
-    if (firstWindow === 0 && i >= WINDOW) firstWindow = ms(process.hrtime.bigint() - start);
-    if (i % 100_000 === 0 || i === N) {
-      const s = ms(process.hrtime.bigint() - start) / 1000;
-      process.stderr.write(`  ${fmt(i)} leaves, ${s.toFixed(1)} s, ${fmt(i / s)}/s\n`);
-    }
-  }
-  const totalMs = ms(process.hrtime.bigint() - start);
-  const lastMs = ms(process.hrtime.bigint() - lastWindowStart);
   const window = Math.min(WINDOW, N);
+  let firstWindow = 0;
+  let lastWindowStart = 0;
+  const totalMs = await appendBatched(pdb, 0, N, BATCH, (done, ms) => {
+    if (done <= N - window) lastWindowStart = ms;
+    if (firstWindow === 0 && done >= window) firstWindow = ms;
+    if (done % 100_000 === 0 || done === N) {
+      process.stderr.write(
+        `  ${fmt(done)} leaves, ${(ms / 1000).toFixed(1)} s, ${fmt(done / (ms / 1000))}/s\n`,
+      );
+    }
+  });
   print();
   print(
     `appends (batched ${BATCH}/transaction): ${fmt(N / (totalMs / 1000))}/s overall (${(totalMs / 1000).toFixed(1)} s)`,
   );
   print(
-    `  first ${fmt(window)}: ${fmt(window / (firstWindow / 1000))}/s    last ${fmt(window)}: ${fmt(Math.min(WINDOW, N) / (lastMs / 1000))}/s`,
+    `  first ${fmt(window)}: ${fmt(window / (firstWindow / 1000))}/s    last ${fmt(window)}: ${fmt(window / ((totalMs - lastWindowStart) / 1000))}/s`,
   );
 
   // --- one transaction per append (the evidence save path) ---
-  const singleStart = process.hrtime.bigint();
-  for (let i = N; i < N + SINGLE; i++) {
-    await withLedgerTransaction(pdb, (trx) => appendLeaf(trx, i + 1, record(i), 1_735_689_600 + i));
-  }
-  const singleMs = ms(process.hrtime.bigint() - singleStart);
+  const single = await appendOnePerTransaction(pdb, N, SINGLE);
   const size = N + SINGLE;
-  print(
-    `appends (one transaction each, at ${fmt(N)}): ${fmt(SINGLE / (singleMs / 1000))}/s over ${fmt(SINGLE)}`,
-  );
+  print(`appends (one transaction each, at ${fmt(N)}): ${fmt(single)}/s over ${fmt(SINGLE)}`);
 
   // --- STH ---
-  const signer = await LedgerSigner.open(dir);
-  const heads = new TreeHeads(pdb.db, signer);
-  let t = process.hrtime.bigint();
-  const sth = await heads.current();
-  const sthMs = ms(process.hrtime.bigint() - t);
-  t = process.hrtime.bigint();
-  await heads.current();
-  const cachedMs = ms(process.hrtime.bigint() - t);
-  if (!verifySth(sth, signer.publicKey.pem)) throw new Error('STH does not verify');
+  const { sth, ms: sthMs, cachedMs } = await measureSth(pdb, dir);
   print();
   print(
     `at ${fmt(size)} leaves: STH (root from stored nodes + Ed25519) ${sthMs.toFixed(2)} ms, cached ${cachedMs.toFixed(2)} ms`,
   );
 
-  // --- inclusion proofs ---
-  const incl: number[] = [];
-  let checked = 0;
-  for (let k = 0; k < SAMPLES; k++) {
-    const index = rand(size);
-    t = process.hrtime.bigint();
-    const proof = await inclusionProof(pdb.db, index, size);
-    incl.push(ms(process.hrtime.bigint() - t));
-    if (k % 100 === 0) {
-      const row = await pdb.db
-        .selectFrom('ledger_leaves')
-        .select('record_json')
-        .where('leaf_index', '=', index)
-        .executeTakeFirstOrThrow();
-      if (!verifyInclusion(leafHash(row.record_json), index, size, proof, sth.rootHash))
-        throw new Error(`inclusion proof of ${index} does not verify`);
-      checked++;
-    }
-  }
+  // --- proofs ---
+  const proofs = await sampleProofs(pdb.db, sth, SAMPLES);
+  const p50p95 = (xs: number[]) =>
+    `p50 ${percentile(xs, 50).toFixed(3)} ms, p95 ${percentile(xs, 95).toFixed(3)} ms`;
   print(
-    `inclusion proof (${SAMPLES} random leaves): p50 ${pct(incl, 50).toFixed(3)} ms, p95 ${pct(incl, 95).toFixed(3)} ms (${checked} verified)`,
+    `inclusion proof (${SAMPLES} random leaves): ${p50p95(proofs.inclusion)} (${proofs.verified} verified)`,
   );
-
-  // --- consistency proofs ---
-  const cons: number[] = [];
-  for (let k = 0; k < SAMPLES; k++) {
-    const first = 1 + rand(size - 1);
-    t = process.hrtime.bigint();
-    const proof = await consistencyProof(pdb.db, first, size);
-    cons.push(ms(process.hrtime.bigint() - t));
-    if (
-      k % 100 === 0 &&
-      !verifyConsistency(first, size, await rootHash(pdb.db, first), sth.rootHash, proof)
-    ) {
-      throw new Error(`consistency proof ${first} → ${size} does not verify`);
-    }
-  }
-  print(
-    `consistency proof (${SAMPLES} random first sizes → ${fmt(size)}): p50 ${pct(cons, 50).toFixed(3)} ms, p95 ${pct(cons, 95).toFixed(3)} ms`,
-  );
+  print(`consistency proof (${SAMPLES} random first sizes → ${fmt(size)}): ${p50p95(proofs.consistency)}`);
 
   // --- size ---
   await sql`pragma wal_checkpoint(truncate)`.execute(pdb.db);

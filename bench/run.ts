@@ -21,7 +21,12 @@
  *   bench/support/pdf-compare.ts);
  * - uploads: a 512 MiB file (128 MiB with `--quick`) streamed through `/api` and through the no-JS form action vs the
  *   same client into a server that discards the body (≥ 0.5; the product's RSS growth ≤ 150 MB per GiB;
- *   bench/support/upload-compare.ts).
+ *   bench/support/upload-compare.ts);
+ * - ledger: on SQLite and on PostgreSQL (BENCH_POSTGRES=0 skips it), a fresh database opened and migrated as the
+ *   platform does (SQLite WAL with synchronous=NORMAL; PostgreSQL's defaults: durable commits) holding 1,000,000
+ *   leaves (100,000 with `--quick`; written straight in, bench/support/ledger-fill.ts), then the ledger's own appends:
+ *   batched (1,000 per transaction) and one transaction each as an evidence save commits (≥ 5,000/s), and inclusion
+ *   and consistency proofs at random (p99 ≤ 5 ms; bench/support/ledger-compare.ts).
  *
  * Prints, per row: the median ratio of the rounds with its spread (min–max), both sides' median req/s, CPU ms per
  * request and p50/p99 latency, and the goal with PASS/MISS; then the machine (cores, load average before and
@@ -46,6 +51,7 @@ import {
 import { seedEvidences, seedEvidencesPostgres } from './support/seed.ts';
 import { comparePdfs } from './support/pdf-compare.ts';
 import { compareUploads } from './support/upload-compare.ts';
+import { measureLedger, type LedgerDialect } from './support/ledger-compare.ts';
 import { MiB } from './support/upload.ts';
 import { createTestDatabase } from '../tests/support/platform.ts';
 import { RUNTIME_FLAGS } from '../server/runtime-flags.ts';
@@ -64,7 +70,10 @@ const UPLOAD_BYTES = (quick ? 128 : 512) * MiB;
 const FEW_EVIDENCES = 100;
 const MANY_EVIDENCES = quick ? 10_000 : 100_000;
 /** The databases of the data rows: SQLite always, PostgreSQL unless BENCH_POSTGRES=0 (TEST_PG_URL's server). */
-const DATA_DIALECTS = process.env.BENCH_POSTGRES === '0' ? ['SQLite'] : ['SQLite', 'PostgreSQL'];
+const DATA_DIALECTS: LedgerDialect[] =
+  process.env.BENCH_POSTGRES === '0' ? ['SQLite'] : ['SQLite', 'PostgreSQL'];
+/** Leaves in the ledger rows' logs before their appends are measured. */
+const LEDGER_LEAVES = quick ? 100_000 : 1_000_000;
 /** A keyword no seeded title or file name contains (3+ characters: the trigram index serves it). */
 const NO_MATCH_KEYWORD = '不存在的关键字';
 /** The `/api` row's call: what every page of a signed-in user asks first (the user's info, spec 02 "Route guard"). */
@@ -351,6 +360,27 @@ try {
         `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ≥ 0.5 ${ratio >= 0.5 ? 'PASS' : 'MISS'} |`,
     );
   }
+
+  // Ledger (point 5): appends and proofs at LEDGER_LEAVES leaves, each database with its durability.
+  const ledgers = [];
+  for (const dialect of DATA_DIALECTS) ledgers.push(await measureLedger(dialect, LEDGER_LEAVES, print));
+  print('');
+  print(
+    `| ledger | leaves | appends/s, 1,000 per transaction | appends/s, one transaction each | ` +
+      `inclusion proof ms p50/p99 | consistency proof ms p50/p99 |`,
+  );
+  print(`|---|---|---|---|---|---|`);
+  const count = (n: number) => Math.round(n).toLocaleString('en');
+  const proofs = ({ p50, p99 }: { p50: number; p99: number }) =>
+    `${p50.toFixed(2)}/${p99.toFixed(2)} ≤ 5 ms ${p99 <= 5 ? 'PASS' : 'MISS'}`;
+  for (const l of ledgers) {
+    print(
+      `| ${l.dialect} | ${count(l.leaves)} (filled in ${l.fillSeconds.toFixed(0)} s) | ${count(l.batchedPerSecond)} | ` +
+        `${count(l.singlePerSecond)} ≥ 5,000/s ${l.singlePerSecond >= 5000 ? 'PASS' : 'MISS'} | ` +
+        `${proofs(l.inclusion)} | ${proofs(l.consistency)} |`,
+    );
+  }
+
   const loadAfter = os.loadavg();
   print('');
   print(

@@ -1,0 +1,232 @@
+/**
+ * The ledger at scale on both databases (issue 11 point 5, for `npm run bench`; its parts also serve
+ * bench/ledger.ts): a fresh database opened and migrated as the platform does (SQLite: a temp file, WAL,
+ * synchronous=NORMAL; PostgreSQL: a fresh database on TEST_PG_URL's server with the server's defaults, i.e. a commit
+ * returns once its WAL is flushed to disk; dropped at the end), filled with N leaves (bench/support/ledger-fill.ts),
+ * then through the ledger's own `appendLeaf` inside `withLedgerTransaction`:
+ *   - {@link BATCHED} appends, {@link BATCH} per transaction;
+ *   - {@link SINGLE} appends with one transaction each, as every evidence save commits its leaf;
+ * then at the final size the signed tree head and {@link SAMPLES} inclusion and consistency proofs at random
+ * (every 100th verified with the pure functions of platform/ledger/verify.ts against the STH's root).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { migrateToLatest, openDatabase, type PlatformDb } from '../../platform/db/database.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import {
+  appendLeaf,
+  consistencyProof,
+  inclusionProof,
+  rootHash,
+  withLedgerTransaction,
+} from '../../platform/ledger/ledger.ts';
+import { LedgerSigner, TreeHeads } from '../../platform/ledger/signer.ts';
+import { leafHash, verifyConsistency, verifyInclusion, verifySth } from '../../platform/ledger/verify.ts';
+import type { SignedTreeHead } from '../../contract/ledger.ts';
+import { createTestDatabase } from '../../tests/support/platform.ts';
+import { benchLeaf, fillLedger, randomInts } from './ledger-fill.ts';
+
+/** Appends per transaction in the batched measurement, and how many are measured. */
+const BATCH = 1000;
+const BATCHED = 20_000;
+/** Appends measured with one transaction each. */
+const SINGLE = 2000;
+/** Random proofs of each kind. */
+const SAMPLES = 1000;
+
+export type LedgerDialect = 'SQLite' | 'PostgreSQL';
+
+const elapsedMs = (since: number) => performance.now() - since;
+
+/** The value below which `p` percent of `xs` lie (nearest rank). */
+export function percentile(xs: readonly number[], p: number): number {
+  return [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+}
+
+/** Appends the bench leaf `i` ({@link benchLeaf}) in `trx`. @throws unless it lands at position `i` */
+async function appendBenchLeaf(trx: Kysely<Database>, i: number): Promise<void> {
+  const { evidenceId, record, createdAt } = benchLeaf(i);
+  const { leafIndex } = await appendLeaf(trx, evidenceId, record, createdAt);
+  if (leafIndex !== i) throw new Error(`leaf ${i} was appended at ${leafIndex}`);
+}
+
+/**
+ * Appends the bench leaves [from, to), `batch` per `withLedgerTransaction`; `onBatch` hears the leaves done so far
+ * and the milliseconds since the start after each transaction. @returns the milliseconds it took
+ */
+export async function appendBatched(
+  pdb: PlatformDb,
+  from: number,
+  to: number,
+  batch: number,
+  onBatch?: (done: number, ms: number) => void,
+): Promise<number> {
+  const start = performance.now();
+  for (let i = from; i < to;) {
+    const end = Math.min(to, i + batch);
+    await withLedgerTransaction(pdb, async (trx) => {
+      for (let j = i; j < end; j++) await appendBenchLeaf(trx, j);
+    });
+    i = end;
+    onBatch?.(i, elapsedMs(start));
+  }
+  return elapsedMs(start);
+}
+
+/** Appends the bench leaves [from, from + count), one `withLedgerTransaction` each. @returns appends per second */
+export async function appendOnePerTransaction(pdb: PlatformDb, from: number, count: number): Promise<number> {
+  const start = performance.now();
+  for (let i = from; i < from + count; i++) {
+    await withLedgerTransaction(pdb, (trx) => appendBenchLeaf(trx, i));
+  }
+  return count / (elapsedMs(start) / 1000);
+}
+
+/**
+ * The signed tree head of the current tree (its key generated under `keyDir`), verified.
+ * @returns it, the milliseconds of the first call (root from stored nodes + Ed25519) and of a second (cached)
+ */
+export async function measureSth(
+  pdb: PlatformDb,
+  keyDir: string,
+): Promise<{ sth: SignedTreeHead; ms: number; cachedMs: number }> {
+  const signer = await LedgerSigner.open(keyDir);
+  const heads = new TreeHeads(pdb.db, signer);
+  let start = performance.now();
+  const sth = await heads.current();
+  const ms = elapsedMs(start);
+  start = performance.now();
+  await heads.current();
+  const cachedMs = elapsedMs(start);
+  if (!verifySth(sth, signer.publicKey.pem)) throw new Error('STH does not verify');
+  return { sth, ms, cachedMs };
+}
+
+/** Milliseconds per proof, and how many inclusion proofs were verified. */
+export interface ProofSamples {
+  inclusion: number[];
+  consistency: number[];
+  verified: number;
+}
+
+/**
+ * Times `samples` inclusion proofs of random leaves and `samples` consistency proofs from random sizes, all in the
+ * tree of the STH's size; every 100th proof of each kind is verified against the STH's root.
+ * @throws when a verified proof fails
+ */
+export async function sampleProofs(
+  db: Kysely<Database>,
+  sth: SignedTreeHead,
+  samples: number,
+): Promise<ProofSamples> {
+  const size = sth.treeSize;
+  const rand = randomInts();
+  const out: ProofSamples = { inclusion: [], consistency: [], verified: 0 };
+  for (let k = 0; k < samples; k++) {
+    const index = rand(size);
+    const start = performance.now();
+    const proof = await inclusionProof(db, index, size);
+    out.inclusion.push(elapsedMs(start));
+    if (k % 100 === 0) {
+      const row = await db
+        .selectFrom('ledger_leaves')
+        .select('record_json')
+        .where('leaf_index', '=', index)
+        .executeTakeFirstOrThrow();
+      if (!verifyInclusion(leafHash(row.record_json), index, size, proof, sth.rootHash))
+        throw new Error(`inclusion proof of ${index} does not verify`);
+      out.verified++;
+    }
+  }
+  for (let k = 0; k < samples; k++) {
+    const first = 1 + rand(size - 1);
+    const start = performance.now();
+    const proof = await consistencyProof(db, first, size);
+    out.consistency.push(elapsedMs(start));
+    if (k % 100 === 0 && !verifyConsistency(first, size, await rootHash(db, first), sth.rootHash, proof)) {
+      throw new Error(`consistency proof ${first} → ${size} does not verify`);
+    }
+  }
+  return out;
+}
+
+/** What {@link measureLedger} measured. */
+export interface LedgerFigures {
+  dialect: LedgerDialect;
+  leaves: number;
+  /** Seconds to fill and self-check the log of `leaves` leaves. */
+  fillSeconds: number;
+  /** Appends per second, {@link BATCH} per transaction, after the fill. */
+  batchedPerSecond: number;
+  batch: number;
+  /** Appends per second with one transaction each, after those. */
+  singlePerSecond: number;
+  /** The tree size the STH and proofs were measured at. */
+  size: number;
+  sthMs: number;
+  /** Milliseconds per proof, p50 and p99. */
+  inclusion: { p50: number; p99: number };
+  consistency: { p50: number; p99: number };
+}
+
+/** Opens a fresh, migrated database of `dialect` as the platform does. @returns it and how to dispose of it */
+async function freshDatabase(dialect: LedgerDialect, dir: string) {
+  if (dialect === 'SQLite') {
+    const file = path.join(dir, 'ledger.sqlite');
+    const pdb = openDatabase({ dialect: 'sqlite', file });
+    return { pdb, file, drop: async () => undefined };
+  }
+  const database = await createTestDatabase();
+  return {
+    pdb: openDatabase({ dialect: 'postgres', url: database.url }),
+    file: undefined,
+    drop: database.drop,
+  };
+}
+
+/**
+ * Fills a fresh `dialect` database with `leaves` leaves and measures as described above; `log` hears progress.
+ * @throws when the fill's self-check, an append's position or a proof fails
+ */
+export async function measureLedger(
+  dialect: LedgerDialect,
+  leaves: number,
+  log: (line: string) => void = () => undefined,
+): Promise<LedgerFigures> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cz-bench-ledger-'));
+  const { pdb, file, drop } = await freshDatabase(dialect, dir);
+  try {
+    await migrateToLatest(pdb);
+    const fillStart = performance.now();
+    await fillLedger(pdb, leaves, file);
+    const fillSeconds = elapsedMs(fillStart) / 1000;
+    log(
+      `${dialect}: ledger filled with ${leaves.toLocaleString('en')} leaves in ${fillSeconds.toFixed(1)} s`,
+    );
+    const batchedMs = await appendBatched(pdb, leaves, leaves + BATCHED, BATCH);
+    const singlePerSecond = await appendOnePerTransaction(pdb, leaves + BATCHED, SINGLE);
+    const { sth, ms: sthMs } = await measureSth(pdb, dir);
+    const size = leaves + BATCHED + SINGLE;
+    if (sth.treeSize !== size) throw new Error(`STH of ${sth.treeSize} leaves, ${size} expected`);
+    const proofs = await sampleProofs(pdb.db, sth, SAMPLES);
+    const p50p99 = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99) });
+    return {
+      dialect,
+      leaves,
+      fillSeconds,
+      batchedPerSecond: BATCHED / (batchedMs / 1000),
+      batch: BATCH,
+      singlePerSecond,
+      size,
+      sthMs,
+      inclusion: p50p99(proofs.inclusion),
+      consistency: p50p99(proofs.consistency),
+    };
+  } finally {
+    await pdb.close();
+    await drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
