@@ -3,9 +3,12 @@
  * `GET /api/__test/captcha?key=` → `{code}` the captcha answer; `POST /api/__test/expireTokens {mobile}` expires
  * every token of that user; `POST /api/__test/ageSms {mobile}` moves that mobile's SMS send times back by the
  * one-minute interval (a test clock, so a flow may send a second code at once); `POST /api/__test/setUserStatus
- * {mobile, userStatus, status?, authType?}` sets a user's verification state (setup for flows behind the KYC gate). They let e2e tests pass the
- * captcha and exercise session expiry (spec 01 §8, code 408).
+ * {mobile, userStatus, status?, authType?}` sets a user's verification state (setup for flows behind the KYC gate);
+ * `POST /api/__test/crashWorker` throws an uncaught exception on the next tick when the platform runs in a worker
+ * thread (what the gateway does when its embedded platform dies; refused in the gateway's own thread). They let e2e
+ * tests pass the captcha and exercise session expiry (spec 01 §8, code 408).
  */
+import { isMainThread } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiCode, ok } from '../contract/envelope.ts';
@@ -20,11 +23,19 @@ export const TestHookPaths = {
   expireTokens: '/api/__test/expireTokens',
   ageSms: '/api/__test/ageSms',
   setUserStatus: '/api/__test/setUserStatus',
+  crashWorker: '/api/__test/crashWorker',
 } as const;
 
 /** Registers the test hooks. */
 export async function testHookRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
+  app.post(TestHookPaths.crashWorker, async () => {
+    if (isMainThread) throw new ApiError(ApiCode.NOT_FOUND, 'the platform runs in the main thread');
+    setImmediate(() => {
+      throw new Error('test hook: platform worker crash');
+    });
+    return ok(null);
+  });
   app.get(TestHookPaths.captcha, async (request) => {
     const { key } = parseInput(z.object({ key: z.string().min(1) }), request.query);
     const code = await peekCaptcha(db, key);

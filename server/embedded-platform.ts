@@ -132,23 +132,28 @@ export async function startEmbeddedPlatform(
     throw err;
   });
 
-  worker.on('error', (err) => {
-    if (closing) return;
-    opts.logger.fatal({ err }, 'the embedded platform failed');
+  let exited = false;
+  let crashReported = false;
+  const crashed = (err: Error) => {
+    if (closing || crashReported) return;
+    crashReported = true;
+    opts.logger.fatal({ err }, 'the embedded platform ended unexpectedly');
     opts.onCrash?.(err);
-  });
+  };
+  // An uncaught exception in the worker comes as 'error' and then 'exit': reported once.
+  worker.on('error', crashed);
   worker.on('exit', (code) => {
-    if (closing) return;
-    const err = new Error(`the embedded platform ended unexpectedly (code ${code})`);
-    opts.logger.fatal({ code }, err.message);
-    opts.onCrash?.(err);
+    exited = true;
+    crashed(new Error(`the embedded platform ended unexpectedly (code ${code})`));
   });
 
   const close = () => {
-    closing ??= new Promise<void>((resolve) => {
-      worker.once('exit', () => resolve());
-      worker.postMessage({ type: 'close' });
-    });
+    closing ??= exited
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          worker.once('exit', () => resolve());
+          worker.postMessage({ type: 'close' });
+        });
     return closing;
   };
   return { mode: 'worker', url: ready.url, internalKey: ready.internalKey, app: null, close };

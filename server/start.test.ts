@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from './config.ts';
 import { installShutdown, startServer, type ShutdownHost } from './start.ts';
+import { TestHookPaths } from '../platform/test-hooks.ts';
 import { startFakeUpstream } from '../tests/support/server.ts';
 
 describe('startServer with UPSTREAM_URL', () => {
@@ -86,6 +87,34 @@ describe('startServer without UPSTREAM_URL', () => {
 });
 
 describe('startServer with the platform in a worker thread', () => {
+  it('reports a platform that dies once, and still closes', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-crash-'));
+    const crashes: Error[] = [];
+    try {
+      const running = await startServer(
+        {
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          APP_ENV: 'test',
+          TEST_HOOKS: '1',
+        },
+        { build: false, onPlatformCrash: (err) => crashes.push(err) },
+      );
+      const res = await fetch(`${running.upstreamUrl}${TestHookPaths.crashWorker}`, { method: 'POST' });
+      expect(res.status).toBe(200);
+      await expect.poll(() => crashes.length, { timeout: 10_000 }).toBe(1);
+      expect(crashes[0]!.message).toMatch(/test hook: platform worker crash/);
+      await expect(fetch(`${running.upstreamUrl}/api/healthz`)).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(crashes).toHaveLength(1);
+      await running.closeAll();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a configuration the platform refuses, as a ConfigError naming the variable', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-refused-'));
     try {
