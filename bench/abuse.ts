@@ -13,26 +13,11 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { rssOf, sleep, startProduct } from './support/process.ts';
+import { rssOf, rssSampler, sleep, startProduct } from './support/process.ts';
 
 const MiB = 1024 * 1024;
 const GROWTH_GOAL_MB = 50;
 const print = (line: string) => process.stdout.write(`${line}\n`);
-
-/** Samples the child's RSS every 50 ms until stopped; `peak()` is the highest sample since the last reset. */
-function rssSampler(pid: number) {
-  let peak = rssOf(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssOf(pid));
-  }, 50);
-  return {
-    peak: () => peak,
-    reset: () => {
-      peak = rssOf(pid);
-    },
-    stop: () => clearInterval(timer),
-  };
-}
 
 /** GETs `url` every `everyMs` until stopped; reports answers, failures and latencies. */
 function prober(url: string, everyMs = 200) {

@@ -11,6 +11,7 @@
  * not), which says more than the rate on a busy machine. Figures, not pass/fail: it exits non-zero only when a
  * notification is not applied exactly once.
  */
+import { percentile } from './support/stats.ts';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -30,8 +31,6 @@ const N = Number(process.env.BENCH_NOTIFICATIONS ?? 2000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const USERS = 50;
 const print = (line = '') => process.stdout.write(`${line}\n`);
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 /** One notification ready to POST. */
 interface Delivery {
@@ -206,8 +205,8 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
       const perSecond = (Number(applied.n) / elapsed) * 1000;
       print(
         `${dialect.padEnd(8)} ${name.padEnd(6)} ${N} notifications, ${CONCURRENCY} concurrent: ` +
-          `${Math.round(perSecond)} applied/s; notify latency p50 ${pct(latencies, 50).toFixed(1)} ms, ` +
-          `p99 ${pct(latencies, 99).toFixed(1)} ms; ` +
+          `${Math.round(perSecond)} applied/s; notify latency p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
+          `p99 ${percentile(latencies, 99).toFixed(1)} ms; ` +
           `CPU ${((cpu.user + cpu.system) / 1000 / N).toFixed(2)} ms a notification (sender included)` +
           (refused ? `; ${refused} REFUSED` : ''),
       );

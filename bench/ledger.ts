@@ -24,9 +24,9 @@ import {
   appendBatched,
   appendOnePerTransaction,
   measureSth,
-  percentile,
   sampleProofs,
 } from './support/ledger-compare.ts';
+import { percentile } from './support/stats.ts';
 import { record, unlinkEvidences } from './support/ledger-fill.ts';
 
 const N = Number(process.env.BENCH_LEAVES ?? 1_000_000);

@@ -53,6 +53,7 @@ import { comparePdfs } from './support/pdf-compare.ts';
 import { compareUploads } from './support/upload-compare.ts';
 import { measureLedger, type LedgerDialect } from './support/ledger-compare.ts';
 import { MiB } from './support/upload.ts';
+import { median } from './support/stats.ts';
 import { createTestDatabase } from '../tests/support/platform.ts';
 import { RUNTIME_FLAGS } from '../server/runtime-flags.ts';
 
@@ -125,11 +126,6 @@ interface Row {
   /** Most milliseconds the product may add to the reference's p99 latency, when the row has such a goal. */
   p99AddedGoalMs?: number;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 const started = performance.now();
 const loadBefore = os.loadavg();

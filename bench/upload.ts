@@ -10,6 +10,7 @@
  */
 import { compareUploads, type UploadSide } from './support/upload-compare.ts';
 import { MiB } from './support/upload.ts';
+import { median } from './support/stats.ts';
 
 const GROWTH_LIMIT_MB_PER_GIB = 150;
 const bytes = Number(process.env.BENCH_BYTES ?? 1024 * MiB);
@@ -17,11 +18,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new Error('BENCH_BYTES must be a positive integer');
 if (!Number.isSafeInteger(rounds) || rounds <= 0) throw new Error('BENCH_ROUNDS must be a positive integer');
 const print = (line: string) => process.stdout.write(`${line}\n`);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 const env: Record<string, string> = {};
 if (process.env.EMBEDDED_PLATFORM) env.EMBEDDED_PLATFORM = process.env.EMBEDDED_PLATFORM;
 const result = await compareUploads({ bytes, rounds, env, log: print });

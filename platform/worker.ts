@@ -9,14 +9,12 @@
  * - the worker posts `{type: 'ready', url, internalKey}` once listening on 127.0.0.1 (a free port), or
  *   `{type: 'failed', name, message}` when the configuration is refused or the platform cannot start (then it ends);
  * - the gateway posts `{type: 'close'}` to stop it: the worker closes Fastify (in-flight requests finish, the
- *   database closes), posts `{type: 'closed'}` and its event loop ends.
+ *   database closes) and its event loop ends (the gateway waits for the worker's exit).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { AccessLogMode } from './core/access-log.ts';
-import { buildPlatform } from './app.ts';
-import { loadPlatformConfig } from './config.ts';
+import { startLoopbackPlatform } from './loopback.ts';
 
 /** What the gateway hands the worker at start. */
 export interface PlatformWorkerData {
@@ -30,9 +28,7 @@ export interface PlatformWorkerData {
 
 /** Messages from the worker to the gateway. */
 export type PlatformWorkerMessage =
-  | { type: 'ready'; url: string; internalKey: string }
-  | { type: 'failed'; name: string; message: string }
-  | { type: 'closed' };
+  { type: 'ready'; url: string; internalKey: string } | { type: 'failed'; name: string; message: string };
 
 const port = parentPort;
 if (!port)
@@ -41,33 +37,18 @@ const data = workerData as PlatformWorkerData;
 const post = (message: PlatformWorkerMessage) => port.postMessage(message);
 
 try {
-  const config = loadPlatformConfig(data.env);
-  const app = await buildPlatform(config, {
+  const { app, url } = await startLoopbackPlatform(data.env, {
     loggerInstance: pino({ level: data.logLevel }).child({ part: 'platform' }),
     accessLog: data.accessLog,
   });
-  try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-  } catch (err) {
-    await app.close();
-    throw err;
-  }
   port.on('message', (message: { type?: string }) => {
     if (message?.type !== 'close') return;
-    app.close().then(
-      () => {
-        post({ type: 'closed' });
-        port.close();
-      },
-      (err: unknown) => {
-        app.log.error({ err }, 'error while closing the platform');
-        post({ type: 'closed' });
-        port.close();
-      },
-    );
+    app
+      .close()
+      .catch((err: unknown) => app.log.error({ err }, 'error while closing the platform'))
+      .finally(() => port.close());
   });
-  const { port: listening } = app.server.address() as AddressInfo;
-  post({ type: 'ready', url: `http://127.0.0.1:${listening}`, internalKey: app.internalKey });
+  post({ type: 'ready', url, internalKey: app.internalKey });
 } catch (err) {
   const e = err instanceof Error ? err : new Error(String(err));
   post({ type: 'failed', name: e.name, message: e.message });

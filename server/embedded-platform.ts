@@ -8,7 +8,6 @@
  * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config.ts).
  */
 import { Worker } from 'node:worker_threads';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessLogMode } from '../platform/core/access-log.ts';
@@ -159,28 +158,21 @@ export async function startEmbeddedPlatform(
   return { mode: 'worker', url: ready.url, internalKey: ready.internalKey, app: null, close };
 }
 
-/** The inline shape: buildPlatform in this thread. */
+/** The inline shape: the platform in this thread. */
 async function startInline(
   env: Record<string, string | undefined>,
   opts: EmbeddedPlatformOptions,
 ): Promise<EmbeddedPlatform> {
   // Imported lazily: a gateway in front of another upstream (or a worker-mode one) never loads the platform here.
-  const { buildPlatform } = await import('../platform/app.ts');
-  const { loadPlatformConfig } = await import('../platform/config.ts');
-  const app = await buildPlatform(loadPlatformConfig(env), {
+  const { startLoopbackPlatform } = await import('../platform/loopback.ts');
+  const { app, url } = await startLoopbackPlatform(env, {
     loggerInstance: opts.logger,
     accessLog: opts.accessLog,
   });
-  try {
-    await app.listen({ host: '127.0.0.1', port: 0 });
-  } catch (err) {
-    await app.close();
-    throw err;
-  }
   let closing: Promise<void> | null = null;
   return {
     mode: 'inline',
-    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    url,
     internalKey: app.internalKey,
     app,
     close: () => (closing ??= app.close().then(() => undefined)),

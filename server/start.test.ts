@@ -43,21 +43,22 @@ describe('startServer with UPSTREAM_URL', () => {
   });
 });
 
+/** The environment of a start with the embedded platform (worker thread, the default) on `dataDir`. */
+const embeddedEnv = (dataDir: string, extra: Record<string, string>) => ({
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  ...extra,
+});
+
 describe('startServer without UPSTREAM_URL', () => {
   it('starts the embedded platform in a worker thread on loopback, proxies to it, and closeAll stops both', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-'));
     try {
-      const running = await startServer(
-        {
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          APP_ENV: 'test',
-          SEED_DEMO: '1',
-        },
-        { build: false },
-      );
+      const running = await startServer(embeddedEnv(dataDir, { APP_ENV: 'test', SEED_DEMO: '1' }), {
+        build: false,
+      });
       expect(running.embedded).toBe('worker');
       expect(running.platform).toBeNull();
       expect(running.upstreamUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -91,17 +92,10 @@ describe('startServer with the platform in a worker thread', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-crash-'));
     const crashes: Error[] = [];
     try {
-      const running = await startServer(
-        {
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          APP_ENV: 'test',
-          TEST_HOOKS: '1',
-        },
-        { build: false, onPlatformCrash: (err) => crashes.push(err) },
-      );
+      const running = await startServer(embeddedEnv(dataDir, { APP_ENV: 'test', TEST_HOOKS: '1' }), {
+        build: false,
+        onPlatformCrash: (err) => crashes.push(err),
+      });
       const res = await fetch(`${running.upstreamUrl}${TestHookPaths.crashWorker}`, { method: 'POST' });
       expect(res.status).toBe(200);
       await expect.poll(() => crashes.length, { timeout: 10_000 }).toBe(1);
@@ -119,15 +113,7 @@ describe('startServer with the platform in a worker thread', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-refused-'));
     try {
       const started = startServer(
-        {
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATA_DIR: dataDir,
-          LOG_LEVEL: 'silent',
-          APP_ENV: 'production',
-          TEST_HOOKS: '1',
-          SESSION_SECRET: 'x'.repeat(40),
-        },
+        embeddedEnv(dataDir, { APP_ENV: 'production', TEST_HOOKS: '1', SESSION_SECRET: 'x'.repeat(40) }),
         { build: false },
       );
       await expect(started).rejects.toThrow(ConfigError);

@@ -9,6 +9,7 @@
  * then at the final size the signed tree head and {@link SAMPLES} inclusion and consistency proofs at random
  * (every 100th verified with the pure functions of platform/ledger/verify.ts against the STH's root).
  */
+import { percentile } from './stats.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,11 +40,6 @@ const SAMPLES = 1000;
 export type LedgerDialect = 'SQLite' | 'PostgreSQL';
 
 const elapsedMs = (since: number) => performance.now() - since;
-
-/** The value below which `p` percent of `xs` lie (nearest rank). */
-export function percentile(xs: readonly number[], p: number): number {
-  return [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-}
 
 /** Appends the bench leaf `i` ({@link benchLeaf}) in `trx`. @throws unless it lands at position `i` */
 async function appendBenchLeaf(trx: Kysely<Database>, i: number): Promise<void> {

@@ -22,6 +22,24 @@ export function rssOf(pid: number): number {
   }
 }
 
+/**
+ * Samples `pid`'s RSS every 50 ms until stopped; `peak()` is the highest sample (bytes) since the start or the last
+ * `reset()`, which starts again from the RSS at that moment.
+ */
+export function rssSampler(pid: number) {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, 50);
+  return {
+    peak: () => peak,
+    reset: () => {
+      peak = rssOf(pid);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux the project runs on). */
 const USER_HZ = 100;
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { login } from '../../tests/support/pdf-whole.ts';
-import { rssOf, startProduct, startScript, type Child } from './process.ts';
+import { rssOf, rssSampler, startProduct, startScript, type Child } from './process.ts';
 import { formUploadTarget, generateFile, MiB, pageLogin, uploadMultipart } from './upload.ts';
 
 /** One upload as measured. */
@@ -44,16 +44,13 @@ export interface CompareUploadsOptions {
 
 /** Runs `upload` while sampling `pid`'s RSS every 50 ms; its growth in MiB beside the answer. */
 async function sampled<T>(pid: number, upload: () => Promise<T>): Promise<{ result: T; growthMiB: number }> {
-  const baseline = rssOf(pid);
-  let peak = baseline;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssOf(pid));
-  }, 50);
+  const sampler = rssSampler(pid);
+  const baseline = sampler.peak();
   try {
     const result = await upload();
-    return { result, growthMiB: (Math.max(peak, rssOf(pid)) - baseline) / MiB };
+    return { result, growthMiB: (Math.max(sampler.peak(), rssOf(pid)) - baseline) / MiB };
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
   }
 }
 

@@ -69,6 +69,24 @@ describe.skipIf(!hasChromium())('BrowserPool (Chromium at CHROMIUM_PATH)', () =>
     expect(p.stats().pagesOpened).toBe(2);
   });
 
+  it('prepares each page it opens once, before its first job, and not when it hands the page out again', async () => {
+    const p = make({ poolSize: 1 });
+    const prepared: Page[] = [];
+    const prepare = async (page: Page) => {
+      prepared.push(page);
+    };
+    const seen: Page[] = [];
+    for (let i = 0; i < 3; i++) await p.run(async (page) => void seen.push(page), prepare);
+    expect(prepared).toEqual([seen[0]]);
+    await expect(
+      p.run(
+        async () => undefined,
+        async () => Promise.reject(new Error('no')),
+      ),
+    ).resolves.toBe(undefined);
+    expect(p.stats().pagesOpened).toBe(1);
+  });
+
   it('refuses a job with PoolBusyError when the queue is full', async () => {
     const p = make({ poolSize: 1, queueMax: 1 });
     const slow = () => p.run(() => sleep(300));

@@ -95,24 +95,25 @@ export class BrowserPool {
    * Runs `job` with a page of the shared browser: one a previous job finished with successfully, or a new one
    * (opening a page costs about as much as printing a certificate). A page whose job failed or timed out is closed,
    * never handed out again; so are pages beyond `poolSize` and pages of a browser that went away. The page keeps
-   * what earlier jobs set on it (listeners, JavaScript switched off): the caller sets such things once per page.
+   * what earlier jobs set on it (listeners, JavaScript switched off): `prepare`, when given, runs once on each page
+   * the pool opens, before its first job (a page whose preparation fails is closed like a failed job's).
    *
    * @returns what `job` resolves to
    * @throws PoolBusyError when `poolSize` jobs run and `queueMax` wait; RenderTimeoutError after `timeoutMs`;
    *   PoolClosedError after close(); the job's own error otherwise (a lost browser is retried once first).
    */
-  async run<T>(job: (page: Page) => Promise<T>): Promise<T> {
+  async run<T>(job: (page: Page) => Promise<T>, prepare?: (page: Page) => Promise<void>): Promise<T> {
     await this.acquire();
     try {
       try {
-        return await this.attempt(job);
+        return await this.attempt(job, prepare);
       } catch (err) {
         if (this.closed || !(err instanceof BrowserGoneError)) throw err;
         this.opts.logger.warn(
           { err: err.cause },
           'pdf: browser lost during a job; retrying once on a new browser',
         );
-        return await this.attempt(job);
+        return await this.attempt(job, prepare);
       }
     } finally {
       this.release();
@@ -186,13 +187,23 @@ export class BrowserPool {
     else this.active--;
   }
 
-  /** An idle page of `browser`, or a new one. */
-  private async pageOf(browser: Browser): Promise<Page> {
+  /** An idle page of `browser`, or a new one readied by `prepare` (closed again when that fails). */
+  private async pageOf(
+    browser: Browser,
+    prepare: ((page: Page) => Promise<void>) | undefined,
+  ): Promise<Page> {
     for (let page = this.idle.pop(); page; page = this.idle.pop()) {
       if (page.browser() === browser && !page.isClosed()) return page;
     }
     this.pagesOpened++;
-    return browser.newPage();
+    const page = await browser.newPage();
+    try {
+      await prepare?.(page);
+    } catch (err) {
+      void page.close().catch(() => undefined);
+      throw err;
+    }
+    return page;
   }
 
   /** Keeps `page` for the next job when its browser is still the current one and fewer than poolSize are idle. */
@@ -211,7 +222,10 @@ export class BrowserPool {
   }
 
   /** One try: a page, the job, within the timeout; the page is kept after a success and closed after a failure. */
-  private async attempt<T>(job: (page: Page) => Promise<T>): Promise<T> {
+  private async attempt<T>(
+    job: (page: Page) => Promise<T>,
+    prepare: ((page: Page) => Promise<void>) | undefined,
+  ): Promise<T> {
     let page: Page | null = null;
     let used: Browser | null = null;
     let succeeded = false;
@@ -224,7 +238,7 @@ export class BrowserPool {
     });
     const work = (async () => {
       used = await this.getBrowser();
-      page = await this.pageOf(used);
+      page = await this.pageOf(used, prepare);
       return job(page);
     })();
     // The loser of the race must not surface as an unhandled rejection.

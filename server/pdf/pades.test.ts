@@ -14,6 +14,7 @@ import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSigner } from '../../platform/signing/document-signer.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
+import { pdfsig } from '../../tests/support/pdfsig.ts';
 import { CHROMIUM_ARGS } from './browser-pool.ts';
 import { signPdf, type CmsSource } from './pades.ts';
 
@@ -25,15 +26,6 @@ const hasPdfsig = (() => {
     return false;
   }
 })();
-
-/** pdfsig's report of `file` (it exits non-zero for an invalid signature; the report is what matters). */
-function pdfsig(file: string): string {
-  try {
-    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
-  } catch (err) {
-    return String((err as { stdout?: string }).stdout ?? '');
-  }
-}
 
 const info = {
   name: '存证云',

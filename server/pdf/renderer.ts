@@ -139,8 +139,6 @@ export class CertificateRenderer {
   private readonly inFlight = new Map<string, Promise<CertificatePdf>>();
   private rendersSincePrune = 0;
   private cacheDirReady: Promise<unknown> | null = null;
-  /** Pages of the pool already readied for print views ({@link preparePage}). */
-  private readonly preparedPages = new WeakSet<Page>();
 
   constructor(private readonly opts: CertificateRendererOptions) {}
 
@@ -247,7 +245,10 @@ export class CertificateRenderer {
       const started = Date.now();
       // Asked before printing: a proof that appears during the render only makes this PDF "partial" for a while.
       const proofReady = await this.proofAvailable(baoquan);
-      const printed = await this.opts.pool.run((page) => this.printPage(page, baoquan, lang));
+      const printed = await this.opts.pool.run(
+        (page) => this.printPage(page, baoquan, lang),
+        (page) => this.preparePage(page),
+      );
       const pdf = this.opts.sign ? await this.opts.sign(printed, lang) : printed;
       const file = proofReady ? complete : partial;
       await this.ensureCacheDir();
@@ -295,11 +296,11 @@ export class CertificateRenderer {
   }
 
   /**
-   * Readies a page of the pool for print views, once per page (the pool reuses pages between jobs): JavaScript off,
-   * the CSP bypassed, and every request other than the gateway's own (and inline data:) refused.
+   * Readies a page the pool has just opened for print views (the pool runs this once per page and reuses pages
+   * between jobs): JavaScript off, the CSP bypassed, and every request other than the gateway's own (and inline
+   * data:) refused.
    */
   private async preparePage(page: Page): Promise<void> {
-    if (this.preparedPages.has(page)) return;
     // The print view is server-rendered: no script needs to run, and none should.
     await page.setJavaScriptEnabled(false);
     // Behind TLS the CSP says upgrade-insecure-requests, which would send the styles and fonts to https on our
@@ -318,12 +319,10 @@ export class CertificateRenderer {
         url.startsWith(allowed) || url.startsWith('data:') ? req.continue() : req.abort('blockedbyclient');
       decided.catch(() => undefined);
     });
-    this.preparedPages.add(page);
   }
 
   /** Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF. */
   private async printPage(page: Page, baoquan: string, lang: CertificateLang): Promise<Buffer> {
-    await this.preparePage(page);
     const origin = this.opts.gatewayOrigin();
     const candidates = printPaths(baoquan, lang);
     for (let i = 0; i < candidates.length; i++) {

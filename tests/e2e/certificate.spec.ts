@@ -9,15 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { DEMO, makeFile, preserveFile } from '../support/e2e.ts';
-
-/** pdfsig's report of `file` (pdfsig exits non-zero for an invalid signature; its report is what matters). */
-function pdfsig(file: string): string {
-  try {
-    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
-  } catch (err) {
-    return String((err as { stdout?: string }).stdout ?? '');
-  }
-}
+import { pdfsig } from '../support/pdfsig.ts';
 
 test('the certificate PDF has the number, the SHA-256 and the Chinese title in an embedded CJK font', async ({
   page,
