@@ -14,6 +14,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { rssOf, rssSampler, sleep, startProduct } from './support/process.ts';
+import { median } from './support/stats.ts';
 
 const MiB = 1024 * 1024;
 const GROWTH_GOAL_MB = 50;
@@ -41,10 +42,13 @@ function prober(url: string, everyMs = 200) {
   return async () => {
     stopped = true;
     await loop;
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)] ?? NaN;
-    const max = sorted[sorted.length - 1] ?? NaN;
-    return { ok: latencies.length, failures, median, max };
+    const empty = latencies.length === 0;
+    return {
+      ok: latencies.length,
+      failures,
+      median: empty ? NaN : median(latencies),
+      max: empty ? NaN : Math.max(...latencies),
+    };
   };
 }
 

@@ -9,17 +9,12 @@
  */
 import { loadPdfConfig } from '../server/pdf/config.ts';
 import { login, startWhole, uploadEvidence } from '../tests/support/pdf-whole.ts';
+import { percentile } from './support/stats.ts';
 
 const count = Number(process.env.BENCH_PDFS ?? 200);
 if (!Number.isSafeInteger(count) || count <= 0) throw new Error('BENCH_PDFS must be a positive integer');
 const concurrency = loadPdfConfig(process.env).poolSize;
 const print = (line: string) => process.stdout.write(`${line}\n`);
-
-/** The q-quantile (0..1) of `values` in milliseconds, nearest rank. */
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
 
 /** Runs `fn` over `items` with `limit` in flight; resolves with each item's latency in ms and the wall time. */
 async function timed<T>(
@@ -88,11 +83,11 @@ try {
   print('');
   print(`certificate PDFs: ${count}, concurrency ${concurrency} (PDF_POOL_SIZE), warm browser`);
   print(
-    `  rendered: p50 ${f(quantile(rendered.latencies, 0.5))}, p95 ${f(quantile(rendered.latencies, 0.95))}, ` +
+    `  rendered: p50 ${f(percentile(rendered.latencies, 50))}, p95 ${f(percentile(rendered.latencies, 95))}, ` +
       `${((count / rendered.wallMs) * 60_000).toFixed(0)} PDFs/min (${(rendered.wallMs / 1000).toFixed(1)} s)`,
   );
   print(
-    `  cached:   p50 ${f(quantile(cached.latencies, 0.5))}, p95 ${f(quantile(cached.latencies, 0.95))}, ` +
+    `  cached:   p50 ${f(percentile(cached.latencies, 50))}, p95 ${f(percentile(cached.latencies, 95))}, ` +
       `${((count / cached.wallMs) * 60_000).toFixed(0)} PDFs/min (${(cached.wallMs / 1000).toFixed(1)} s)`,
   );
   print(`  browser launches: ${pool.stats().launches}`);

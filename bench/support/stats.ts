@@ -1,8 +1,9 @@
 /** Order statistics of the benches' samples (milliseconds, requests per second, MiB/s …). */
 
-/** The value below which `p` percent of `xs` lie (nearest rank). */
+/** The `p`-th percentile (0–100) of `xs` by nearest rank: the smallest value with at least `p` % of `xs` at or below it. */
 export function percentile(xs: readonly number[], p: number): number {
-  return [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
 /** The median of `xs` (the mean of the middle two for an even count). */
