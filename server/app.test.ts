@@ -186,6 +186,11 @@ describe('gateway', () => {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // The style nonce differs from the script nonce and ends the policy, as helmet wrote it.
+    const styleNonce = /style-src 'self' 'unsafe-inline' 'nonce-([0-9a-f]{32})'$/.exec(csp)?.[1];
+    expect(styleNonce).toBeTruthy();
+    expect(styleNonce).not.toBe(nonce);
+    expect(csp).not.toContain('cunzheng');
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');

@@ -265,7 +265,13 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       web.addHook('onRequest', async (request) => {
         request.raw.on('error', (err) => request.log.debug({ err }, 'request stream error'));
       });
-      await web.register(compress, { global: true, encodings: ['br', 'gzip', 'deflate'] });
+      // Answers are compressed; request bodies are not decompressed (no browser sends an encoded form, and an
+      // encoded body would slip past FORM_BODY_LIMIT_BYTES' count of wire bytes): no preParsing hook per request.
+      await web.register(compress, {
+        globalCompression: true,
+        globalDecompression: false,
+        encodings: ['br', 'gzip', 'deflate'],
+      });
       web.addHook('onSend', trimAssetHeaders);
       // Evidence a page saved gets its certificate PDF rendered ahead of its first visitor (server/pdf).
       const evidenceSaved = web.hasDecorator('certificatePdf')

@@ -1,8 +1,8 @@
 /**
  * The gateway's security headers (helmet), set on every answer: CSP with per-request script and style nonces,
- * frame, referrer and resource rules, HSTS behind TLS. Built once with helmet's own per-request directive functions
- * (https://helmetjs.github.io/ "Content-Security-Policy" nonces): @fastify/helmet builds a new helmet middleware
- * (parsing every option again) on every request, about 5 % of a proxied `/api` call's CPU (decision 032).
+ * frame, referrer and resource rules, HSTS behind TLS. helmet builds the values once at start (@fastify/helmet
+ * builds a new helmet middleware, parsing every option again, on every request: about 5 % of a proxied `/api` call's
+ * CPU, decision 032); each request adds only its nonces.
  * `/api` JSON and hashed assets drop the document-only ones afterwards (asset-headers.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -23,31 +23,48 @@ declare module 'fastify' {
   }
 }
 
-/** Where the raw response carries its nonces for helmet's directive functions. */
-const NONCES = Symbol('cunzheng.cspNonces');
-type WithNonces = ServerResponse & { [NONCES]?: CspNonces };
+/** Stand-ins for the nonces while helmet builds the headers once (letters only: valid CSP source characters). */
+const PLACEHOLDER: CspNonces = { script: 'cunzhengscriptnonce', style: 'cunzhengstylenonce' };
 
-/** A CSP source naming this answer's `kind` nonce. */
-const nonceSource = (kind: keyof CspNonces) => (_req: IncomingMessage, res: ServerResponse) =>
-  `'nonce-${(res as WithNonces)[NONCES]?.[kind] ?? ''}'`;
+/**
+ * The headers helmet sets for `options`, as [name, value] pairs in its order, with the placeholders still in the CSP:
+ * helmet runs once, against a response that records what it sets (it validates every directive then, so a bad
+ * directive fails the start, not a request).
+ * @throws what helmet throws for invalid options or directives
+ */
+function helmetHeaders(options: Parameters<typeof helmet>[0]): [string, string][] {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: string | number) => headers.set(name, String(value)),
+    removeHeader: (name: string) => headers.delete(name),
+  };
+  let failure: unknown;
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (err?: unknown) => {
+    failure = err;
+  });
+  if (failure) throw failure;
+  return [...headers];
+}
 
 /**
  * Adds the headers to every answer of `app` (an `onRequest` hook on the root, registered before routes) and
  * decorates `reply.cspNonce`. `directives` are helmet-syntax CSP directives (server/app.ts `cspDirectives`); the
- * nonces are appended to `scriptSrc` and `styleSrc`.
+ * nonces are appended to `scriptSrc` and `styleSrc`. helmet computes the header values once; a request only draws
+ * its nonces and sets the values (running helmet's twelve middlewares and CSP serialiser per request was ~3 % of an
+ * anonymous page's CPU; issue 11).
  */
 export function addSecurityHeaders(
   app: FastifyInstance,
   opts: { directives: Record<string, string[] | null>; hsts: boolean },
 ): void {
   const { scriptSrc = [], styleSrc = [], ...rest } = opts.directives;
-  const headers = helmet({
+  const headers = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         ...rest,
-        scriptSrc: [...(scriptSrc ?? []), nonceSource('script')],
-        styleSrc: [...(styleSrc ?? []), nonceSource('style')],
+        scriptSrc: [...(scriptSrc ?? []), `'nonce-${PLACEHOLDER.script}'`],
+        styleSrc: [...(styleSrc ?? []), `'nonce-${PLACEHOLDER.style}'`],
       },
     },
     frameguard: { action: 'deny' }, // X-Frame-Options agreeing with frame-ancestors 'none'
@@ -55,12 +72,31 @@ export function addSecurityHeaders(
     // Certificates are opened from links in mail and chat; keep the path for our own pages only.
     referrerPolicy: { policy: 'same-origin' },
   });
+  const fixed = headers.filter(([name]) => name !== CSP);
+  const csp = headers.find(([name]) => name === CSP)?.[1] ?? '';
+  // The CSP around its two nonces: [before script nonce, between, after style nonce] (script-src precedes style-src).
+  const [head, middle, tail] = splitAround(csp, PLACEHOLDER.script, PLACEHOLDER.style);
   app.decorateReply('cspNonce', null as unknown as CspNonces);
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     const hex = randomBytes(32).toString('hex');
     const nonces = { script: hex.slice(0, 32), style: hex.slice(32) };
     reply.cspNonce = nonces;
-    (reply.raw as WithNonces)[NONCES] = nonces;
-    headers(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+    const res = reply.raw;
+    res.setHeader(CSP, `${head}${nonces.script}${middle}${nonces.style}${tail}`);
+    for (const [name, value] of fixed) res.setHeader(name, value);
+    done();
   });
+}
+
+const CSP = 'Content-Security-Policy';
+
+/**
+ * `text` cut at the one occurrence of `first` and then of `second`: [before first, between, after second].
+ * @throws when either is missing or they come in the other order (the directives lost a nonce)
+ */
+function splitAround(text: string, first: string, second: string): [string, string, string] {
+  const a = text.indexOf(first);
+  const b = text.indexOf(second, a + first.length);
+  if (a < 0 || b < 0) throw new Error('the CSP lost its nonce sources');
+  return [text.slice(0, a), text.slice(a + first.length, b), text.slice(b + second.length)];
 }

@@ -9,6 +9,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { data as routeData, type AppLoadContext } from 'react-router';
+import { request as undiciRequest } from 'undici';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../../contract/evidence-codes.ts';
 import { Msg } from '../../contract/messages.ts';
@@ -61,34 +62,52 @@ export async function apiCall<T>(
     headers['Content-Type'] = opts.stream.contentType;
     return afterSave(ctx, path, await postStream<T>(url, headers, opts.stream.body, opts.signal, timeoutMs));
   }
-  let body: BodyInit | undefined;
+  let body: string | undefined;
   if (opts.body) {
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(opts.body)) if (v !== undefined) form.set(k, String(v));
-    body = form;
+    body = form.toString();
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
   }
   // An upstream that accepts the connection and never answers must not hold the page (UPSTREAM_TIMEOUT_MS): the
-  // envelope calls are small, so one deadline covers the answer and its body.
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
+  // envelope calls are small, so one deadline covers the answer and its body. undici's request() rather than fetch:
+  // no Request/Response/Headers objects or web streams per call, and one AbortController instead of
+  // AbortSignal.timeout + AbortSignal.any (the certificate page makes two calls; issue 11).
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutMs);
+  const onCancel = () => abort.abort();
+  opts.signal?.addEventListener('abort', onCancel, { once: true });
   try {
-    const res = await fetch(url, {
+    if (opts.signal?.aborted) abort.abort();
+    const res = await undiciRequest(url, {
       method: opts.method ?? (body ? 'POST' : 'GET'),
       headers,
       body,
-      signal,
+      signal: abort.signal,
     });
+    const contentType = res.headers['content-type'];
+    const text = await res.body.text();
     return afterSave(
       ctx,
       path,
-      readEnvelope<T>(res.status, res.headers.get('content-type') ?? '', await res.text()),
+      readEnvelope<T>(
+        res.statusCode,
+        (Array.isArray(contentType) ? contentType[0] : contentType) ?? '',
+        text,
+      ),
     );
   } catch (err) {
     if (err instanceof Response || isRouteData(err)) throw err;
-    if (deadline.aborted) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
-    if ((err as Error).name === 'AbortError') throw err;
+    if (timedOut) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
+    if (opts.signal?.aborted) throw err;
     throw routeData({ message: Msg.connectionFailed }, { status: 502 });
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
   }
 }
 

@@ -89,3 +89,14 @@ describe('session storage', () => {
     expect(await user.destroySession(await user.getSession(null))).toMatch(/^__Host-cz_session=;/);
   });
 });
+
+describe('readCookie', () => {
+  it('reads a percent-encoded value and answers null for a missing or malformed one', async () => {
+    const { readCookie } = await import('./session.server.ts');
+    expect(readCookie('a=1; cz_session=x%2By', 'cz_session')).toBe('x+y');
+    expect(readCookie('a=1', 'cz_session')).toBeNull();
+    expect(readCookie('cz_session=%E0%A4%A', 'cz_session')).toBeNull();
+    const storage = sessionStorageFor(ctx(['s1']));
+    expect((await storage.getSession('cz_session=%E0%A4%A; __Host-cz_session=%')).get('token')).toBeUndefined();
+  });
+});

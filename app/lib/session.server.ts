@@ -63,11 +63,21 @@ function unseal(sealed: string, secrets: string[]): unknown {
   return null;
 }
 
-function readCookie(header: string | null, name: string): string | null {
+/**
+ * The value of cookie `name` in a Cookie request header (RFC 6265 §5.4), percent-decoded; null when the header does
+ * not carry it or its value is not valid percent-encoding (a cookie the gateway never set).
+ */
+export function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null;
+      }
+    }
   }
   return null;
 }

@@ -21,6 +21,30 @@ let ctx: AppLoadContext;
 beforeAll(async () => {
   upstream = http.createServer((req, res) => {
     if (req.url === AccountPaths.authInfo) calls++;
+    if (req.url?.startsWith('/drip')) {
+      // Answers at once, then sends its body a byte a second: within any idle timeout, past any deadline.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const timer = setInterval(() => res.write(' '), 1000);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (req.url?.startsWith('/echo')) {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () =>
+        res
+          .setHeader('content-type', 'application/json')
+          .end(
+            JSON.stringify({
+              code: 200,
+              msg: '',
+              data: { method: req.method, url: req.url, body, headers: req.headers },
+            }),
+          ),
+      );
+      return;
+    }
     res.setHeader('content-type', 'application/json');
     if (req.url === EvidencePaths.saveHash) {
       res.end(
@@ -104,5 +128,59 @@ describe('evidence saved', () => {
     await apiCall(context, EvidencePaths.saveProperty, { body: { title: 't' }, token: 't' });
     await apiCall(context, AccountPaths.authInfo, { method: 'POST', token: 't' });
     expect(saved).toEqual(['BQ20261126SAVED']);
+  });
+});
+
+describe('apiCall', () => {
+  it('sends the query, the form body, the token, the client address and the page path', async () => {
+    const res = await apiCall<{ method: string; url: string; body: string; headers: Record<string, string> }>(
+      ctx,
+      '/echo',
+      {
+        query: { a: '1', b: undefined, c: '' },
+        body: { x: '证据', y: undefined },
+        token: 'tok',
+        urlPath: '/页面',
+      },
+    );
+    expect(res.data.method).toBe('POST');
+    expect(res.data.url).toBe('/echo?a=1');
+    expect(new URLSearchParams(res.data.body).get('x')).toBe('证据');
+    expect(res.data.body).not.toContain('y=');
+    expect(res.data.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(res.data.headers.authorization).toBe('Bearer tok');
+    expect(res.data.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(decodeURI(res.data.headers['x-url-path']!)).toBe('/页面');
+  });
+
+  it('ends a call whose answer takes longer than UPSTREAM_TIMEOUT_MS with the 504 connection-failed answer', async () => {
+    const slow = Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {
+      upstreamTimeoutMs: 1500,
+    }) as AppLoadContext;
+    const started = Date.now();
+    await expect(apiCall(slow, '/drip')).rejects.toMatchObject({ init: { status: 504 } });
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it("passes the browser's cancellation on as an abort, not as a connection failure", async () => {
+    const cancel = new AbortController();
+    const call = apiCall(ctx, '/drip', { signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 100);
+    const err = await call.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).name).toBe('AbortError');
+    await expect(apiCall(ctx, '/echo', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('answers 502 when nothing listens at the upstream address', async () => {
+    const closed = Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {
+      upstreamUrl: 'http://127.0.0.1:1',
+    }) as AppLoadContext;
+    await expect(apiCall(closed, '/x')).rejects.toMatchObject({ init: { status: 502 } });
   });
 });

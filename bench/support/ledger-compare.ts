@@ -226,3 +226,23 @@ export async function measureLedger(
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Prints the ledger rows of `npm run bench`: appends/s (one per transaction: goal ≥ 5,000/s) and proof p99 (≤ 5 ms). */
+export function printLedgerRows(ledgers: LedgerFigures[], print: (line: string) => void): void {
+  print('');
+  print(
+    `| ledger | leaves | appends/s, 1,000 per transaction | appends/s, one transaction each | ` +
+      `inclusion proof ms p50/p99 | consistency proof ms p50/p99 |`,
+  );
+  print(`|---|---|---|---|---|---|`);
+  const count = (n: number) => Math.round(n).toLocaleString('en');
+  const proofs = ({ p50, p99 }: { p50: number; p99: number }) =>
+    `${p50.toFixed(2)}/${p99.toFixed(2)} ≤ 5 ms ${p99 <= 5 ? 'PASS' : 'MISS'}`;
+  for (const l of ledgers) {
+    print(
+      `| ${l.dialect} | ${count(l.leaves)} (filled in ${l.fillSeconds.toFixed(0)} s) | ${count(l.batchedPerSecond)} | ` +
+        `${count(l.singlePerSecond)} ≥ 5,000/s ${l.singlePerSecond >= 5000 ? 'PASS' : 'MISS'} | ` +
+        `${proofs(l.inclusion)} | ${proofs(l.consistency)} |`,
+    );
+  }
+}

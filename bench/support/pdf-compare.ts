@@ -9,6 +9,7 @@
  * Ratio = bare milliseconds ÷ product milliseconds (medians; ≥ 0.9 is the goal); cached p50 in milliseconds (≤ 5).
  */
 import puppeteer from 'puppeteer-core';
+import { median } from './stats.ts';
 import { CHROMIUM_ARGS } from '../../server/pdf/browser-pool.ts';
 import { printPaths } from '../../server/pdf/renderer.ts';
 import { uploadEvidence } from '../../tests/support/pdf-whole.ts';
@@ -80,4 +81,24 @@ export async function comparePdfs(base: string, token: string, count: number): P
   } finally {
     await browser.close();
   }
+}
+
+/** Prints the PDF rows of `npm run bench`: the warm render's ratio (goal ≥ 0.9) and the cached p50 (goal ≤ 5 ms). */
+export function printPdfRows(pdfs: PdfComparison, count: number, print: (line: string) => void): void {
+  const pdfRatio = median(pdfs.bare) / median(pdfs.product);
+  const cachedP50 = median(pdfs.cached);
+  print('');
+  print(
+    `| certificate PDF (${count} evidences) | product ms p50 (min–max) | reference | ms p50 (min–max) | ratio | goal |`,
+  );
+  print(`|---|---|---|---|---|---|`);
+  const spread = (xs: number[], digits: number) =>
+    `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+  print(
+    `| warm render | ${spread(pdfs.product, 0)} | bare page.pdf() of the same print view, reused page | ` +
+      `${spread(pdfs.bare, 0)} | ${pdfRatio.toFixed(2)} | ≥ 0.9 ${pdfRatio >= 0.9 ? 'PASS' : 'MISS'} |`,
+  );
+  print(
+    `| from the cache | ${spread(pdfs.cached, 1)} | — | — | — | ≤ 5 ms ${cachedP50 <= 5 ? 'PASS' : 'MISS'} |`,
+  );
 }

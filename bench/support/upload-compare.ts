@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { login } from '../../tests/support/pdf-whole.ts';
+import { median } from './stats.ts';
 import { rssOf, rssSampler, startProduct, startScript, type Child } from './process.ts';
 import { formUploadTarget, generateFile, MiB, pageLogin, uploadMultipart } from './upload.ts';
 
@@ -132,5 +133,37 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
   } finally {
     for (const child of children.reverse()) await child.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Prints the upload rows of `npm run bench`: MiB/s via `/api` and the no-JS form against the discard server (goal
+ * ≥ 0.5) and the product's RSS growth. Issue 11: "RSS growth still ≤ 150 MB per GiB": a streamed upload's memory
+ * does not grow with its size, so a smaller file gets the same ceiling, not a smaller one.
+ */
+export function printUploadRows(
+  uploads: UploadComparison,
+  bytes: number,
+  print: (line: string) => void,
+): void {
+  print('');
+  print(
+    `| upload of ${bytes / MiB} MiB | product MiB/s | RSS growth MiB (≤ 150) | reference | MiB/s | ratio (spread) | goal |`,
+  );
+  print(`|---|---|---|---|---|---|---|`);
+  const growthLimit = 150;
+  for (const [name, sides] of [
+    ['streamed via /api', uploads.api],
+    ['no-JS form action', uploads.form],
+  ] as const) {
+    const ratios = sides.map((side, i) => side.mibPerSecond / uploads.discard[i]!.mibPerSecond);
+    const ratio = median(ratios);
+    const growth = Math.max(...sides.map((side) => side.rssGrowthMiB));
+    print(
+      `| ${name} | ${median(sides.map((side) => side.mibPerSecond)).toFixed(0)} | ${growth.toFixed(0)} ` +
+        `${growth <= growthLimit ? 'PASS' : 'MISS'} | discard server, same client | ` +
+        `${median(uploads.discard.map((side) => side.mibPerSecond)).toFixed(0)} | ${ratio.toFixed(2)} ` +
+        `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ≥ 0.5 ${ratio >= 0.5 ? 'PASS' : 'MISS'} |`,
+    );
   }
 }

@@ -1,4 +1,7 @@
-/** The reference app's one route: a bare login form page (the product's `/login` without its machinery). */
-import { type RouteConfig, index } from '@react-router/dev/routes';
+/**
+ * The reference app's routes (issue 11): `/` a minimal login form (no frame), `/login` the product's `/login`
+ * document rendered by plain React Router components without the product's machinery.
+ */
+import { type RouteConfig, index, route } from '@react-router/dev/routes';
 
-export default [index('routes/login.tsx')] satisfies RouteConfig;
+export default [index('routes/minimal.tsx'), route('login', 'routes/login.tsx')] satisfies RouteConfig;

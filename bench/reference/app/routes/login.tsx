@@ -1,30 +1,78 @@
-/** A bare login form: a loader, a title and a form of the product's login page size, no session, CSRF or layout. */
-import { Form, useLoaderData } from 'react-router';
+/**
+ * The product's `/login` document (app/account/login.tsx in the app/root.tsx frame) as a bare React Router page: the
+ * same elements, attributes and texts, and a loader returning data of the same shape as the product's two loaders
+ * (the root's and the page's), from constants — no session, CSRF cookie, Conform, user info, headers or logging.
+ * What the product pays beyond this is what issue 11 point 1 counts.
+ */
+import { Form, Link, useLoaderData } from 'react-router';
+import stylesheet from '../styles.css?url';
+
+export const handle = { frame: true };
+
+export const links = () => [{ rel: 'stylesheet', href: stylesheet }];
+
+/** A constant token of the product's token shape (43 base64url characters, a dot, a 44-character signature). */
+const TOKEN = `${'A'.repeat(43)}.${'B'.repeat(43)}=`;
 
 export function loader() {
-  return { title: '登录' };
+  return {
+    expired: false,
+    notice: null,
+    user: null,
+    verifyLinks: null,
+    csrf: TOKEN,
+    nonce: '00000000000000000000000000000000',
+    oldIe: false,
+    noDetails: false,
+    announcement: null,
+    notaryOffice: '合作公证机构',
+  };
 }
 
 export function meta() {
-  return [{ title: '登录 - 存证' }];
+  return [{ title: '登录 - 存证云' }];
 }
 
 export default function Login() {
-  const { title } = useLoaderData<typeof loader>();
+  const { csrf } = useLoaderData<typeof loader>();
   return (
-    <main>
-      <h1>{title}</h1>
-      <Form method="post">
-        <label>
-          手机号
-          <input name="mobile" type="tel" autoComplete="username" required />
-        </label>
-        <label>
-          密码
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <button type="submit">登录</button>
+    <section className="auth-card">
+      <h1>账号登录</h1>
+      <Form method="post" id="login-form" noValidate>
+        <input type="hidden" name="csrf" value={csrf} />
+        <input type="hidden" name="redirect" value="" />
+        <div className="field">
+          <label htmlFor="login-form-mobile">手机号</label>
+          <input
+            id="login-form-mobile"
+            form="login-form"
+            type="tel"
+            placeholder="请输入手机号"
+            autoComplete="username"
+            name="mobile"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="login-form-password">密码</label>
+          <input
+            id="login-form-password"
+            form="login-form"
+            type="password"
+            placeholder="请输入密码"
+            autoComplete="current-password"
+            name="password"
+          />
+        </div>
+        <button type="submit" className="button primary block">
+          登录
+        </button>
       </Form>
-    </main>
+      <p className="auth-links">
+        <Link to="/forgetpwd">忘记密码？</Link>
+        <span>
+          还没有账号？<Link to="/register">立即注册</Link>
+        </span>
+      </p>
+    </section>
   );
 }
