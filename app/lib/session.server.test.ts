@@ -97,6 +97,8 @@ describe('readCookie', () => {
     expect(readCookie('a=1', 'cz_session')).toBeNull();
     expect(readCookie('cz_session=%E0%A4%A', 'cz_session')).toBeNull();
     const storage = sessionStorageFor(ctx(['s1']));
-    expect((await storage.getSession('cz_session=%E0%A4%A; __Host-cz_session=%')).get('token')).toBeUndefined();
+    expect(
+      (await storage.getSession('cz_session=%E0%A4%A; __Host-cz_session=%')).get('token'),
+    ).toBeUndefined();
   });
 });

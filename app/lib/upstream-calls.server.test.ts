@@ -33,15 +33,13 @@ beforeAll(async () => {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () =>
-        res
-          .setHeader('content-type', 'application/json')
-          .end(
-            JSON.stringify({
-              code: 200,
-              msg: '',
-              data: { method: req.method, url: req.url, body, headers: req.headers },
-            }),
-          ),
+        res.setHeader('content-type', 'application/json').end(
+          JSON.stringify({
+            code: 200,
+            msg: '',
+            data: { method: req.method, url: req.url, body, headers: req.headers },
+          }),
+        ),
       );
       return;
     }
