@@ -198,6 +198,17 @@ describe('gateway', () => {
     expect(again.headers['content-security-policy']).not.toBe(csp);
   });
 
+  it('never hands two answers the same nonce, across batches of drawn randomness', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 600; i++) {
+      const csp = String(
+        (await gateway.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy'],
+      );
+      for (const [, nonce] of csp.matchAll(/'nonce-([0-9a-f]{32})'/g)) seen.add(nonce!);
+    }
+    expect(seen.size).toBe(1200);
+  });
+
   it('hands loaders the load context', async () => {
     const res = await gateway.inject({ method: 'GET', url: '/ctx' });
     expect(res.statusCode).toBe(200);
