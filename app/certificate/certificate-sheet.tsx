@@ -65,7 +65,8 @@ export function SheetFoot({ english, facts }: SheetProps) {
         <div>
           <h2>{english ? 'Ledger proof' : '账本证明'}</h2>
           {proof ? (
-            <dl className="facts">
+            // data-ledger-proof: the PDF renderer reads from the printed page that the summary is in it.
+            <dl className="facts" data-ledger-proof="">
               <dt>{english ? 'Leaf index' : '叶子序号'}</dt>
               <dd>{proof.leafIndex}</dd>
               <dt>{english ? 'Tree size' : '账本规模'}</dt>

@@ -194,6 +194,8 @@ export class DocumentSigner {
   readonly fingerprint: string;
   readonly notBefore: Date;
   readonly notAfter: Date;
+  /** SHA-256 of the signer certificate's DER as the CMS embeds it (signing-certificate-v2's certHash), made once. */
+  private readonly leafCertHash: Buffer;
 
   private constructor(
     private readonly key: CryptoKey,
@@ -206,6 +208,9 @@ export class DocumentSigner {
     this.fingerprint = leaf.fingerprint256.replace(/:/g, '');
     this.notBefore = new Date(leaf.validFrom);
     this.notAfter = new Date(leaf.validTo);
+    this.leafCertHash = createHash('sha256')
+      .update(new Uint8Array(chain[0]!.toSchema().toBER(false)))
+      .digest();
   }
 
   /**
@@ -243,7 +248,6 @@ export class DocumentSigner {
   async signDigest(digest: Uint8Array): Promise<Buffer> {
     if (digest.byteLength !== 32) throw new RangeError('digest must be a SHA-256 (32 bytes)');
     const [leaf, ...rest] = this.chain;
-    const leafDer = leaf!.toSchema().toBER(false);
     // SigningCertificateV2 ::= SEQUENCE { certs SEQUENCE OF ESSCertIDv2 } with ESSCertIDv2 ::= SEQUENCE {
     // certHash OCTET STRING (SHA-256 is the DEFAULT hashAlgorithm, so omitted), issuerSerial IssuerSerial }.
     const issuerSerial = new asn1js.Sequence({
@@ -265,9 +269,7 @@ export class DocumentSigner {
           value: [
             new asn1js.Sequence({
               value: [
-                new asn1js.OctetString({
-                  valueHex: createHash('sha256').update(new Uint8Array(leafDer)).digest(),
-                }),
+                new asn1js.OctetString({ valueHex: this.leafCertHash }),
                 issuerSerial,
               ],
             }),

@@ -103,7 +103,8 @@ describe.skipIf(!ready)('certificate PDF (whole process)', () => {
     );
     expect(cached).toHaveLength(1);
     expect(cached[0]).toMatch(
-      new RegExp(`^${saved.baoquan}\\.zh\\.[0-9a-f]{16}\\.[0-9a-f]{16}(\\.partial)?\\.pdf$`),
+      // Not `.partial`: the embedded platform proves every saved evidence, and the print view printed the proof.
+      new RegExp(`^${saved.baoquan}\\.zh\\.[0-9a-f]{16}\\.[0-9a-f]{16}\\.pdf$`),
     );
 
     const revalidated = await get(p, { 'if-none-match': first.headers.get('etag')! });

@@ -162,7 +162,8 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
           .type('application/pdf')
           .header('content-length', String(pdf.size))
           .header('content-disposition', contentDisposition('inline', `${baoquan}.pdf`, `${baoquan}.pdf`))
-          .send(createReadStream(pdf.file));
+          // A PDF rendered for this request goes out from memory; a cached one streams from its file.
+          .send(pdf.bytes ?? createReadStream(pdf.file));
       } catch (err) {
         return replyRenderError(reply, err);
       }

@@ -1,6 +1,6 @@
 /**
- * The renderer's cache logic without a browser: a fake upstream (getView, ledger proof) and a pool stub that
- * "prints" a counter. Keys follow the view state, stale PDFs go, a PDF printed without a ledger proof is served
+ * The renderer's cache logic without a browser: a fake upstream (getView) and a pool stub that "prints" a counter
+ * (with or without the ledger proof summary). Keys follow the view state, stale PDFs go, a PDF printed without a ledger proof is served
  * only for a while, concurrent callers share one render, and pruning drops the least recently served. Then, in the
  * real Chromium: pages reused between renders, and none of them reaching an origin other than the gateway's.
  */
@@ -33,7 +33,8 @@ describe('CertificateRenderer cache', () => {
     run: async () => {
       prints++;
       await new Promise((r) => setTimeout(r, 30));
-      return Buffer.from(`%PDF-1.4 print ${prints}`);
+      // As the print view does: the ledger proof summary is on the page when the ledger has a proof.
+      return { pdf: Buffer.from(`%PDF-1.4 print ${prints}`), proof: state.proof };
     },
   } as unknown as BrowserPool;
   const make = (o: { cacheMaxBytes?: number } = {}) =>
@@ -61,9 +62,6 @@ describe('CertificateRenderer cache', () => {
             data: { baoquan: BQ, chainhash: 'c', isDownload: 1, deletedAt: state.deletedAt },
           }
         : { code: 404, msg: '证据不存在', data: null },
-    );
-    upstream.get('/api/ledger/proof', async () =>
-      state.proof ? { code: 200, msg: 'ok', data: { leafHash: 'c' } } : { code: 404, msg: 'no', data: null },
     );
     await upstream.listen({ host: '127.0.0.1', port: 0 });
     url = `http://127.0.0.1:${(upstream.server.address() as AddressInfo).port}`;
@@ -155,6 +153,8 @@ describe.skipIf(!hasChromium())('CertificateRenderer in Chromium, pages reused',
   let dir: string;
   let pool: BrowserPool;
   const hits = { outsider: 0, style: 0 };
+  /** Whether the fake print view prints the ledger proof summary. */
+  let printProof = true;
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'cz-renderer-chromium-'));
@@ -172,7 +172,6 @@ describe.skipIf(!hasChromium())('CertificateRenderer in Chromium, pages reused',
       msg: 'ok',
       data: { baoquan: BQ, chainhash: 'c', isDownload: 1, deletedAt: null },
     }));
-    gateway.get('/api/ledger/proof', async () => ({ code: 200, msg: 'ok', data: { leafHash: 'c' } }));
     gateway.get('/style.css', async (_req, reply) => {
       hits.style++;
       return reply.type('text/css').send('p { color: #111; }');
@@ -182,6 +181,7 @@ describe.skipIf(!hasChromium())('CertificateRenderer in Chromium, pages reused',
         .type('text/html')
         .send(
           `<!doctype html><link rel="stylesheet" href="/style.css"><p>证书</p>` +
+            (printProof ? '<dl data-ledger-proof=""><dt>叶子序号</dt><dd>1</dd></dl>' : '') +
             `<img src="${outsiderUrl}/beacon.png"><link rel="stylesheet" href="${outsiderUrl}/x.css">`,
         ),
     );
@@ -216,8 +216,11 @@ describe.skipIf(!hasChromium())('CertificateRenderer in Chromium, pages reused',
       logger: pino({ level: 'silent' }),
     });
     for (let i = 0; i < 3; i++) {
+      // The first print lacks the proof summary: that PDF is partial; the others hold it.
+      printProof = i > 0;
       const pdf = await renderer.getPdf(BQ);
       expect(pdf.fromCache).toBe(false);
+      expect(pdf.file.endsWith('.partial.pdf')).toBe(i === 0);
     }
     expect(pool.stats()).toMatchObject({ completed: 3, pagesOpened: 1 });
     expect(hits.style).toBeGreaterThanOrEqual(1);

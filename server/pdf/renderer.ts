@@ -11,8 +11,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Page } from 'puppeteer-core';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
-import { LedgerPaths } from '../../contract/ledger.ts';
 import type { BrowserPool } from './browser-pool.ts';
+import { request } from 'undici';
 
 /**
  * How long a PDF printed while the ledger had no proof for the evidence (the "账本证明暂不可用" case) is served from
@@ -66,6 +66,8 @@ export interface CertificatePdf {
   etag: string;
   /** True when the file was already cached (no rendering for this request). */
   fromCache: boolean;
+  /** The PDF's bytes when this call rendered it (served from memory rather than read back from `file`). */
+  bytes?: Buffer;
 }
 
 /** Settings of a {@link CertificateRenderer}. */
@@ -195,11 +197,13 @@ export class CertificateRenderer {
     const url = `${this.opts.upstreamUrl}${EvidencePaths.view}?baoquan=${encodeURIComponent(baoquan)}`;
     let env: ApiEnvelope<EvidenceView>;
     try {
-      const res = await fetch(url, {
+      // undici's request() rather than fetch: no Request/Response objects per call (it runs on every PDF request).
+      const res = await request(url, {
         headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(10_000),
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
       });
-      env = (await res.json()) as ApiEnvelope<EvidenceView>;
+      env = (await res.body.json()) as ApiEnvelope<EvidenceView>;
     } catch (err) {
       throw new UpstreamError(`getView failed: ${(err as Error).message}`, { cause: err });
     }
@@ -243,9 +247,9 @@ export class CertificateRenderer {
     if (running) return running;
     const render = (async (): Promise<CertificatePdf> => {
       const started = Date.now();
-      // Asked before printing: a proof that appears during the render only makes this PDF "partial" for a while.
-      const proofReady = await this.proofAvailable(baoquan);
-      const printed = await this.opts.pool.run(
+      // Whether the printed page holds the ledger proof summary is read from the page itself: a PDF printed without
+      // one (the proof not there yet, or its call failed) is "partial" and kept only for a while.
+      const { pdf: printed, proof: proofReady } = await this.opts.pool.run(
         (page) => this.printPage(page, baoquan, lang),
         (page) => this.preparePage(page),
       );
@@ -269,30 +273,10 @@ export class CertificateRenderer {
         this.rendersSincePrune = 0;
         void this.prune();
       }
-      return { file, size: pdf.length, etag, fromCache: false };
+      return { file, size: pdf.length, etag, fromCache: false, bytes: pdf };
     })().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, render);
     return render;
-  }
-
-  /**
-   * True when the ledger has a proof for the evidence (`GET /api/ledger/proof?baoquan=` answers code 200). The print
-   * view prints its summary; a PDF printed without one is cached only for {@link PARTIAL_TTL_MS}.
-   */
-  private async proofAvailable(baoquan: string): Promise<boolean> {
-    try {
-      const res = await fetch(
-        `${this.opts.upstreamUrl}${LedgerPaths.proof}?baoquan=${encodeURIComponent(baoquan)}`,
-        {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.timeout(10_000),
-        },
-      );
-      const env = (await res.json()) as ApiEnvelope<unknown>;
-      return Number(env.code) === 200 && env.data != null;
-    } catch {
-      return false;
-    }
   }
 
   /**
@@ -321,8 +305,15 @@ export class CertificateRenderer {
     });
   }
 
-  /** Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF. */
-  private async printPage(page: Page, baoquan: string, lang: CertificateLang): Promise<Buffer> {
+  /**
+   * Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF; `proof` tells whether
+   * the page printed the ledger proof summary (its `data-ledger-proof` element, certificate-sheet.tsx).
+   */
+  private async printPage(
+    page: Page,
+    baoquan: string,
+    lang: CertificateLang,
+  ): Promise<{ pdf: Buffer; proof: boolean }> {
     const origin = this.opts.gatewayOrigin();
     const candidates = printPaths(baoquan, lang);
     for (let i = 0; i < candidates.length; i++) {
@@ -335,9 +326,11 @@ export class CertificateRenderer {
       break;
     }
     // Web fonts (the CJK font) load lazily, after layout: print only once they are in.
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const proof = await page.evaluate(() =>
+      document.fonts.ready.then(() => document.querySelector('[data-ledger-proof]') !== null),
+    );
     const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
-    return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+    return { pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), proof };
   }
 
   private ensureCacheDir(): Promise<unknown> {
