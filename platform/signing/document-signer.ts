@@ -268,10 +268,7 @@ export class DocumentSigner {
         new asn1js.Sequence({
           value: [
             new asn1js.Sequence({
-              value: [
-                new asn1js.OctetString({ valueHex: this.leafCertHash }),
-                issuerSerial,
-              ],
+              value: [new asn1js.OctetString({ valueHex: this.leafCertHash }), issuerSerial],
             }),
           ],
         }),

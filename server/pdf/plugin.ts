@@ -158,12 +158,14 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
           .header('x-pdf-cache', pdf.fromCache ? 'hit' : 'miss');
         const ifNoneMatch = request.headers['if-none-match'];
         if (ifNoneMatch?.split(',').some((t) => t.trim() === pdf.etag)) return reply.code(304).send();
-        return reply
-          .type('application/pdf')
-          .header('content-length', String(pdf.size))
-          .header('content-disposition', contentDisposition('inline', `${baoquan}.pdf`, `${baoquan}.pdf`))
-          // A PDF rendered for this request goes out from memory; a cached one streams from its file.
-          .send(pdf.bytes ?? createReadStream(pdf.file));
+        return (
+          reply
+            .type('application/pdf')
+            .header('content-length', String(pdf.size))
+            .header('content-disposition', contentDisposition('inline', `${baoquan}.pdf`, `${baoquan}.pdf`))
+            // A PDF rendered for this request goes out from memory; a cached one streams from its file.
+            .send(pdf.bytes ?? createReadStream(pdf.file))
+        );
       } catch (err) {
         return replyRenderError(reply, err);
       }
