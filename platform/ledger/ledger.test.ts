@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Migrator, sql } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EvidencePaths, type EvidenceView, type SaveEvidenceData } from '../../contract/evidence.ts';
 import {
@@ -21,6 +21,7 @@ import {
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { openDatabase, type PlatformDb } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
 import { migrationProvider } from '../db/migrations/index.ts';
 import {
   createTestDatabase,
@@ -53,36 +54,42 @@ const DIALECTS = (process.env.PLATFORM_TEST_DIALECTS ?? 'sqlite,postgres')
 /** Saves one evidence row and its leaf in one ledger transaction, like evidence/service.ts does. */
 async function saveRow(pdb: PlatformDb, userId: number, i: number, failAfterAppend = false) {
   return withLedgerTransaction(pdb, async (trx) => {
-    const now = 1_700_000_000 + i;
-    const baoquan = `BQT${randomBytes(10).toString('hex').toUpperCase()}`;
-    const sha = createHash('sha256').update(`content ${i}`).digest('hex');
-    const { id } = await trx
-      .insertInto('evidences')
-      .values({
-        baoquan,
-        user_id: userId,
-        title: `t${i}`,
-        label: '',
-        file_name: `f${i}.bin`,
-        file_size: i,
-        file_type: 5,
-        mime: 'application/octet-stream',
-        sha256: sha,
-        storage_key: `T/${baoquan}`,
-        status: 1,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const leaf = await appendLeaf(
-      trx,
-      id,
-      { baoquan, sha256: sha, size: i, fileType: 5, ownerRef: ownerRef(userId), savedAt: now },
-      now,
-    );
+    const saved = await insertRow(trx, userId, i);
     if (failAfterAppend) throw new Error('storage failed');
-    return { id, baoquan, ...leaf };
+    return saved;
   });
+}
+
+/** Inserts evidence row `i` and appends its leaf in `trx`. */
+async function insertRow(trx: Kysely<Database>, userId: number, i: number) {
+  const now = 1_700_000_000 + i;
+  const baoquan = `BQT${randomBytes(10).toString('hex').toUpperCase()}`;
+  const sha = createHash('sha256').update(`content ${i}`).digest('hex');
+  const { id } = await trx
+    .insertInto('evidences')
+    .values({
+      baoquan,
+      user_id: userId,
+      title: `t${i}`,
+      label: '',
+      file_name: `f${i}.bin`,
+      file_size: i,
+      file_type: 5,
+      mime: 'application/octet-stream',
+      sha256: sha,
+      storage_key: `T/${baoquan}`,
+      status: 1,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const leaf = await appendLeaf(
+    trx,
+    id,
+    { baoquan, sha256: sha, size: i, fileType: 5, ownerRef: ownerRef(userId), savedAt: now },
+    now,
+  );
+  return { id, baoquan, ...leaf };
 }
 
 forEachDialect('merkle ledger', (h) => {
@@ -177,6 +184,38 @@ forEachDialect('merkle ledger', (h) => {
     expect((await auditLedger(db)).ok).toBe(true);
   });
 
+  it('appends through two handles of one database, several per transaction and after a rollback, stay one tree', async () => {
+    // Each handle keeps the right edge of its last commit; the other handle's appends and a rolled-back one must
+    // send it back to the stored nodes (as another process sharing the database would).
+    const other = openDatabase(h.config.database);
+    try {
+      const start = await treeSize(h.app.pdb.db);
+      const appended: { leafIndex: number; leafHash: string }[] = [];
+      for (let i = 0; i < 24; i++) {
+        const pdb = i % 3 === 2 ? other : h.app.pdb;
+        if (i === 7) await expect(saveRow(pdb, userId, 5000 + i, true)).rejects.toThrow('storage failed');
+        appended.push(await saveRow(pdb, userId, 5000 + i));
+      }
+      // several appends in one transaction
+      const batch = await withLedgerTransaction(other, async (trx) => {
+        const out = [];
+        for (let k = 0; k < 5; k++) out.push(await insertRow(trx, userId, 7000 + k));
+        return out;
+      });
+      appended.push(...batch, await saveRow(h.app.pdb, userId, 6000));
+      expect(appended.map((a) => a.leafIndex)).toEqual(Array.from({ length: 30 }, (_, i) => start + i));
+      const size = start + 30;
+      const root = await rootHash(h.app.pdb.db, size);
+      expect(await auditLedger(h.app.pdb.db)).toEqual({ ok: true, treeSize: size, rootHash: root });
+      for (const a of appended) {
+        const proof = await inclusionProof(h.app.pdb.db, a.leafIndex, size);
+        expect(verifyInclusion(a.leafHash, a.leafIndex, size, proof, root)).toBe(true);
+      }
+    } finally {
+      await other.db.destroy();
+    }
+  });
+
   it('the database refuses a second leaf at a taken position or with a taken hash', async () => {
     const db = h.app.pdb.db;
     const leaf = await db
@@ -266,6 +305,7 @@ forEachDialect('merkle ledger', (h) => {
     try {
       const token = await login(h.app, DEMO_MOBILE, 'demo1234');
       const token2 = await login(second, DEMO_MOBILE, 'demo1234');
+      const size = (await treeSize(h.app.pdb.db)) + 40;
       const results = await Promise.all(
         Array.from({ length: 40 }, (_, i) =>
           i % 2
@@ -274,11 +314,11 @@ forEachDialect('merkle ledger', (h) => {
         ),
       );
       expect(results.every((r) => r.code === 200)).toBe(true);
-      expect(await auditLedger(h.app.pdb.db)).toMatchObject({ ok: true, treeSize: 241 });
+      expect(await auditLedger(h.app.pdb.db)).toMatchObject({ ok: true, treeSize: size });
       // both instances sign with the one key under DATA_DIR
       const a = await get<SignedTreeHead>(h.app, LedgerPaths.sth);
       const b = await get<SignedTreeHead>(second, LedgerPaths.sth);
-      expect(a.data).toMatchObject({ treeSize: 241, rootHash: b.data.rootHash, keyId: b.data.keyId });
+      expect(a.data).toMatchObject({ treeSize: size, rootHash: b.data.rootHash, keyId: b.data.keyId });
     } finally {
       await second.close();
     }

@@ -49,15 +49,70 @@ export async function withLedgerTransaction<T>(
   pdb: PlatformDb,
   fn: (trx: Kysely<Database>) => Promise<T>,
 ): Promise<T> {
+  let appended: LedgerTransaction | undefined;
+  const run = async (trx: Kysely<Database>) => {
+    appended = { pdb, edge: null };
+    ledgerTransactions.set(trx, appended);
+    return fn(trx);
+  };
+  let result: T;
   if (pdb.dialect === 'postgres') {
-    return pdb.db.transaction().execute(async (trx) => {
+    result = await pdb.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${PG_LEDGER_LOCK_KEY}::bigint)`.execute(trx);
-      return fn(trx);
+      return run(trx);
     });
+  } else {
+    // SQLite: BEGIN IMMEDIATE takes the write lock up front, so reading the tree size and appending cannot
+    // interleave with another writer.
+    result = await sqliteImmediate(pdb, run);
   }
-  // SQLite: BEGIN IMMEDIATE takes the write lock up front, so reading the tree size and appending cannot interleave
-  // with another writer.
-  return sqliteImmediate(pdb, fn);
+  // Committed: the transaction's right edge is now the tree's (a rolled-back one never gets here).
+  if (appended?.edge) committedEdges.set(pdb, appended.edge);
+  return result;
+}
+
+/**
+ * The right edge of a tree of `size` leaves: for each level L whose bit is set in `size`, the hash of the perfect
+ * subtree there (node index (size >> L) − 1, RFC 9162 §2.1.1's decomposition of the tree). Appending leaf `size`
+ * needs exactly the edge's nodes below the level of its carry (tree.ts `appendPlan`'s siblings) and replaces them
+ * with one node; stored nodes never change, so an edge read once stays true for its size.
+ */
+interface RightEdge {
+  size: number;
+  /** Hex hashes by level. */
+  nodes: Map<number, string>;
+}
+
+/** A ledger transaction in progress: its database and the right edge after its own appends (null before any). */
+interface LedgerTransaction {
+  pdb: PlatformDb;
+  edge: RightEdge | null;
+}
+
+/** The transactions of {@link withLedgerTransaction}, by the Kysely handle their `fn` receives. */
+const ledgerTransactions = new WeakMap<Kysely<Database>, LedgerTransaction>();
+/**
+ * The right edge after the last append this process committed, per database. An append whose transaction finds the
+ * tree at that size (read under the ledger lock) takes its siblings from here instead of reading them; any other
+ * size (another process appended, or none yet) reads the edge from the stored nodes once.
+ */
+const committedEdges = new WeakMap<PlatformDb, RightEdge>();
+
+/** The node ids of the right edge of a tree of `size` leaves, one per set bit (see {@link RightEdge}). */
+function rightEdgeIds(size: number): NodeId[] {
+  const ids: NodeId[] = [];
+  for (let level = 0; 2 ** level <= size; level++) {
+    const width = Math.floor(size / 2 ** level);
+    if (width % 2 === 1) ids.push({ level, index: width - 1 });
+  }
+  return ids;
+}
+
+/** The right edge of the stored tree of `size` leaves, read in one {@link readNodes} call. */
+async function readRightEdge(db: Kysely<Database>, size: number): Promise<RightEdge> {
+  const ids = rightEdgeIds(size);
+  const known = await readNodes(db, ids);
+  return { size, nodes: new Map(ids.map((id) => [id.level, need(known, id)])) };
 }
 
 /** What {@link appendLeaf} wrote. */
@@ -94,11 +149,19 @@ export async function appendLeaf(
   record: LedgerRecord,
   now: number,
 ): Promise<AppendedLeaf> {
-  const index = await treeSize(trx);
+  const tx = ledgerTransactions.get(trx);
+  // Within the transaction, after its own append, the size is known: the ledger lock keeps other writers out.
+  const index = tx?.edge ? tx.edge.size : await treeSize(trx);
   const recordJson = canonicalJson(record);
   const hash = leafHash(recordJson);
   const { siblings, created } = appendPlan(index);
-  const known = await readNodes(trx, siblings);
+  // The siblings are the right edge's lowest nodes: from this transaction's or this process's last committed edge
+  // when it is of this size, else from the stored nodes (outside a ledger transaction, only the siblings).
+  let edge = tx?.edge ?? (tx && committedEdges.get(tx.pdb)?.size === index ? committedEdges.get(tx.pdb)! : null);
+  if (tx && !edge) edge = await readRightEdge(trx, index);
+  const known = edge
+    ? new Map(siblings.map((id) => [nodeKey(id), edge.nodes.get(id.level)!]))
+    : await readNodes(trx, siblings);
   await trx
     .insertInto('ledger_leaves')
     .values({
@@ -109,13 +172,19 @@ export async function appendLeaf(
       created_at: now,
     })
     .execute();
-  if (created.length > 0) {
-    let cur = hash;
-    const rows = created.map((node, i) => {
-      cur = nodeHash(need(known, siblings[i]!), cur);
-      return { level: node.level, idx: node.index, hash: cur };
-    });
-    await trx.insertInto('ledger_nodes').values(rows).execute();
+  // The nodes this leaf completes, bottom-up: node i = H(sibling i, node i − 1), node −1 being the leaf.
+  let top = hash;
+  const rows = created.map((node, i) => {
+    top = nodeHash(need(known, siblings[i]!), top);
+    return { level: node.level, idx: node.index, hash: top };
+  });
+  if (rows.length > 0) await trx.insertInto('ledger_nodes').values(rows).execute();
+  if (tx && edge) {
+    // The new edge: the siblings' levels give way to the highest node they complete (the leaf when there are none).
+    const nodes = new Map(edge.nodes);
+    for (const id of siblings) nodes.delete(id.level);
+    nodes.set(siblings.length, top);
+    tx.edge = { size: index + 1, nodes };
   }
   return { leafIndex: index, leafHash: hash, treeSize: index + 1 };
 }
