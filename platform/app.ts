@@ -16,6 +16,7 @@ import { billingRoutes } from './billing/routes.ts';
 import type { FaceCertifier } from './kyc/alipay-face.ts';
 import { faceServicePlugin } from './kyc/face.ts';
 import { invoiceRoutes } from './invoice/routes.ts';
+import { notaryRoutes } from './notary/routes.ts';
 import { kycReviewRoutes } from './kyc/review-routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { operatorAuthPlugin } from './ops/auth.ts';
@@ -117,6 +118,7 @@ export async function buildPlatform(
     await app.register(verifyRoutes);
     await app.register(billingRoutes);
     await app.register(invoiceRoutes);
+    await app.register(notaryRoutes);
     await app.register(evidenceShareRoutes);
     await app.register(homeRoutes);
     await app.register(signingRoutes);

@@ -15,6 +15,7 @@ import { invoice } from './0008_invoice.ts';
 import { kycIdUnique } from './0009_kyc_id_unique.ts';
 import { kycSecurityKey } from './0010_kyc_security_key.ts';
 import { evidenceSearch } from './0011_evidence_search.ts';
+import { notary } from './0012_notary.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009_kyc_id_unique': kycIdUnique(dialect),
         '0010_kyc_security_key': kycSecurityKey(dialect),
         '0011_evidence_search': evidenceSearch(dialect),
+        '0012_notary': notary(dialect),
       };
     },
   };

@@ -1,0 +1,120 @@
+/**
+ * The notarisation area's codes and labels without zod (spec 02 §1, §3 "Notary order list query", §4 "Notary order
+ * rows", "Continue, by step", "End operation", §9; issue 14; docs/decisions/034-notary.md): the notarisation types
+ * and their prices in points, the order's steps and the path segment of each, the pay and issuance states with their
+ * texts, what a row of `/notary` offers, and the messages. What a page shows without loading the area's schemas.
+ * contract/notary.ts re-exports all of it. No I/O.
+ */
+
+/** Rows per page of the notary list and the notary detail (spec 02 §9). */
+export const NOTARY_PAGE_SIZE = 10;
+/** Most evidences one order may cover (ours: a notarial certificate lists them; spec: not shown). */
+export const MAX_ORDER_EVIDENCES = 50;
+
+/** A notarisation type a user can order (issue 14: "types and their point prices in one config"). */
+export interface NotaryType {
+  /** The `type` of the order and of the step URLs. */
+  type: number;
+  /** Its name as the pages show it. */
+  name: string;
+  /** Its price per preserved evidence the order covers, points. */
+  pointsPerRecord: number;
+}
+
+/**
+ * The types on offer (ours; the spec names none besides the electronic-data case): 保全证据公证, the notarisation of
+ * preserved electronic data. One place: the platform prices orders from here, the pages list and price from here.
+ */
+export const NOTARY_TYPES: readonly NotaryType[] = [{ type: 1, name: '保全证据公证', pointsPerRecord: 200 }];
+
+/** The type of `type`, or undefined. */
+export function notaryType(type: number): NotaryType | undefined {
+  return NOTARY_TYPES.find((t) => t.type === type);
+}
+
+/** The price of an order of `type` covering `records` evidences, points (undefined for an unknown type). */
+export function orderPrice(type: number, records: number): number | undefined {
+  const t = notaryType(type);
+  return t ? t.pointsPerRecord * records : undefined;
+}
+
+/**
+ * The steps of an order (spec 02 §4 "Continue, by step"), in their order; `done` once paid. An order's `step` is the
+ * first step not yet done: the user may open that step and the ones before it, never a later one.
+ */
+export const NotaryStep = { applicationForm: 1, signature: 2, deCode: 3, pay: 4, done: 5 } as const;
+/** A step code 1–5. */
+export type NotaryStepCode = (typeof NotaryStep)[keyof typeof NotaryStep];
+/** The step's path segment: `/attestation-list/readingMaterial/{segment}/{orderId}/{type}` (spec 02 §2). */
+export const STEP_SEGMENT = {
+  1: 'applicationForm',
+  2: 'signature',
+  3: 'deCode',
+  4: 'pay',
+} as const satisfies Record<Exclude<NotaryStepCode, 5>, string>;
+/** The steps' names (spec 02 §4: application materials reading/filling, online signature, data decryption, payment). */
+export const STEP_TEXT = {
+  1: '申请材料阅读/填写',
+  2: '在线签名',
+  3: '数据解密',
+  4: '支付',
+  5: '已完成',
+} as const satisfies Record<NotaryStepCode, string>;
+
+/** Pay states of a notary order (spec 02 §4 "Notary order rows": 1 pending, 2 paid; §3 orders tab: cancelled). */
+export const NotaryPay = { pending: 1, paid: 2, cancelled: 3 } as const;
+/** A pay state 1–3. */
+export type NotaryPayCode = (typeof NotaryPay)[keyof typeof NotaryPay];
+/** Pay texts (spec 02 §3 "Notary order (in the orders tab)"). */
+export const NOTARY_PAY_STATE_TEXT = {
+  1: '待支付',
+  2: '已支付',
+  3: '已取消订单',
+} as const satisfies Record<NotaryPayCode, string>;
+
+/** Issuance states (spec 02 §4: 1 in progress, 2 succeeded, 3 terminated, 4 failed; none while unfinished). */
+export const Notarial = { inProgress: 1, succeeded: 2, terminated: 3, failed: 4 } as const;
+/** An issuance state 1–4. */
+export type NotarialCode = (typeof Notarial)[keyof typeof Notarial];
+/** Issuance texts (ours, after the spec's state names). */
+export const NOTARIAL_TEXT = {
+  1: '出证中',
+  2: '出证成功',
+  3: '已终止',
+  4: '出证失败',
+} as const satisfies Record<NotarialCode, string>;
+/** What a row shows for an unfinished order's issuance state (spec 02 §4). */
+export const UNFINISHED = '-----';
+
+/** What a row of `/notary` offers (spec 02 §4 "Notary order rows"). */
+export type NotaryRowActions = 'continue-or-end' | 'details' | 'none';
+
+/**
+ * The actions of a row: an unfinished order (no issuance state, not cancelled) continues at its step or ends; a
+ * paid order in progress or issued shows its details; a terminated (or cancelled, or failed) one nothing.
+ */
+export function notaryRowActions(row: { pay: number; notarial: number | null }): NotaryRowActions {
+  if (row.notarial === null && row.pay !== NotaryPay.cancelled) return 'continue-or-end';
+  if (
+    row.pay === NotaryPay.paid &&
+    (row.notarial === Notarial.inProgress || row.notarial === Notarial.succeeded)
+  ) {
+    return 'details';
+  }
+  return 'none';
+}
+
+/** The area's messages (the spec's Chinese where it has one). */
+export const NotaryMsg = {
+  /** The end-operation confirmation (spec 02 §4 "End operation"). */
+  confirmStop: '确认关闭此订单，关闭后订单将作废？',
+  stopped: '订单已关闭',
+  orderNotFound: '订单不存在',
+  typeRequired: '请选择公证类型',
+  evidencesRequired: '请选择需要公证的证据',
+  tooManyEvidences: `每个订单最多选择${MAX_ORDER_EVIDENCES}条证据`,
+  evidenceNotFound: '所选证据不存在或已删除',
+  orderClosed: '订单已关闭，无法继续操作',
+  orderPaidStop: '订单已支付，请联系公证处处理',
+  created: '订单已创建',
+} as const;

@@ -1,0 +1,49 @@
+/**
+ * Notarisation order calls (contract `NotaryPaths`; spec 02 §7 "Notary"; issue 14; docs/decisions/034-notary.md),
+ * all for the signed-in user, creating one for a verified user only:
+ * - `POST /api/Evidences/createOrder {type, ids}` → NotaryOrderCreated (订单已创建);
+ * - `GET /api/evidences/orderList {startTime, endTime, page, payType, notarialType, orderNo}` → {count, list};
+ * - `GET /api/Evidences/detail {orderId, page}` → {info, list, count};
+ * - `POST /api/Evidences/stop {orderId}` (订单已关闭).
+ * Another user's order or evidence answers 404. The rules are in service.ts.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ok } from '../../contract/envelope.ts';
+import {
+  CreateNotaryOrderBody,
+  NotaryDetailQuery,
+  NotaryMsg,
+  NotaryOrderIdBody,
+  NotaryOrderListQuery,
+  NotaryPaths,
+} from '../../contract/notary.ts';
+import { currentUser } from '../account/auth.ts';
+import { parseInput } from '../core/errors.ts';
+import { nowSeconds } from '../core/time.ts';
+import { createOrder, listOrders, orderDetail, stopOrder } from './service.ts';
+
+/** Registers the notarisation routes (needs the services and auth plugins). */
+export async function notaryRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app.pdb;
+  const verified = { preHandler: [app.requireUser, app.requireVerified] };
+
+  app.post(NotaryPaths.createOrder, verified, async (request) => {
+    const body = parseInput(CreateNotaryOrderBody, request.body);
+    return ok(await createOrder(app.pdb, currentUser(request).id, body, nowSeconds()), NotaryMsg.created);
+  });
+
+  app.get(NotaryPaths.orderList, { preHandler: app.requireUser }, async (request) =>
+    ok(await listOrders(db, currentUser(request).id, parseInput(NotaryOrderListQuery, request.query))),
+  );
+
+  app.get(NotaryPaths.detail, { preHandler: app.requireUser }, async (request) => {
+    const { orderId, page } = parseInput(NotaryDetailQuery, request.query);
+    return ok(await orderDetail(db, currentUser(request).id, orderId, page));
+  });
+
+  app.post(NotaryPaths.stop, { preHandler: app.requireUser }, async (request) => {
+    const { orderId } = parseInput(NotaryOrderIdBody, request.body);
+    await stopOrder(app.pdb, currentUser(request).id, orderId, nowSeconds());
+    return ok(null, NotaryMsg.stopped);
+  });
+}
