@@ -6,6 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  BillingPaths,
+  type NotaryOrderRow as OrdersTabRow,
+  type OrderListData,
+} from '../../contract/billing.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import type { SaveEvidenceData } from '../../contract/evidence.ts';
 import { KycMsg } from '../../contract/kyc.ts';
@@ -193,5 +198,30 @@ forEachDialect('notary orders', (h) => {
     expect(notaryRowActions(detail.data.info)).toBe('none');
     const closed = await get<NotaryOrderListData>(h.app, NotaryPaths.orderList, { payType: 3 }, a.token);
     expect(closed.data.list.map((r) => r.id)).toEqual([made.data.id]);
+  });
+
+  it('fills tab 3 (公证出证) of the orders list with the pay texts and its pay filter', async () => {
+    const tab = (isType?: number) =>
+      get<OrderListData<OrdersTabRow>>(h.app, BillingPaths.getOrderList, { type: 3, isType }, a.token);
+    const all = await tab();
+    const own = await get<NotaryOrderListData>(h.app, NotaryPaths.orderList, {}, a.token);
+    expect(all.data.count).toBe(own.data.count);
+    expect(all.data.list[0]).toMatchObject({
+      id: own.data.list[0]!.id,
+      orderNo: own.data.list[0]!.orderNo,
+      money: own.data.list[0]!.money,
+      type: NOTARY_TYPES[0]!.type,
+    });
+    const cancelled = await tab(3);
+    expect(cancelled.data.list.map((r) => r.pay)).toEqual(['已取消订单']);
+    expect((await tab(1)).data.list.every((r) => r.pay === '待支付')).toBe(true);
+    expect((await tab(4)).data.count).toBe(0);
+    const other = await get<OrderListData<OrdersTabRow>>(
+      h.app,
+      BillingPaths.getOrderList,
+      { type: 3 },
+      b.token,
+    );
+    expect(other.data.count).toBe(0);
   });
 });

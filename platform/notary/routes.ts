@@ -5,7 +5,8 @@
  * - `GET /api/evidences/orderList {startTime, endTime, page, payType, notarialType, orderNo}` → {count, list};
  * - `GET /api/Evidences/detail {orderId, page}` → {info, list, count};
  * - `POST /api/Evidences/stop {orderId}` (订单已关闭).
- * Another user's order or evidence answers 404. The rules are in service.ts.
+ * Another user's order or evidence answers 404. The rules are in service.ts. Tab 3 of the billing area's
+ * `getOrderList` lists the orders through `app.billing.notaryOrders`.
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
@@ -20,12 +21,14 @@ import {
 import { currentUser } from '../account/auth.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
-import { createOrder, listOrders, orderDetail, stopOrder } from './service.ts';
+import { createOrder, listOrders, orderDetail, ordersTab, stopOrder } from './service.ts';
 
 /** Registers the notarisation routes (needs the services and auth plugins). */
 export async function notaryRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const verified = { preHandler: [app.requireUser, app.requireVerified] };
+  // Tab 3 of the orders list (the billing area's getOrderList) lists this area's orders.
+  app.billing.notaryOrders = { list: (userId, query) => ordersTab(db, userId, query) };
 
   app.post(NotaryPaths.createOrder, verified, async (request) => {
     const body = parseInput(CreateNotaryOrderBody, request.body);

@@ -6,6 +6,11 @@
  * order or evidence reads as not found. Points are integers, times unix seconds.
  */
 import type { Kysely } from 'kysely';
+import type {
+  NotaryOrderRow as OrdersTabRow,
+  OrderListData,
+  OrderListQuery,
+} from '../../contract/billing.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import {
   type CreateNotaryOrderBody,
@@ -17,6 +22,7 @@ import {
   type NotaryOrderListData,
   type NotaryOrderListQuery,
   type NotaryOrderRow,
+  NOTARY_PAY_STATE_TEXT,
   NotaryPay,
   type NotaryPayCode,
   NotaryStep,
@@ -233,4 +239,37 @@ export async function stopOrder(
       .where('id', '=', order.id)
       .execute();
   });
+}
+
+/**
+ * Tab 3 (公证出证) of the user's `/orders` (spec 02 §2 "Orders", §3 "Notary order (in the orders tab)"): the orders
+ * newest first, 10 a page, by creation time and pay state (`isType` 1 pending, 2 paid, 3 cancelled), each with its
+ * pay text. The billing area's getOrderList asks here (`app.billing.notaryOrders`).
+ */
+export async function ordersTab(
+  db: Kysely<Database>,
+  userId: number,
+  q: OrderListQuery,
+): Promise<OrderListData<OrdersTabRow>> {
+  const pay = q.isType !== undefined && q.isType <= 3 ? (q.isType as NotaryPayCode) : undefined;
+  if (q.isType === 4) return { count: 0, list: [] }; // payment failed: a notary order has no such state
+  const { count, list } = await listOrders(db, userId, {
+    page: q.page,
+    startTime: q.startTime,
+    endTime: q.endTime,
+    payType: pay,
+    notarialType: undefined,
+    orderNo: undefined,
+  });
+  return {
+    count,
+    list: list.map((r) => ({
+      id: r.id,
+      orderNo: r.orderNo,
+      addTime: r.addTime,
+      money: r.money,
+      pay: NOTARY_PAY_STATE_TEXT[r.pay],
+      type: r.type,
+    })),
+  };
 }
