@@ -47,8 +47,8 @@ export const PAY_STATUS_TEXT = {
 } as const satisfies Record<PayStatusCode, string>;
 /** A pay_status text. */
 export type PayStatusText = (typeof PAY_STATUS_TEXT)[PayStatusCode];
-/** pay texts of notary rows in tab 3 (spec 02 §3 "Notary order (in the orders tab)"). */
-export const NOTARY_PAY_TEXT = { 1: '待支付', 2: '已支付', 3: '已取消订单' } as const;
+/** pay texts of notary rows in tab 3 (spec 02 §3 "Notary order (in the orders tab)"): the notarisation area's. */
+export { NOTARY_PAY_TEXT } from './notary-codes.ts';
 
 /** invoiceStatus of a recharge (spec 02 §3, §4): 0 not invoiced, 1 in progress, 2 invoiced, 3 failed. */
 export const InvoiceStatus = { none: 0, inProgress: 1, invoiced: 2, failed: 3 } as const;

@@ -65,8 +65,8 @@ export const STEP_TEXT = {
 export const NotaryPay = { pending: 1, paid: 2, cancelled: 3 } as const;
 /** A pay state 1–3. */
 export type NotaryPayCode = (typeof NotaryPay)[keyof typeof NotaryPay];
-/** Pay texts (spec 02 §3 "Notary order (in the orders tab)"). */
-export const NOTARY_PAY_STATE_TEXT = {
+/** Pay texts (spec 02 §3 "Notary order (in the orders tab)"); tab 3 of `/orders` shows them too. */
+export const NOTARY_PAY_TEXT = {
   1: '待支付',
   2: '已支付',
   3: '已取消订单',

@@ -22,7 +22,7 @@ import {
   type NotaryOrderListData,
   type NotaryOrderListQuery,
   type NotaryOrderRow,
-  NOTARY_PAY_STATE_TEXT,
+  NOTARY_PAY_TEXT,
   NotaryPay,
   type NotaryPayCode,
   NotaryStep,
@@ -268,7 +268,7 @@ export async function ordersTab(
       orderNo: r.orderNo,
       addTime: r.addTime,
       money: r.money,
-      pay: NOTARY_PAY_STATE_TEXT[r.pay],
+      pay: NOTARY_PAY_TEXT[r.pay],
       type: r.type,
     })),
   };
