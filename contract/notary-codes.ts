@@ -10,6 +10,8 @@
 export const NOTARY_PAGE_SIZE = 10;
 /** Most evidences one order may cover (ours: a notarial certificate lists them; spec: not shown). */
 export const MAX_ORDER_EVIDENCES = 50;
+/** Most paper copies of the notarial certificate one application asks for (ours; spec: not shown). */
+export const MAX_COPIES = 10;
 
 /** A notarisation type a user can order (issue 14: "types and their point prices in one config"). */
 export interface NotaryType {
@@ -117,4 +119,9 @@ export const NotaryMsg = {
   orderClosed: '订单已关闭，无法继续操作',
   orderPaidStop: '订单已支付，请联系公证处处理',
   created: '订单已创建',
+  applicationSaved: '申请表已提交',
+  applicationLocked: '申请表已提交，不能再修改',
+  stepNotReached: '请先完成前面的步骤',
+  copiesRange: `公证书份数为1-${MAX_COPIES}份`,
+  addressRequired: '请选择收件地址',
 } as const;

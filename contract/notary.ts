@@ -6,8 +6,9 @@
 import { z } from 'zod';
 import './zod-locale.ts';
 import { Msg } from './messages.ts';
-import { blankToUndefined } from './validators.ts';
+import { blankToUndefined, freeText } from './validators.ts';
 import {
+  MAX_COPIES,
   MAX_ORDER_EVIDENCES,
   NotaryMsg,
   type NotarialCode,
@@ -30,6 +31,10 @@ export const NotaryPaths = {
   stop: '/api/Evidences/stop',
   /** `GET {orderId, page}` → {@link NotaryDetailData}. */
   detail: '/api/Evidences/detail',
+  /** `GET {orderId}` → {@link NotaryApplicationData}: step 1's applicant and saved application (ours). */
+  application: '/api/Evidences/application',
+  /** `POST` {@link ApplicationFormBody}: saves step 1 and moves the order to step 2 (ours). */
+  saveApplication: '/api/Evidences/saveApplication',
 } as const;
 
 const positiveId = (error: string) =>
@@ -167,4 +172,53 @@ export interface NotaryDetailData {
   };
   list: NotaryDetailEvidence[];
   count: number;
+}
+
+/**
+ * Step 1's application (issue 14 point 2, applicationForm): what the notarisation is for, where the certificate will
+ * be used, how many paper copies (1 to {@link MAX_COPIES}), the delivery address (one of the user's `/address`
+ * entries) and a remark. The applicant is not a field: it is the user's verified identity.
+ */
+export const ApplicationFormBody = NotaryOrderIdBody.extend({
+  purpose: freeText('公证用途', 100, true),
+  usePlace: freeText('使用地', 50, true),
+  copies: z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v),
+    z.coerce
+      .number({ error: NotaryMsg.copiesRange })
+      .int(NotaryMsg.copiesRange)
+      .min(1, NotaryMsg.copiesRange)
+      .max(MAX_COPIES, NotaryMsg.copiesRange),
+  ),
+  addressId: positiveId(NotaryMsg.addressRequired),
+  remark: freeText('备注', 150),
+});
+export type ApplicationFormBody = z.infer<typeof ApplicationFormBody>;
+
+/** The applicant of an order: the verified identity of its user (the ID or credit code masked). */
+export interface NotaryApplicant {
+  kind: 'personal' | 'enterprise';
+  /** The person's name or the enterprise's. */
+  name: string;
+  /** The ID number or unified social credit code, masked. */
+  idNumber: string;
+}
+
+/** `application` answer. */
+export interface NotaryApplicationData {
+  applicant: NotaryApplicant;
+  /** The saved application (the address as it was when saved), or null before step 1 is done. */
+  form: {
+    purpose: string;
+    usePlace: string;
+    copies: number;
+    recipient: string;
+    phoneNumber: string;
+    region: string;
+    address: string;
+    remark: string;
+  } | null;
+  /** True while step 1 may be saved: the order is open and at step 1. */
+  editable: boolean;
+  step: NotaryStepCode;
 }

@@ -37,9 +37,31 @@ export interface NotaryOrderEvidencesTable {
   evidence_id: number;
 }
 
+/** Step 1 of an order (migration 0013): the applicant and the delivery address as they were when saved. */
+export interface NotaryApplicationsTable {
+  order_id: number;
+  applicant_kind: 'personal' | 'enterprise';
+  applicant_name: string;
+  /** In full (the answers mask it). */
+  applicant_id_number: string;
+  purpose: string;
+  use_place: string;
+  copies: number;
+  recipient: string;
+  phone_number: string;
+  province: string;
+  city: string;
+  area: string;
+  address: string;
+  remark: string;
+  created_at: number;
+  updated_at: number;
+}
+
 declare module '../db/schema.ts' {
   interface Database {
     notary_orders: NotaryOrdersTable;
     notary_order_evidences: NotaryOrderEvidencesTable;
+    notary_applications: NotaryApplicationsTable;
   }
 }

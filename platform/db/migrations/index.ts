@@ -16,6 +16,7 @@ import { kycIdUnique } from './0009_kyc_id_unique.ts';
 import { kycSecurityKey } from './0010_kyc_security_key.ts';
 import { evidenceSearch } from './0011_evidence_search.ts';
 import { notary } from './0012_notary.ts';
+import { notaryApplications } from './0013_notary_applications.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -34,6 +35,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0010_kyc_security_key': kycSecurityKey(dialect),
         '0011_evidence_search': evidenceSearch(dialect),
         '0012_notary': notary(dialect),
+        '0013_notary_applications': notaryApplications(),
       };
     },
   };
