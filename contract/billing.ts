@@ -8,9 +8,8 @@
  */
 import { z } from 'zod';
 import './zod-locale.ts';
-import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
-import { blankToUndefined } from './validators.ts';
+import { blankToUndefined, optionalInt } from './validators.ts';
 import {
   MAX_RECHARGE_POINTS,
   MIN_RECHARGE_POINTS,
@@ -182,12 +181,6 @@ export const BuyCreditsForm = z.object({
   ),
   type: providerPayType,
 });
-
-const optionalInt = (min: number, max: number) =>
-  z.preprocess(
-    (v) => (v === '' || v == null ? undefined : v),
-    z.coerce.number({ error: Msg.badRequest }).int(Msg.badRequest).min(min).max(max).optional(),
-  );
 
 /**
  * `GET getOrderList` query (spec 02 §7 `{startTime, endTime, page, type, isType}`): `type` the tab 1–3 (default 1);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
-import { bankNo, blankToUndefined, freeText, isValidCreditCode, isValidIdCard } from './validators.ts';
+import { bankNo, blankToUndefined, freeText, isValidCreditCode, isValidIdCard, rowId } from './validators.ts';
 import {
   CHECK_REMARK_MAX_CHARS,
   INVOICE_TYPES,
@@ -159,16 +159,6 @@ const moneyFen = z.preprocess(
   blankToUndefined,
   z.coerce.number({ error: InvoiceMsg.moneyMismatch }).int(InvoiceMsg.moneyMismatch).min(0).optional(),
 );
-
-const rowId = (message: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'number' ? String(v) : blankToUndefined(v)),
-    z
-      .string({ error: message })
-      .trim()
-      .regex(/^[1-9]\d{0,14}$/, message)
-      .transform(Number),
-  );
 
 /** `invoicePreview` body (and the page's query `ids`, `money`). */
 export const InvoicePreviewBody = z.object({ ids: orderIds, money: moneyFen });

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import './zod-locale.ts';
 import { Msg } from './messages.ts';
-import { blankToUndefined, freeText } from './validators.ts';
+import { blankToUndefined, freeText, optionalInt, rowId } from './validators.ts';
 import {
   MAX_COPIES,
   MAX_ORDER_EVIDENCES,
@@ -37,23 +37,13 @@ export const NotaryPaths = {
   saveApplication: '/api/Evidences/saveApplication',
 } as const;
 
-const positiveId = (error: string) =>
-  z.preprocess(
-    (v) => (typeof v === 'number' ? String(v) : v),
-    z
-      .string({ error })
-      .trim()
-      .regex(/^[1-9]\d{0,14}$/, error)
-      .transform(Number),
-  );
-
 /**
  * `createOrder` body: `type` a notarisation type of {@link NOTARY_TYPES}; `ids` the evidences' ids, as an array or a
  * comma-separated list (a form's repeated checkbox or the spec's `ids=[..]` style), 1 to {@link MAX_ORDER_EVIDENCES},
  * duplicates dropped.
  */
 export const CreateNotaryOrderBody = z.object({
-  type: positiveId(NotaryMsg.typeRequired),
+  type: rowId(NotaryMsg.typeRequired),
   ids: z
     .preprocess(
       (v) => {
@@ -79,12 +69,6 @@ export interface NotaryOrderCreated {
   money: number;
   step: NotaryStepCode;
 }
-
-const optionalInt = (min: number, max: number) =>
-  z.preprocess(
-    (v) => (v === '' || v == null ? undefined : v),
-    z.coerce.number({ error: Msg.badRequest }).int(Msg.badRequest).min(min).max(max).optional(),
-  );
 
 /**
  * `orderList` query (spec 02 §3, §7): `startTime`/`endTime` unix seconds, inclusive, `endTime` already at the end of
@@ -133,7 +117,7 @@ export interface NotaryOrderListData {
 }
 
 /** `detail` and `stop` bodies/queries: the order's id; `page` of the detail's evidence table. */
-export const NotaryOrderIdBody = z.object({ orderId: positiveId(NotaryMsg.orderNotFound) });
+export const NotaryOrderIdBody = z.object({ orderId: rowId(NotaryMsg.orderNotFound) });
 export const NotaryDetailQuery = NotaryOrderIdBody.extend({
   page: optionalInt(1, 100_000).transform((v) => v ?? 1),
 });
@@ -190,7 +174,7 @@ export const ApplicationFormBody = NotaryOrderIdBody.extend({
       .min(1, NotaryMsg.copiesRange)
       .max(MAX_COPIES, NotaryMsg.copiesRange),
   ),
-  addressId: positiveId(NotaryMsg.addressRequired),
+  addressId: rowId(NotaryMsg.addressRequired),
   remark: freeText('备注', 150),
 });
 export type ApplicationFormBody = z.infer<typeof ApplicationFormBody>;

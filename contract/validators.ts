@@ -60,18 +60,34 @@ export function freeText(field: string, max: number, required = false) {
   return required ? z.preprocess(blankToUndefined, base) : z.preprocess(blankToUndefined, base.optional());
 }
 
+/**
+ * A row's id (a seal, an address, an order …): a positive integer, as a number or digits; `message` for anything
+ * else, blank or missing included.
+ */
+export function rowId(message: string) {
+  return z.preprocess(
+    (v) => (typeof v === 'number' ? String(v) : blankToUndefined(v)),
+    z
+      .string({ error: message })
+      .trim()
+      .regex(/^[1-9]\d{0,14}$/, message)
+      .transform(Number),
+  );
+}
+
 /** `{id}` of an owned row (a seal, an address …): a positive integer, as a number or digits; else 参数错误. */
-export const IdBody = z.object({
-  id: z
-    .preprocess(
-      (v) => (typeof v === 'number' ? String(v) : v),
-      z
-        .string({ error: Msg.invalidId })
-        .trim()
-        .regex(/^[1-9]\d{0,14}$/, Msg.invalidId),
-    )
-    .transform(Number),
-});
+export const IdBody = z.object({ id: rowId(Msg.invalidId) });
+
+/**
+ * An optional integer of a list query (page, times, a status) within [min, max]: '' or absent is undefined, anything
+ * else that is no such integer answers 参数错误.
+ */
+export function optionalInt(min: number, max: number) {
+  return z.preprocess(
+    (v) => (v === '' || v == null ? undefined : v),
+    z.coerce.number({ error: Msg.badRequest }).int(Msg.badRequest).min(min).max(max).optional(),
+  );
+}
 
 export const mobile = z.preprocess(
   blankToUndefined,
