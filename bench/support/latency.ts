@@ -8,6 +8,7 @@
  * spent waiting for a free connection counts, and a stall of this client's own between two sends does not.
  */
 import { Pool } from 'undici';
+import { sleep } from './process.ts';
 import { percentile } from './stats.ts';
 
 /** A request to time: the URL and, for a call other than a GET, its method, headers and body. */
@@ -23,8 +24,6 @@ export interface LatencyFigures {
   p50: number;
   p99: number;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Sends `rate` requests a second to `target` for `seconds` over `connections` keep-alive connections.

@@ -2,9 +2,8 @@
  * Money and order numbers of the billing area (docs/decisions/018-billing.md). Amounts are integer fen end to end;
  * Alipay's yuan strings ("50.00") are converted with string arithmetic, never through a float.
  */
-import { randomBytes } from 'node:crypto';
 import { formatFen } from '../../contract/billing.ts';
-import { beijingDateStamp } from '../core/time.ts';
+import { datedNumber } from '../core/crypto.ts';
 
 /** Fen → Alipay's `total_amount` text: yuan with two decimals (`5000` → `'50.00'`). */
 export function fenToYuan(fen: number): string {
@@ -27,5 +26,5 @@ export function yuanToFen(yuan: string): number | null {
  * characters, unique and not enumerable, within both providers' out_trade_no rules (≤ 32, letters and digits).
  */
 export function newOrderNo(kind: 'R' | 'C', nowSeconds: number): string {
-  return `${kind}${beijingDateStamp(nowSeconds)}${randomBytes(10).toString('hex')}`;
+  return datedNumber(kind, nowSeconds);
 }

@@ -12,10 +12,19 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { promisify } from 'node:util';
+import { beijingDateStamp } from './time.ts';
 
 /** Lower-case hex SHA-256 of a string (UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * A dated, unguessable number of the areas' orders and applications: `prefix`, the Beijing date (YYYYMMDD) of
+ * `nowSeconds`, then 80 random bits in hex — 29 characters for a one-letter prefix, letters and digits only.
+ */
+export function datedNumber(prefix: string, nowSeconds: number): string {
+  return `${prefix}${beijingDateStamp(nowSeconds)}${randomBytes(10).toString('hex')}`;
 }
 
 /** `bytes` random bytes as base64url (no padding). */

@@ -10,7 +10,6 @@
  * - the list, the detail with its orders, the rejection reason and the issued files (signed, expiring URLs).
  * Every query is scoped to the caller: another user's orders, heads, addresses, applications and files read as not found (404).
  */
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AddressBody } from '../../contract/address.ts';
 import { InvoiceStatus } from '../../contract/billing-codes.ts';
@@ -39,7 +38,8 @@ import { checkRegion, toAddress } from '../address/service.ts';
 import { orderRow } from '../billing/service.ts';
 import type { BillingOrderRow } from '../billing/schema.ts';
 import { ApiError } from '../core/errors.ts';
-import { beijingDateStamp, formatBeijing } from '../core/time.ts';
+import { datedNumber } from '../core/crypto.ts';
+import { formatBeijing } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -120,7 +120,7 @@ export async function previewInvoice(
 
 /** A new application number: 'F', the Beijing date, 80 random bits in hex (29 characters; not enumerable). */
 export function newApplyNo(nowSeconds: number): string {
-  return `F${beijingDateStamp(nowSeconds)}${randomBytes(10).toString('hex')}`;
+  return datedNumber('F', nowSeconds);
 }
 
 /**

@@ -157,9 +157,8 @@ export async function appendLeaf(
   const { siblings, created } = appendPlan(index);
   // The siblings are the right edge's lowest nodes: from this transaction's or this process's last committed edge
   // when it is of this size, else from the stored nodes (outside a ledger transaction, only the siblings).
-  let edge =
-    tx?.edge ?? (tx && committedEdges.get(tx.pdb)?.size === index ? committedEdges.get(tx.pdb)! : null);
-  if (tx && !edge) edge = await readRightEdge(trx, index);
+  let edge = tx ? (tx.edge ?? committedEdges.get(tx.pdb) ?? null) : null;
+  if (tx && edge?.size !== index) edge = await readRightEdge(trx, index);
   const known = edge
     ? new Map(siblings.map((id) => [nodeKey(id), edge.nodes.get(id.level)!]))
     : await readNodes(trx, siblings);

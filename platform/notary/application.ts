@@ -15,7 +15,6 @@ import {
   type NotaryApplicant,
   type NotaryApplicationData,
   NotaryMsg,
-  NotaryPay,
   NotaryStep,
   type NotaryStepCode,
 } from '../../contract/notary.ts';
@@ -24,8 +23,7 @@ import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { profileFields } from '../kyc/profile.ts';
-import type { NotaryOrderRowDb } from './schema.ts';
-import { requireOrder } from './service.ts';
+import { isOpenOrder, requireOrder } from './service.ts';
 
 /** The user's verified identity, the ID or credit code in full (callers mask it for answers). */
 async function applicantOf(db: Kysely<Database>, userId: number): Promise<NotaryApplicant> {
@@ -39,11 +37,6 @@ async function applicantOf(db: Kysely<Database>, userId: number): Promise<Notary
   }
   // The photo submission names the person `userName`, the face submission `username` (spec 02 §3).
   return { kind: 'personal', name: f.userName || f.username || user.user_name, idNumber: f.idCard ?? '' };
-}
-
-/** True when the order is open (not cancelled, no issuance outcome). */
-function isOpen(order: NotaryOrderRowDb): boolean {
-  return Number(order.pay) !== NotaryPay.cancelled && order.notarial === null;
 }
 
 /** Step 1 of the user's order `orderId`: the applicant, the saved application or null, whether it may be saved. */
@@ -76,7 +69,7 @@ export async function applicationOf(
           remark: saved.remark,
         }
       : null,
-    editable: isOpen(order) && step === NotaryStep.applicationForm,
+    editable: isOpenOrder(order) && step === NotaryStep.applicationForm,
     step,
   };
 }
@@ -94,7 +87,7 @@ export async function saveApplication(
 ): Promise<void> {
   await withUserTransaction(pdb, userId, async (trx) => {
     const order = await requireOrder(trx, userId, body.orderId);
-    if (!isOpen(order)) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderClosed);
+    if (!isOpenOrder(order)) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderClosed);
     if (Number(order.step) !== NotaryStep.applicationForm) {
       throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.applicationLocked);
     }

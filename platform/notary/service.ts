@@ -30,18 +30,13 @@ import {
   Notarial,
   orderPrice,
 } from '../../contract/notary.ts';
+import { datedNumber } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { randomBytes } from 'node:crypto';
 import type { NotaryOrderRowDb } from './schema.ts';
-
-/** A new order number: 'N', the Beijing date (YYYYMMDD) and 80 random bits in hex. */
-export function newNotaryOrderNo(now: number): string {
-  return `N${formatBeijing(now).slice(0, 10).replaceAll('-', '')}${randomBytes(10).toString('hex')}`;
-}
 
 /** The contract row of a stored order. */
 function toRow(o: NotaryOrderRowDb): NotaryOrderRow {
@@ -82,7 +77,7 @@ export async function createOrder(
       .where('deleted_at', 'is', null)
       .execute();
     if (owned.length !== body.ids.length) throw new ApiError(ApiCode.NOT_FOUND, NotaryMsg.evidenceNotFound);
-    const orderNo = newNotaryOrderNo(now);
+    const orderNo = datedNumber('N', now);
     const { id } = await trx
       .insertInto('notary_orders')
       .values({
@@ -140,6 +135,11 @@ export async function listOrders(
       .execute(),
   ]);
   return { count: Number(total.n), list: rows.map(toRow) };
+}
+
+/** True when the order is open: not cancelled, and its issuance has no outcome yet. */
+export function isOpenOrder(order: Pick<NotaryOrderRowDb, 'pay' | 'notarial'>): boolean {
+  return Number(order.pay) !== NotaryPay.cancelled && order.notarial === null;
 }
 
 /** The user's order `orderId`. @throws ApiError 404 orderNotFound for none or another user's */
@@ -228,9 +228,7 @@ export async function stopOrder(
 ): Promise<void> {
   await withUserTransaction(pdb, userId, async (trx) => {
     const order = await requireOrder(trx, userId, orderId);
-    if (Number(order.pay) === NotaryPay.cancelled || order.notarial !== null) {
-      throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderClosed);
-    }
+    if (!isOpenOrder(order)) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderClosed);
     if (Number(order.pay) === NotaryPay.paid)
       throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderPaidStop);
     await trx
