@@ -35,7 +35,41 @@ export const NotaryPaths = {
   application: '/api/Evidences/application',
   /** `POST` {@link ApplicationFormBody}: saves step 1 and moves the order to step 2 (ours). */
   saveApplication: '/api/Evidences/saveApplication',
+  /**
+   * `GET {orderId}` → {@link NotaryDocumentData}: what step 2's documents print (the saved application, the
+   * evidences, the user's default seal), from step 2 on (ours).
+   */
+  documentData: '/api/Evidences/documentData',
+  /**
+   * `POST` multipart `orderId` + files `doc1`…`doc4` (PDF), the user's token and the gateway's internal key: stores
+   * the four signed documents the gateway printed and moves the order to step 3, once (ours).
+   */
+  submitDocuments: '/api/internal/notary/documents',
+  /** `GET {orderId, type}` → {@link NotaryDownData}: a signed link to document `type` 1–4, or 5 the notarial certificate. */
+  downDoc: '/api/Evidences/downDoc',
+  /** Prefix of the signed, expiring file links `downDoc` hands out (`<prefix><id>?exp=&sig=`). */
+  file: '/api/notary/file/',
+  /** `POST {orderId, code}`: step 3, the user authorises the office to read the evidences with their extraction code (ours). */
+  deCode: '/api/Evidences/deCode',
+  /** `POST {orderId, payType}`: step 4, pays the order (1 points; 2 Alipay, 3 WeChat Pay answer the provider's start). */
+  pay: '/api/Evidences/pay',
+  /** `GET {orderId}` → {@link NotaryPayNews}: the order's pay state and the user's balance (spec 02 §7). */
+  paysmsnews: '/api/Evidences/paysmsnews',
+  /** `GET {number, hash?}` → {@link NotarialCheckData}: public check of a notarial certificate (anyone). */
+  notarialCheck: '/api/notarial/check',
 } as const;
+
+/** The documents of step 2 (issue 14: 申请表, 告知书, 承诺书, 授权委托书), by their download `type`. */
+export const NOTARY_DOCUMENTS = [
+  { type: 1, name: '公证申请表' },
+  { type: 2, name: '公证告知书' },
+  { type: 3, name: '承诺书' },
+  { type: 4, name: '授权委托书' },
+] as const;
+/** The download `type` of the issued notarial certificate (ours, after the four documents). */
+export const NOTARIAL_CERTIFICATE_TYPE = 5;
+/** Largest document PDF the platform stores, bytes. */
+export const NOTARY_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * `createOrder` body: `type` a notarisation type of {@link NOTARY_TYPES}; `ids` the evidences' ids, as an array or a
@@ -205,4 +239,99 @@ export interface NotaryApplicationData {
   /** True while step 1 may be saved: the order is open and at step 1. */
   editable: boolean;
   step: NotaryStepCode;
+}
+
+/** `documentData` answer: what the four documents of step 2 print. */
+export interface NotaryDocumentData {
+  orderNo: string;
+  type: number;
+  typeName: string;
+  /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
+  addTime: string;
+  /** The applicant in full (the documents name them; the answer goes to the owner only). */
+  applicant: { kind: 'personal' | 'enterprise'; name: string; idNumber: string };
+  form: NonNullable<NotaryApplicationData['form']>;
+  /** The user's mobile (contact on the application). */
+  mobile: string;
+  evidences: { baoquan: string; title: string; name: string; saveTime: string; fileHash: string }[];
+  /** The user's default seal as a `data:image/png;base64,` URL, or null (the documents then print the name). */
+  seal: string | null;
+  /** Points. */
+  money: number;
+  /** True once step 2 is done (the documents are signed and stored). */
+  signed: boolean;
+}
+
+/** `downDoc` query: the order and the document (1–4, or 5 the notarial certificate). */
+export const NotaryDownQuery = NotaryOrderIdBody.extend({
+  type: z.coerce.number({ error: NotaryMsg.documentNotFound }).int().min(1).max(NOTARIAL_CERTIFICATE_TYPE),
+});
+/** `downDoc` answer: the browser navigates to `downUrl` (spec 02 §7), a link that lives minutes. */
+export interface NotaryDownData {
+  downUrl: string;
+}
+
+/** `deCode` body: the user's extraction code (spec 01 §2.5), which authorises the office to read the evidences. */
+export const DeCodeBody = NotaryOrderIdBody.extend({
+  code: z
+    .string({ error: NotaryMsg.codeRequired })
+    .trim()
+    .min(1, NotaryMsg.codeRequired)
+    .max(30, NotaryMsg.codeWrong),
+});
+
+/** `pay` body: 1 points, 2 Alipay, 3 WeChat Pay. */
+export const NotaryPayBody = NotaryOrderIdBody.extend({
+  payType: z.coerce
+    .number({ error: NotaryMsg.payTypeRequired })
+    .int()
+    .min(1, NotaryMsg.payTypeRequired)
+    .max(3, NotaryMsg.payTypeRequired),
+});
+
+/** `paysmsnews` answer. */
+export interface NotaryPayNews {
+  orderNo: string;
+  pay: NotaryPayCode;
+  /** Points. */
+  money: number;
+  /** The user's balance, points. */
+  balance: number;
+  step: NotaryStepCode;
+}
+
+/** `notarialCheck` query: the certificate number and, optionally, the SHA-256 of the PDF the asker holds. */
+export const NotarialCheckQuery = z.object({
+  number: z
+    .string({ error: NotaryMsg.certificateNoRequired })
+    .trim()
+    .min(1, NotaryMsg.certificateNoRequired)
+    .max(60, NotaryMsg.certificateNotFound),
+  hash: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[0-9a-f]{64}$/, NotaryMsg.hashInvalid)
+      .optional(),
+  ),
+});
+export type NotarialCheckQuery = z.infer<typeof NotarialCheckQuery>;
+
+/** `notarialCheck` answer: who may see it is anyone holding the number, so no personal data. */
+export interface NotarialCheckData {
+  number: string;
+  /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
+  issuedAt: string;
+  /** The order's date, "YYYY-MM-DD HH:mm:ss". */
+  orderTime: string;
+  typeName: string;
+  office: string;
+  /** The preservation numbers the certificate covers. */
+  baoquan: string[];
+  /** SHA-256 of the issued PDF. */
+  sha256: string;
+  /** Whether `hash` matched the issued PDF; null when no hash was given. */
+  hashMatches: boolean | null;
 }

@@ -73,7 +73,7 @@ export async function balanceOf(db: Kysely<Database>, userId: number): Promise<n
 
 /**
  * Spends `points` of the user's balance: a paid consumption order (pay_type 1, 'C' number) and its debit, in one
- * transaction. Used by notarisation; until it exists, by the TEST_HOOKS spend call.
+ * transaction. The TEST_HOOKS spend call; notarisation spends with {@link spendInTransaction} inside its own.
  * @returns the consumption order's number and the balance after it
  * @throws ApiError 400 积分不足 when the balance is smaller (nothing is written)
  */
@@ -87,34 +87,72 @@ export async function spendPoints(
   if (!Number.isSafeInteger(points) || points < 1)
     throw new ApiError(ApiCode.BAD_REQUEST, BillingMsg.pointsInvalid);
   return withUserTransaction(pdb, userId, async (trx) => {
-    const orderNo = newOrderNo('C', now);
-    const { id } = await trx
-      .insertInto('billing_orders')
-      .values({
-        order_no: orderNo,
-        user_id: userId,
-        kind: 'spend',
-        points,
-        amount_fen: 0,
-        pay_type: PayType.balance,
-        status: PayStatus.paid,
-        description,
-        expires_at: now,
-        paid_at: now,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const balance = await appendJournal(trx, {
-      userId,
-      orderId: Number(id),
-      kind: 'spend',
-      points: -points,
-      now,
-    });
+    const { orderNo, balance } = await spendInTransaction(trx, userId, points, description, now);
     return { orderNo, balance };
   });
+}
+
+/**
+ * The consumption order and debit of {@link spendPoints}, inside the caller's `withUserTransaction(userId)` (so the
+ * caller's own change, e.g. a notary order becoming paid, commits with it or not at all). `points` ≥ 1.
+ * @returns the consumption order's row id and number, and the balance after it
+ * @throws ApiError 400 积分不足 when the balance is smaller
+ */
+export async function spendInTransaction(
+  trx: Kysely<Database>,
+  userId: number,
+  points: number,
+  description: string,
+  now: number,
+): Promise<{ orderId: number; orderNo: string; balance: number }> {
+  const orderNo = newOrderNo('C', now);
+  const { id } = await trx
+    .insertInto('billing_orders')
+    .values({
+      order_no: orderNo,
+      user_id: userId,
+      kind: 'spend',
+      points,
+      amount_fen: 0,
+      pay_type: PayType.balance,
+      status: PayStatus.paid,
+      description,
+      expires_at: now,
+      paid_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const balance = await appendJournal(trx, {
+    userId,
+    orderId: Number(id),
+    kind: 'spend',
+    points: -points,
+    now,
+  });
+  return { orderId: Number(id), orderNo, balance };
+}
+
+/**
+ * Gives back the points of consumption order `orderId` (a reversal entry of +its points), inside the caller's
+ * `withUserTransaction(userId)`. The journal's unique (order, kind) index makes a second reversal of one order fail.
+ * @returns the balance after it
+ */
+export async function reverseSpend(
+  trx: Kysely<Database>,
+  userId: number,
+  orderId: number,
+  now: number,
+): Promise<number> {
+  const o = await trx
+    .selectFrom('billing_orders')
+    .select(['points'])
+    .where('id', '=', orderId)
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'spend')
+    .executeTakeFirstOrThrow();
+  return appendJournal(trx, { userId, orderId, kind: 'reversal', points: Number(o.points), now });
 }
 
 /** The journal entries of one order, oldest first (the ops view). */

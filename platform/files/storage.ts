@@ -22,6 +22,8 @@ export const BUCKETS = {
   signatures: 'signatures',
   /** Issued invoice files, PDF or OFD (spec 02 §2 "Invoices"), private, served only through signed URLs. */
   invoices: 'invoices',
+  /** Notarisation documents and notarial certificates, PDF (issue 14), private, served only through signed URLs. */
+  notary: 'notary',
 } as const;
 export type BucketName = keyof typeof BUCKETS;
 

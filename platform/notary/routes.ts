@@ -15,6 +15,12 @@ import { ok } from '../../contract/envelope.ts';
 import {
   ApplicationFormBody,
   CreateNotaryOrderBody,
+  DeCodeBody,
+  NOTARY_DOCUMENT_MAX_BYTES,
+  NOTARY_DOCUMENTS,
+  NotarialCheckQuery,
+  NotaryDownQuery,
+  NotaryPayBody,
   NotaryDetailQuery,
   NotaryMsg,
   NotaryOrderIdBody,
@@ -24,8 +30,31 @@ import {
 import { currentUser } from '../account/auth.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
+import { internalOnly } from '../core/internal-key.ts';
+import { Msg } from '../../contract/messages.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { ApiError } from '../core/errors.ts';
+import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { applicationOf, saveApplication } from './application.ts';
 import { createOrder, listOrders, orderDetail, ordersTab, stopOrder } from './service.ts';
+import { notaryOfficeRoutes } from './office-routes.ts';
+import { notarialCheck } from './public-check.ts';
+import { countLookup } from '../verify/service.ts';
+import { certificateIssuer } from '../../contract/issuer.ts';
+import {
+  authorize,
+  documentData,
+  documentField,
+  documentRow,
+  findDocument,
+  payNews,
+  payWithPoints,
+  storeDocuments,
+} from './workflow.ts';
+
+/** The signature purpose of the documents' signed links (files/signer.ts). */
+const NOTARY_FILE_PURPOSE = 'notary-document';
+const noStore = { 'cache-control': 'private, no-store' };
 
 /** Registers the notarisation routes (needs the services and auth plugins). */
 export async function notaryRoutes(app: FastifyInstance): Promise<void> {
@@ -61,7 +90,101 @@ export async function notaryRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(NotaryPaths.stop, { preHandler: app.requireUser }, async (request) => {
     const { orderId } = parseInput(NotaryOrderIdBody, request.body);
-    await stopOrder(app.pdb, currentUser(request).id, orderId, nowSeconds());
-    return ok(null, NotaryMsg.stopped);
+    const refunded = await stopOrder(app.pdb, currentUser(request).id, orderId, nowSeconds());
+    return ok(null, refunded ? NotaryMsg.refunded : NotaryMsg.stopped);
   });
+
+  const bucket = app.files.bucket('notary');
+  const office = certificateIssuer(process.env).notaryOffice;
+  app.get(NotaryPaths.documentData, verified, async (request, reply) => {
+    const { orderId } = parseInput(NotaryOrderIdBody, request.query);
+    reply.headers(noStore);
+    return ok(await documentData(db, app.files.bucket('signatures'), currentUser(request).id, orderId));
+  });
+
+  // The gateway's upload of the four documents it printed and signed: the user's token names whose order, the
+  // internal key that the PDFs come from the gateway (a user cannot upload documents of their own making).
+  const fields: readonly string[] = NOTARY_DOCUMENTS.map((d) => documentField(d.type));
+  app.post(
+    NotaryPaths.submitDocuments,
+    { preHandler: [internalOnly(app), app.requireUser, app.requireVerified] },
+    async (request) => {
+      if (!request.isMultipart()) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.documentsInvalid);
+      const intake = await app.files.receive(request, {
+        limits: {
+          fileSize: NOTARY_DOCUMENT_MAX_BYTES,
+          files: fields.length,
+          fields: 2,
+          fieldSize: 64,
+          parts: 8,
+        },
+        tooLarge: Msg.fileTooLarge(NOTARY_DOCUMENT_MAX_BYTES),
+        accept: (field, fileName) => fileName !== '' && fields.includes(field),
+      });
+      try {
+        const { orderId } = parseInput(NotaryOrderIdBody, intake.fields);
+        await storeDocuments(app.pdb, bucket, currentUser(request).id, orderId, intake.files, nowSeconds());
+        return ok(null, NotaryMsg.documentsSigned);
+      } finally {
+        await intake.discard();
+      }
+    },
+  );
+
+  app.get(NotaryPaths.downDoc, { preHandler: app.requireUser }, async (request, reply) => {
+    const { orderId, type } = parseInput(NotaryDownQuery, request.query);
+    const doc = await documentRow(db, currentUser(request).id, orderId, type);
+    const downUrl = signedFileUrl(
+      app.downloads,
+      NotaryPaths.file,
+      NOTARY_FILE_PURPOSE,
+      Number(doc.id),
+      nowSeconds(),
+      app.config.downloadUrlTtlSeconds,
+    );
+    reply.headers(noStore);
+    return ok({ downUrl });
+  });
+
+  registerSignedFileRoute(app, {
+    prefix: NotaryPaths.file,
+    purpose: NOTARY_FILE_PURPOSE,
+    storage: bucket,
+    notFound: NotaryMsg.documentNotFound,
+    lookup: async (id) => {
+      const doc = await findDocument(db, id);
+      return (
+        doc && { storage_key: doc.storage_key, file_size: Number(doc.file_size), mime: 'application/pdf' }
+      );
+    },
+  });
+
+  app.post(NotaryPaths.deCode, verified, async (request) => {
+    const { orderId, code } = parseInput(DeCodeBody, request.body);
+    await authorize(app.pdb, currentUser(request).id, orderId, code, nowSeconds());
+    return ok(null, NotaryMsg.authorized);
+  });
+
+  app.post(NotaryPaths.pay, verified, async (request) => {
+    const { orderId, payType } = parseInput(NotaryPayBody, request.body);
+    if (payType !== 1) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.payTypeUnavailable);
+    const balance = await payWithPoints(app.pdb, currentUser(request).id, orderId, nowSeconds());
+    return ok({ balance }, NotaryMsg.paid);
+  });
+
+  app.get(NotaryPaths.paysmsnews, { preHandler: app.requireUser }, async (request, reply) => {
+    const { orderId } = parseInput(NotaryOrderIdBody, request.query);
+    reply.headers(noStore);
+    return ok(await payNews(db, currentUser(request).id, orderId));
+  });
+
+  // Public: counted against the client's budget of public lookups (the /queryAuthentication calls' 30 a minute).
+  app.get(NotaryPaths.notarialCheck, async (request, reply) => {
+    await countLookup(db, request.ip);
+    const data = await notarialCheck(db, parseInput(NotarialCheckQuery, request.query), office);
+    reply.headers(noStore);
+    return ok(data);
+  });
+
+  await app.register(notaryOfficeRoutes);
 }

@@ -28,7 +28,21 @@ export interface NotaryOrdersTable {
   updated_at: number;
   paid_at: ColumnType<number | null, number | null | undefined, number | null>;
   stopped_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** When the user authorised the office to read the evidences (step 3; migration 0014). */
+  authorized_at: NullableColumn;
+  /** The consumption order (billing_orders) that paid it with points. */
+  spend_order_id: NullableColumn;
+  /** When the office accepted it (issuance 1). */
+  accepted_at: NullableColumn;
+  /** The notarial certificate's number, given at acceptance, unique. */
+  certificate_no: ColumnType<string | null, string | null | undefined, string | null>;
+  issued_at: NullableColumn;
+  /** When the points were given back (ended after payment, or terminated by the office). */
+  refunded_at: NullableColumn;
+  /** The office's last remark to the user (more material asked, termination reason). */
+  office_remark: ColumnType<string | null, string | null | undefined, string | null>;
 }
+type NullableColumn = ColumnType<number | null, number | null | undefined, number | null>;
 export type NotaryOrderRowDb = Selectable<NotaryOrdersTable>;
 
 /** An evidence an order covers. */
@@ -58,10 +72,25 @@ export interface NotaryApplicationsTable {
   updated_at: number;
 }
 
+/** A signed document of step 2 (doc_type 1–4) or the notarial certificate (5) (migration 0014). */
+export interface NotaryDocumentsTable {
+  id: Generated<number>;
+  order_id: number;
+  doc_type: number;
+  storage_key: string;
+  /** Bytes. */
+  file_size: number;
+  /** Lower-case hex SHA-256 of the stored bytes. */
+  sha256: string;
+  created_at: number;
+}
+export type NotaryDocumentRow = Selectable<NotaryDocumentsTable>;
+
 declare module '../db/schema.ts' {
   interface Database {
     notary_orders: NotaryOrdersTable;
     notary_order_evidences: NotaryOrderEvidencesTable;
     notary_applications: NotaryApplicationsTable;
+    notary_documents: NotaryDocumentsTable;
   }
 }

@@ -30,6 +30,7 @@ import {
   Notarial,
   orderPrice,
 } from '../../contract/notary.ts';
+import { reverseSpend } from '../billing/journal.ts';
 import { datedNumber } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
@@ -215,28 +216,53 @@ export async function orderDetail(
 }
 
 /**
- * Ends the user's unfinished, unpaid order (spec 02 §4 "End operation"): it becomes cancelled (pay 3) and terminated
- * (issuance 3), for good. In one per-user transaction, so a concurrent second call finds it closed.
+ * Ends the user's unfinished order (spec 02 §4 "End operation"): it becomes cancelled (pay 3) and terminated
+ * (issuance 3), for good; a paid order the office has not accepted gets its points back first. In one per-user
+ * transaction, so a concurrent second call finds it closed and nothing is refunded twice.
+ * @returns true when points were given back
  * @throws ApiError 404 orderNotFound; 400 orderClosed when it is cancelled or its issuance has an outcome; 400
- *   orderPaidStop when it is paid (the refund of a paid order not yet accepted comes with the pay step)
+ *   orderPaidStop when the office has accepted it (in progress)
  */
 export async function stopOrder(
   pdb: PlatformDb,
   userId: number,
   orderId: number,
   now: number,
-): Promise<void> {
-  await withUserTransaction(pdb, userId, async (trx) => {
+): Promise<boolean> {
+  return withUserTransaction(pdb, userId, async (trx) => {
     const order = await requireOrder(trx, userId, orderId);
-    if (!isOpenOrder(order)) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderClosed);
-    if (Number(order.pay) === NotaryPay.paid)
+    if (Number(order.notarial) === Notarial.inProgress)
       throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderPaidStop);
+    if (!isOpenOrder(order)) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.orderClosed);
+    await refundOrder(trx, order, now);
     await trx
       .updateTable('notary_orders')
       .set({ pay: NotaryPay.cancelled, notarial: Notarial.terminated, stopped_at: now, updated_at: now })
       .where('id', '=', order.id)
       .execute();
+    return Number(order.pay) === NotaryPay.paid;
   });
+}
+
+/**
+ * Gives back the points that paid `order` (a reversal entry on its consumption order) and marks it refunded, inside
+ * the owner's transaction. An order paid otherwise than with points is only marked (the provider's refund is the
+ * payments area's). Idempotent: a refunded order is left as it is.
+ */
+export async function refundOrder(
+  trx: Kysely<Database>,
+  order: NotaryOrderRowDb,
+  now: number,
+): Promise<void> {
+  if (order.refunded_at !== null || Number(order.pay) !== NotaryPay.paid) return;
+  if (order.spend_order_id !== null) {
+    await reverseSpend(trx, Number(order.user_id), Number(order.spend_order_id), now);
+  }
+  await trx
+    .updateTable('notary_orders')
+    .set({ refunded_at: now, updated_at: now })
+    .where('id', '=', order.id)
+    .execute();
 }
 
 /**

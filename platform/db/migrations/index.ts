@@ -17,6 +17,7 @@ import { kycSecurityKey } from './0010_kyc_security_key.ts';
 import { evidenceSearch } from './0011_evidence_search.ts';
 import { notary } from './0012_notary.ts';
 import { notaryApplications } from './0013_notary_applications.ts';
+import { notaryWorkflow } from './0014_notary_workflow.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -36,6 +37,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0011_evidence_search': evidenceSearch(dialect),
         '0012_notary': notary(dialect),
         '0013_notary_applications': notaryApplications(),
+        '0014_notary_workflow': notaryWorkflow(dialect),
       };
     },
   };

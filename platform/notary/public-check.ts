@@ -1,0 +1,60 @@
+/**
+ * The public check of a notarial certificate (issue 14 point 5; `GET /api/notarial/check`, behind
+ * `/queryAuthentication/notarial`): anyone holding the number learns whether it was issued, when, for an order of
+ * which date, over which preservation numbers, and whether the PDF they hold (its SHA-256) is the issued one. No
+ * personal data. The route counts it against the public lookups' budget per client IP.
+ */
+import type { Kysely } from 'kysely';
+import { ApiCode } from '../../contract/envelope.ts';
+import {
+  NOTARIAL_CERTIFICATE_TYPE,
+  Notarial,
+  type NotarialCheckData,
+  type NotarialCheckQuery,
+  NotaryMsg,
+  notaryType,
+} from '../../contract/notary.ts';
+import { ApiError } from '../core/errors.ts';
+import { formatBeijing } from '../core/time.ts';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * The public check of a notarial certificate by its number (and optionally the SHA-256 of the PDF the asker holds):
+ * that it was issued, when, for an order of which date and which preservation numbers, and whether the PDF is the
+ * issued one. No personal data.
+ * @throws ApiError 404 certificateNotFound for a number never issued
+ */
+export async function notarialCheck(
+  db: Kysely<Database>,
+  q: NotarialCheckQuery,
+  office: string,
+): Promise<NotarialCheckData> {
+  const o = await db
+    .selectFrom('notary_orders as o')
+    .innerJoin('notary_documents as d', (j) =>
+      j.onRef('d.order_id', '=', 'o.id').on('d.doc_type', '=', NOTARIAL_CERTIFICATE_TYPE),
+    )
+    .select(['o.id', 'o.type', 'o.certificate_no', 'o.created_at', 'o.issued_at', 'd.sha256'])
+    .where('o.certificate_no', '=', q.number)
+    .where('o.notarial', '=', Notarial.succeeded)
+    .executeTakeFirst();
+  if (!o) throw new ApiError(ApiCode.NOT_FOUND, NotaryMsg.certificateNotFound);
+  const evidences = await db
+    .selectFrom('notary_order_evidences as n')
+    .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
+    .select('e.baoquan')
+    .where('n.order_id', '=', o.id)
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .execute();
+  return {
+    number: o.certificate_no!,
+    issuedAt: formatBeijing(Number(o.issued_at)),
+    orderTime: formatBeijing(Number(o.created_at)),
+    typeName: notaryType(Number(o.type))?.name ?? '',
+    office,
+    baoquan: evidences.map((e) => e.baoquan),
+    sha256: o.sha256,
+    hashMatches: q.hash === undefined ? null : q.hash === o.sha256,
+  };
+}
