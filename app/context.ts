@@ -38,6 +38,17 @@ export interface GatewayLoadContext {
    * the background so that the first visitor gets it from the cache (absent where there is no renderer).
    */
   evidenceSaved?: (baoquan: string) => void;
+  /**
+   * Prints the gateway page `path` as the holder of `cookie` (the caller's Cookie header) sees it to an A4 PDF signed
+   * (PAdES) by the platform's document signer with `reason` (server/pdf/page-printer.ts); absent without a UI build.
+   * @throws PagePrintError (its `status`) when the page does not answer 2xx; the pool's busy/timeout errors
+   */
+  printPage?: (path: string, cookie: string | null, reason: string) => Promise<Buffer>;
+  /**
+   * The platform's internal key, for the calls that take documents only the gateway makes (the notarisation
+   * documents). Server-only; absent when the gateway has none.
+   */
+  internalKey?: string;
 }
 
 declare module 'react-router' {

@@ -42,6 +42,7 @@ export default [
     route('keepSingle', 'verify/keep-single.tsx'),
     route('electronicData', 'verify/electronic-data.tsx'),
     route('mutualEvidence', 'verify/mutual-evidence.tsx'),
+    route('notarial', 'verify/notarial.tsx'),
   ]),
   route('English/safekeeping', 'verify/safekeeping.tsx', { id: 'english-safekeeping' }),
   // login required (the loaders call requireToken / authedCall)
@@ -53,6 +54,17 @@ export default [
   route('newAccessCard', 'evidence/new-file.tsx'),
   route('newAccessHashCard', 'evidence/new-hash.tsx'),
   route('newProperty', 'evidence/new-property.tsx'),
+  // online notarisation (spec 02 §2 "Notary list", "Notary detail", "Notary order payment"; issue 14): the list, the
+  // start, the four steps (each redirects a later step's URL to the order's current step), the detail, and the bare
+  // print view of the four documents the signature step prints to signed PDFs
+  route('notary', 'notary/list.tsx'),
+  route('notary/selectList', 'notary/select-list.tsx'),
+  route('notary/detail', 'notary/detail.tsx'),
+  route('notary/document/:orderId/:docType', 'notary/document.tsx'),
+  route('attestation-list/readingMaterial/applicationForm/:orderId/:type', 'notary/application-form.tsx'),
+  route('attestation-list/readingMaterial/signature/:orderId/:type', 'notary/signature.tsx'),
+  route('attestation-list/readingMaterial/deCode/:orderId/:type', 'notary/de-code.tsx'),
+  route('attestation-list/readingMaterial/pay/:orderId/:type', 'notary/pay.tsx'),
   // account area
   route('setting', 'account/setting.tsx'),
   route('notifications', 'account/notifications.tsx'),
@@ -86,9 +98,15 @@ export default [
     route('invoice', 'ops/invoice/queue.tsx'),
     route('invoice/:id', 'ops/invoice/detail.tsx'),
     route('invoice/:id/file/:fileId', 'ops/invoice/file.ts'),
+    route('notary', 'ops/notary/queue.tsx'),
+    route('notary/:id', 'ops/notary/detail.tsx'),
+    route('notary/:id/file/:fileId', 'ops/notary/file.ts'),
+    route('notary/:id/evidence/:evidenceId', 'ops/notary/file.ts', { id: 'ops-notary-evidence' }),
     route('audit', 'ops/audit.tsx'),
   ]),
   route('ops/login', 'ops/login.tsx'),
+  // the notarial certificate's print view (bare, outside the console's layout), printed to a signed PDF on issue
+  route('ops/notary/:id/certificate', 'ops/notary/certificate.tsx'),
   route('ops/logout', 'ops/logout.tsx'),
   // errors
   route('404', 'shell/not-found.tsx'),

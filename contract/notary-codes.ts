@@ -13,6 +13,15 @@ export const MAX_ORDER_EVIDENCES = 50;
 /** Most paper copies of the notarial certificate one application asks for (ours; spec: not shown). */
 export const MAX_COPIES = 10;
 
+/** The documents of step 2 (issue 14: 申请表, 告知书, 承诺书, 授权委托书), by their download `type`. */
+export const NOTARY_DOCUMENTS = [
+  { type: 1, name: '公证申请表' },
+  { type: 2, name: '公证告知书' },
+  { type: 3, name: '承诺书' },
+  { type: 4, name: '授权委托书' },
+] as const;
+/** The download `type` of the issued notarial certificate (ours, after the four documents). */
+export const NOTARIAL_CERTIFICATE_TYPE = 5;
 /** A notarisation type a user can order (issue 14: "types and their point prices in one config"). */
 export interface NotaryType {
   /** The `type` of the order and of the step URLs. */

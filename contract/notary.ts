@@ -8,6 +8,7 @@ import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { blankToUndefined, freeText, optionalInt, rowId } from './validators.ts';
 import {
+  NOTARIAL_CERTIFICATE_TYPE,
   MAX_COPIES,
   MAX_ORDER_EVIDENCES,
   NotaryMsg,
@@ -59,15 +60,6 @@ export const NotaryPaths = {
   notarialCheck: '/api/notarial/check',
 } as const;
 
-/** The documents of step 2 (issue 14: 申请表, 告知书, 承诺书, 授权委托书), by their download `type`. */
-export const NOTARY_DOCUMENTS = [
-  { type: 1, name: '公证申请表' },
-  { type: 2, name: '公证告知书' },
-  { type: 3, name: '承诺书' },
-  { type: 4, name: '授权委托书' },
-] as const;
-/** The download `type` of the issued notarial certificate (ours, after the four documents). */
-export const NOTARIAL_CERTIFICATE_TYPE = 5;
 /** Largest document PDF the platform stores, bytes. */
 export const NOTARY_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -187,6 +179,10 @@ export interface NotaryDetailData {
     type: number;
     step: NotaryStepCode;
     notarial: NotarialCode | null;
+    /** The notarial certificate's number once the office accepted the order, else null. */
+    certificateNo: string | null;
+    /** The office's last remark to the user (more material asked, termination reason), else null. */
+    officeRemark: string | null;
   };
   list: NotaryDetailEvidence[];
   count: number;

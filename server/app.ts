@@ -70,6 +70,7 @@ export function createLoadContext(
   cspNonce: string,
   clientIp = '',
   evidenceSaved?: (baoquan: string) => void,
+  documents?: Pick<GatewayLoadContext, 'printPage' | 'internalKey'>,
 ): RouterContextProvider & GatewayLoadContext {
   const fields: GatewayLoadContext = {
     cspNonce,
@@ -82,6 +83,7 @@ export function createLoadContext(
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
     ...(evidenceSaved ? { evidenceSaved } : {}),
+    ...documents,
   };
   return Object.assign(new RouterContextProvider(), fields);
 }
@@ -277,6 +279,16 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const evidenceSaved = web.hasDecorator('certificatePdf')
         ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
         : undefined;
+      // Private pages printed to signed PDFs (the notarisation documents) and the key their upload needs.
+      const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey'> = {
+        ...(web.hasDecorator('pagePrinter')
+          ? {
+              printPage: (path: string, cookie: string | null, reason: string) =>
+                web.pagePrinter.print(path, cookie, reason),
+            }
+          : {}),
+        ...(opts.internalKey ? { internalKey: opts.internalKey } : {}),
+      };
       await web.register(reactRouterFastify, {
         buildDirectory,
         mode,
@@ -292,6 +304,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
             reply.cspNonce.script,
             request.ip,
             evidenceSaved,
+            documents,
           ) as unknown as AppLoadContext,
       });
     });

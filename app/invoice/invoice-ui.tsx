@@ -9,27 +9,7 @@ import { INVOICE_TYPE_TEXT, SHIPPING_TEXT } from '../../contract/invoice-codes.t
 import type { InvoiceDetail, InvoiceOrderRow } from '../../contract/invoice.ts';
 import { DataTable } from '../shell/data-table.tsx';
 
-/** Label → value rows as a description list; rows whose value is '' or null are left out. */
-export function Facts({ rows, testId }: { rows: [string, ReactNode][]; testId?: string }) {
-  return (
-    <dl className="facts" data-testid={testId}>
-      {rows
-        .filter(([, value]) => value !== '' && value !== null && value !== undefined)
-        .map(([label, value]) => (
-          <FactRow key={label} label={label} value={value} />
-        ))}
-    </dl>
-  );
-}
-
-function FactRow({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </>
-  );
-}
+export { Facts } from '../shell/facts.tsx';
 
 /** The recharges of an application (spec 02 §3 "Invoice order row"), amounts in yuan. */
 export function OrdersTable({

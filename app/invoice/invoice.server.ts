@@ -88,14 +88,4 @@ export async function headsAndAddresses(
   };
 }
 
-/** The first message of each field of a failed zod parse: field → message. */
-export function fieldErrors(
-  issues: readonly { path: PropertyKey[]; message: string }[],
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? '');
-    if (!(key in out)) out[key] = issue.message;
-  }
-  return out;
-}
+export { fieldErrors } from '../lib/field-errors.ts';

@@ -28,6 +28,8 @@ export interface ApiCallOptions {
   urlPath?: string;
   /** Abort signal (the browser request's), so a cancelled page cancels the upstream call. */
   signal?: AbortSignal;
+  /** Send the platform's internal key (`x-internal-key`): calls that take what only the gateway makes. */
+  internal?: boolean;
 }
 
 /**
@@ -121,13 +123,14 @@ function afterSave<T>(ctx: AppLoadContext, path: string, env: ApiEnvelope<T>): A
 /** The headers of every upstream call: JSON wanted, the client's address, the bearer token, the page path. */
 function upstreamHeaders(
   ctx: AppLoadContext,
-  opts: Pick<ApiCallOptions, 'token' | 'urlPath'>,
+  opts: Pick<ApiCallOptions, 'token' | 'urlPath' | 'internal'>,
 ): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   // The platform counts per-client limits by this address (it trusts X-Forwarded-For from loopback only).
   if (ctx.clientIp) headers['X-Forwarded-For'] = ctx.clientIp;
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
+  if (opts.internal && ctx.internalKey) headers['x-internal-key'] = ctx.internalKey;
   return headers;
 }
 
@@ -244,4 +247,19 @@ async function postStream<T>(
     String(res.headers['content-type'] ?? ''),
     Buffer.concat(chunks).toString('utf8'),
   );
+}
+
+/**
+ * A multipart body of text `fields` and PDF `files` (each `{field, name, bytes}`) as {@link ApiCallOptions.stream},
+ * for uploads the gateway itself makes (the notarisation documents, the notarial certificate).
+ */
+export function multipartPdfs(
+  fields: Record<string, string>,
+  files: readonly { field: string; name: string; bytes: Uint8Array<ArrayBuffer> }[],
+): NonNullable<ApiCallOptions['stream']> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  for (const f of files) form.set(f.field, new Blob([f.bytes], { type: 'application/pdf' }), f.name);
+  const res = new Response(form);
+  return { body: res.body!, contentType: res.headers.get('content-type')! };
 }

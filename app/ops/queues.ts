@@ -9,6 +9,7 @@ import { BILLING_OPS_ROLE, BillingMsg } from '../../contract/billing.ts';
 import { INVOICE_OPS_ROLE, InvoiceMsg } from '../../contract/invoice.ts';
 import { KYC_REVIEW_ROLE } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
+import { NOTARY_AREA, NOTARY_OPS_ROLE } from '../../contract/notary-office.ts';
 import type { OpsRole } from '../../contract/ops.ts';
 
 /** One queue of the console. */
@@ -70,6 +71,29 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     notices: { invoiceIssued: InvoiceMsg.issued, invoiceRejected: InvoiceMsg.rejected },
     actions: { view: '查看申请', submit: '提交财务', issue: '开票', reject: '拒绝', file: '查看发票文件' },
     item: { state: '待处理', open: '处理' },
+  },
+  {
+    area: NOTARY_AREA,
+    title: '公证受理',
+    path: '/ops/notary',
+    role: NOTARY_OPS_ROLE,
+    views: [
+      { label: '待受理', to: '/ops/notary' },
+      { label: '出证中', to: '/ops/notary?state=2' },
+      { label: '已办结', to: '/ops/notary?state=3' },
+    ],
+    // The order's own page shows the decisions' messages (/ops/notary/:id?done=…); the home shows none.
+    notices: {},
+    actions: {
+      view: '查看订单',
+      document: '查看文书',
+      evidence: '读取证据',
+      accept: '受理',
+      return: '退回补充材料',
+      terminate: '终止并退款',
+      issue: '出证',
+    },
+    item: { state: '待受理', open: '受理' },
   },
 ];
 

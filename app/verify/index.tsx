@@ -22,6 +22,11 @@ const CHECKS = [
     title: '账本记录查验',
     text: '输入链上交易哈希，查看账本记录、包含证明和签名树头。',
   },
+  {
+    to: 'notarial',
+    title: '公证书核验',
+    text: '输入公证书编号（可附公证书PDF的SHA-256），确认该公证书已出具、所涉证据，以及手中的文件是否为出具的那一份。',
+  },
 ];
 
 export default function VerifyIndex() {

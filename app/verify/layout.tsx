@@ -10,6 +10,7 @@ const TABS = [
   { to: 'keepSingle', label: '保全单核对' },
   { to: 'electronicData', label: '账本记录查验' },
   { to: 'mutualEvidence', label: '账本一致性' },
+  { to: 'notarial', label: '公证书核验' },
 ];
 
 export default function VerifyLayout() {

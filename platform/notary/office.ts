@@ -394,4 +394,3 @@ export async function authorisedEvidence(db: Kysely<Database>, orderId: number, 
   if (!ev || ev.kind !== 'file' || ev.deleted_at !== null) throw notFound();
   return { ...ev, orderNo: o.order_no, userId: Number(o.user_id) };
 }
-

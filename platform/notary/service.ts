@@ -198,6 +198,8 @@ export async function orderDetail(
       type: row.type,
       step: row.step,
       notarial: row.notarial,
+      certificateNo: order.certificate_no,
+      officeRemark: order.office_remark,
     },
     list: evidences.map((e) => ({
       id: Number(e.id),

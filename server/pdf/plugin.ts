@@ -19,11 +19,14 @@ import {
   type CertificateLang,
 } from './renderer.ts';
 import { certificateIssuer } from '../../contract/issuer.ts';
+import { PagePrinter } from './page-printer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Renders and caches certificate PDFs (server/pdf). */
     certificatePdf: CertificateRenderer;
+    /** Prints the gateway's private pages (notarisation documents, notarial certificates) to signed PDFs. */
+    pagePrinter: PagePrinter;
   }
 }
 
@@ -139,6 +142,24 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
       : undefined,
   });
   app.decorate('certificatePdf', renderer);
+  const location = () => process.env.PUBLIC_URL?.replace(/\/+$/, '') || selfOrigin(app);
+  app.decorate(
+    'pagePrinter',
+    new PagePrinter({
+      pool,
+      gatewayOrigin: () => selfOrigin(app),
+      navigationTimeoutMs: config.timeoutMs,
+      sign: cms
+        ? (pdf, reason) =>
+            signPdf(pdf, cms, {
+              name: issuer.notaryOffice,
+              reason,
+              location: location(),
+              contactInfo: issuer.contact ?? '',
+            })
+        : undefined,
+    }),
+  );
   app.addHook('onClose', async () => {
     await pool.close();
   });

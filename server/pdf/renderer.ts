@@ -12,6 +12,7 @@ import type { Page } from 'puppeteer-core';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import type { BrowserPool } from './browser-pool.ts';
+import { prepareLocalPage } from './page-printer.ts';
 import { request } from 'undici';
 
 /**
@@ -251,7 +252,7 @@ export class CertificateRenderer {
       // one (the proof not there yet, or its call failed) is "partial" and kept only for a while.
       const { pdf: printed, proof: proofReady } = await this.opts.pool.run(
         (page) => this.printPage(page, baoquan, lang),
-        (page) => this.preparePage(page),
+        (page) => prepareLocalPage(page, this.opts.gatewayOrigin()),
       );
       const pdf = this.opts.sign ? await this.opts.sign(printed, lang) : printed;
       const file = proofReady ? complete : partial;
@@ -277,32 +278,6 @@ export class CertificateRenderer {
     })().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, render);
     return render;
-  }
-
-  /**
-   * Readies a page the pool has just opened for print views (the pool runs this once per page and reuses pages
-   * between jobs): JavaScript off, the CSP bypassed, and every request other than the gateway's own (and inline
-   * data:) refused.
-   */
-  private async preparePage(page: Page): Promise<void> {
-    // The print view is server-rendered: no script needs to run, and none should.
-    await page.setJavaScriptEnabled(false);
-    // Behind TLS the CSP says upgrade-insecure-requests, which would send the styles and fonts to https on our
-    // plain-HTTP loopback address.
-    await page.setBypassCSP(true);
-    // Only the gateway itself (and inline data:) may be fetched: the page cannot make the server's browser reach
-    // anything else, whatever HTML an upstream put in the certificate.
-    // The origin is read here, inside a job (it throws once the gateway has stopped listening), never in the
-    // listener, where a throw would be an uncaught exception.
-    const allowed = `${this.opts.gatewayOrigin()}/`;
-    await page.setRequestInterception(true);
-    page.on('request', (req) => {
-      const url = req.url();
-      // A request of a page closing under it (a shutdown) must not become an unhandled rejection.
-      const decided =
-        url.startsWith(allowed) || url.startsWith('data:') ? req.continue() : req.abort('blockedbyclient');
-      decided.catch(() => undefined);
-    });
   }
 
   /**

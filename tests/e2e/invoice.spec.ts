@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { creditCodeCheckChar } from '../../contract/validators.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';
-import { apiLogin, createOperator, DEMO, getText } from '../support/e2e.ts';
+import { createOperator, DEMO, ensureAddress, getText } from '../support/e2e.ts';
 
 /** A valid unified social credit code (GB 32100) with a random organisation part. */
 function creditCode(): string {
@@ -37,33 +37,6 @@ async function buyInSandbox(page: Page): Promise<string> {
   await expect(page).toHaveURL(/:\d+\/buyCredits\/result\?order_no=R[0-9A-Za-z]+$/);
   await expect(page.getByTestId('pay-result')).toHaveText('支付成功');
   return new URL(page.url()).searchParams.get('order_no')!;
-}
-
-/** Makes sure the demo account has a delivery address (through the API) and returns its recipient's name. */
-async function ensureAddress(request: APIRequestContext): Promise<string> {
-  const name = '开票收件人';
-  const { token } = await apiLogin(request, DEMO.mobile, DEMO.password);
-  const headers = { Authorization: `Bearer ${token}` };
-  const list = (await (await request.get('/api/User/addressList', { headers })).json()) as {
-    data: { name: string }[];
-  };
-  if (list.data.some((a) => a.name === name)) return name;
-  const res = await request.post('/api/User/addAddress', {
-    headers,
-    form: {
-      name,
-      province: '浙江省',
-      city: '杭州市',
-      area: '西湖区',
-      address: '文三路 100 号',
-      phoneNumber: '13912345678',
-      email: 'invoice@example.com',
-      status: '0',
-    },
-  });
-  const body = (await res.json()) as { code: number; msg: string };
-  expect(body.code, body.msg).toBe(200);
-  return name;
 }
 
 /** Ticks the recharges `orderNos` on /orders and submits 申请开票; lands on /orders/makeOutInvoice. */

@@ -209,3 +209,32 @@ export function createOperator(roles?: string): { username: string; password: st
 export function getText(page: Page, text: string | RegExp, opts?: { exact?: boolean }): Locator {
   return page.getByText(text, opts).and(page.locator(':not(.error-summary *)'));
 }
+
+/**
+ * Makes sure the demo account has a delivery address whose recipient is `name` (through the API; the invoice and
+ * notarisation specs share it, within the five-address limit) and returns the name.
+ */
+export async function ensureAddress(request: APIRequestContext, name = '开票收件人'): Promise<string> {
+  const { token } = await apiLogin(request, DEMO.mobile, DEMO.password);
+  const headers = { Authorization: `Bearer ${token}` };
+  const list = (await (await request.get('/api/User/addressList', { headers })).json()) as {
+    data: { name: string }[];
+  };
+  if (list.data.some((a) => a.name === name)) return name;
+  const res = await request.post('/api/User/addAddress', {
+    headers,
+    form: {
+      name,
+      province: '浙江省',
+      city: '杭州市',
+      area: '西湖区',
+      address: '文三路 100 号',
+      phoneNumber: '13912345678',
+      email: 'invoice@example.com',
+      status: '0',
+    },
+  });
+  const body = (await res.json()) as { code: number; msg: string };
+  expect(body.code, body.msg).toBe(200);
+  return name;
+}

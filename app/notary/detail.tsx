@@ -1,0 +1,145 @@
+/**
+ * /notary/detail?orderId&type — a notarisation order's detail (spec 02 §2 "Notary detail", §3 "Notary detail
+ * response", §7 `detail`, document download with type 1–4 → `data.downUrl`; issue 14 point 3): the order's info
+ * (number, time, points, pay and issuance states, how it was paid), the four signed documents and, once issued, the
+ * notarial certificate to download, and the table of its evidences 10 a page. A download is a plain GET link back
+ * to this route (`&doc=<type>`): the loader asks the platform for the file's signed, expiring URL and redirects
+ * there, so the URL never shows in the page. No transfer screenshots exist on this platform (`tranImg` is null).
+ * Another user's order answers 404.
+ */
+import { data, Link, redirect } from 'react-router';
+import type { Route } from './+types/detail';
+import { ApiCode, isSuccess } from '../../contract/envelope.ts';
+import { NotaryPaths, type NotaryDetailData, type NotaryDownData } from '../../contract/notary.ts';
+import {
+  NOTARIAL_CERTIFICATE_TYPE,
+  NOTARIAL_TEXT,
+  NOTARY_DOCUMENTS,
+  NOTARY_PAGE_SIZE,
+  NOTARY_PAY_TEXT,
+  Notarial,
+  NotaryMsg,
+  NotaryStep,
+  STEP_TEXT,
+  UNFINISHED,
+  notaryType,
+} from '../../contract/notary-codes.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { FormNotice } from '../shell/field.tsx';
+import { Pagination } from '../shell/pagination.tsx';
+import { notFound } from './notary.server.ts';
+import { Facts, OrderEvidences } from './notary-ui.tsx';
+import { stepPath } from './step-path.ts';
+
+export const meta: Route.MetaFunction = () => [{ title: '公证详情 - 我的公证 - 存证云' }];
+
+const ID_RE = /^[1-9]\d{0,14}$/;
+const PAY_TYPE_TEXT: Record<number, string> = { 1: '积分支付', 2: '支付宝', 3: '微信支付' };
+const DONE: Record<string, string> = { paid: NotaryMsg.paid };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const orderId = url.searchParams.get('orderId') ?? '';
+  if (!ID_RE.test(orderId)) throw notFound();
+  const doc = url.searchParams.get('doc');
+  if (doc !== null) {
+    if (!/^[1-5]$/.test(doc)) throw notFound(NotaryMsg.documentNotFound);
+    const res = await authedCall<NotaryDownData>(request, context, NotaryPaths.downDoc, {
+      query: { orderId, type: doc },
+    });
+    if (!isSuccess(res.code) || !res.data.downUrl.startsWith('/'))
+      throw notFound(res.msg || NotaryMsg.documentNotFound);
+    throw redirect(res.data.downUrl, { headers: { 'Cache-Control': 'no-store' } });
+  }
+  const pageParam = Number(url.searchParams.get('page') ?? 1);
+  const page = Number.isSafeInteger(pageParam) && pageParam >= 1 && pageParam <= 100_000 ? pageParam : 1;
+  const res = await authedCall<NotaryDetailData>(request, context, NotaryPaths.detail, {
+    query: { orderId, page },
+  });
+  if (Number(res.code) === ApiCode.NOT_FOUND) throw notFound(res.msg);
+  if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
+  return {
+    orderId: Number(orderId),
+    page,
+    ...res.data,
+    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+  };
+}
+
+export default function NotaryDetail({ loaderData }: Route.ComponentProps) {
+  const { orderId, page, info, list, count, notice } = loaderData;
+  const signed = info.step > NotaryStep.signature;
+  const issued = info.notarial === Notarial.succeeded;
+  const docHref = (type: number) => `/notary/detail?orderId=${orderId}&type=${info.type}&doc=${type}`;
+  return (
+    <section className="page">
+      <p className="breadcrumb">
+        <Link to="/notary">我的公证</Link> / 公证详情
+      </p>
+      <h1>公证详情</h1>
+      <FormNotice text={notice} />
+      <h2 className="section-title">订单信息</h2>
+      <Facts
+        testId="notary-info"
+        rows={[
+          ['订单编号', <span className="mono">{info.orderNo}</span>],
+          ['公证类型', notaryType(info.type)?.name ?? '-'],
+          ['创建时间', info.addTime],
+          ['费用', `${info.money} 积分`],
+          ['支付状态', <span data-testid="detail-pay">{NOTARY_PAY_TEXT[info.pay]}</span>],
+          ['支付方式', info.payType ? PAY_TYPE_TEXT[info.payType] : ''],
+          [
+            '出证状态',
+            <span data-testid="detail-notarial">
+              {info.notarial === null ? UNFINISHED : NOTARIAL_TEXT[info.notarial]}
+            </span>,
+          ],
+          [
+            '公证书编号',
+            info.certificateNo ? <span data-testid="detail-certificate-no">{info.certificateNo}</span> : '',
+          ],
+          ['公证处留言', info.officeRemark ?? ''],
+          ['办理进度', info.step === NotaryStep.done ? STEP_TEXT[5] : `待${STEP_TEXT[info.step]}`],
+        ]}
+      />
+      {info.step < NotaryStep.done && info.notarial === null && info.pay !== 3 ? (
+        <p>
+          <Link className="button primary" to={stepPath(info.step, orderId, info.type)}>
+            继续办理
+          </Link>
+        </p>
+      ) : null}
+      <h2 className="section-title">电子签名文书</h2>
+      {signed ? (
+        <ul className="notary-documents" data-testid="detail-documents">
+          {NOTARY_DOCUMENTS.map((d) => (
+            <li key={d.type}>
+              <a href={docHref(d.type)}>{d.name}（PDF）</a>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">文书尚未签署</p>
+      )}
+      {issued ? (
+        <>
+          <h2 className="section-title">公证书</h2>
+          <p data-testid="detail-certificate">
+            <a className="button primary" href={docHref(NOTARIAL_CERTIFICATE_TYPE)}>
+              下载公证书（PDF）
+            </a>{' '}
+            <Link to="/queryAuthentication/notarial">公证书核验</Link>
+          </p>
+        </>
+      ) : null}
+      <h2 className="section-title">公证证据（共{count}项）</h2>
+      <OrderEvidences rows={list} />
+      <Pagination
+        page={page}
+        pageSize={NOTARY_PAGE_SIZE}
+        count={count}
+        href={(n) => `/notary/detail?orderId=${orderId}&type=${info.type}&page=${n}`}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * /attestation-list/readingMaterial/pay/{orderId}/{type} — step 4 of a notarisation order (spec 02 §2 "Notary order
+ * payment"; issue 14 point 2): the price in points and the user's balance (`paysmsnews`), and payment with points
+ * (`POST /api/Evidences/pay {orderId, payType: 1}`: one consumption order, the balance never below 0, a second
+ * payment refused). Too few points: the page says so and links /buyCredits. Success goes to the order's detail
+ * (Post/Redirect/Get). Alipay and WeChat Pay for notary orders are not offered yet (docs/decisions/034-notary.md).
+ */
+import { data, Form, Link, redirect } from 'react-router';
+import type { Route } from './+types/pay';
+import { isSuccess } from '../../contract/envelope.ts';
+import { NotaryPaths, type NotaryPayNews } from '../../contract/notary.ts';
+import { NotaryPay, NotaryStep } from '../../contract/notary-codes.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { FormErrors } from '../shell/field.tsx';
+import { loadStep } from './notary.server.ts';
+import { Facts, StepsBar } from './notary-ui.tsx';
+import { stepPath } from './step-path.ts';
+
+export const meta: Route.MetaFunction = () => [{ title: '支付 - 我的公证 - 存证云' }];
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const order = await loadStep(request, context, params, NotaryStep.pay);
+  const news = await authedCall<NotaryPayNews>(request, context, NotaryPaths.paysmsnews, {
+    query: { orderId: order.orderId },
+  });
+  if (!isSuccess(news.code)) throw data({ message: news.msg }, { status: 400 });
+  return { orderId: order.orderId, info: order.info, count: order.count, news: news.data };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const formData = await readForm(request, context);
+  await validateCsrf(formData, request, context);
+  const order = await loadStep(request, context, params, NotaryStep.pay);
+  const res = await authedCall(request, context, NotaryPaths.pay, {
+    method: 'POST',
+    body: { orderId: order.orderId, payType: String(formData.get('payType') ?? '1') },
+  });
+  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  return redirect(`${stepPath(NotaryStep.done, order.orderId, order.info.type)}&done=paid`);
+}
+
+export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
+  const { orderId, info, count, news } = loaderData;
+  const paid = news.pay === NotaryPay.paid;
+  const short = news.balance < news.money;
+  return (
+    <section className="page">
+      <p className="breadcrumb">
+        <Link to="/notary">我的公证</Link> / 支付
+      </p>
+      <h1>支付</h1>
+      <StepsBar current={4} reached={info.step} orderId={orderId} type={info.type} />
+      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
+      <Facts
+        testId="notary-pay-facts"
+        rows={[
+          ['订单编号', <span className="mono">{news.orderNo}</span>],
+          ['证据数量', `${count}`],
+          ['应付积分', <strong>{news.money} 积分</strong>],
+          ['账户余额', `${news.balance} 积分`],
+        ]}
+      />
+      {paid ? (
+        <p>
+          订单已支付。<Link to={stepPath(NotaryStep.done, orderId, info.type)}>查看订单详情</Link>
+        </p>
+      ) : (
+        <Form method="post" className="card">
+          <CsrfInput />
+          <fieldset className="field">
+            <legend>支付方式</legend>
+            <label className="checkbox">
+              <input type="radio" name="payType" value="1" defaultChecked /> 积分支付
+            </label>
+          </fieldset>
+          {short ? (
+            <p className="form-notice" role="status" data-testid="points-short">
+              积分余额不足，还差 {news.money - news.balance} 积分。<Link to="/buyCredits">购买积分</Link>
+            </p>
+          ) : null}
+          <button type="submit" className="button primary">
+            确认支付
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * /ops/notary: the notary office's queue of paid notarisation orders in the operator console (role `notary`; issue 14
+ * point 4; docs/decisions/034-notary.md): tabs 待受理 (paid, not yet accepted, oldest paid first; an order sent back
+ * to the user for more material waits here too), 出证中 (accepted) and 已办结 (issued or terminated, newest first),
+ * 20 a page, all plain links; each row opens /ops/notary/:id.
+ */
+import { Link } from 'react-router';
+import type { Route } from './+types/queue';
+import { STEP_TEXT } from '../../../contract/notary.ts';
+import {
+  NOTARY_QUEUE_STATE_TEXT,
+  NotaryOpsPaths,
+  NotaryQueueState,
+  type NotaryQueueData,
+} from '../../../contract/notary-office.ts';
+import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
+import { DataTable } from '../../shell/data-table.tsx';
+import { Pagination } from '../../shell/pagination.tsx';
+import { TabNav } from '../../shell/tab-nav.tsx';
+import { opsData } from '../ops.server.ts';
+import { officeStateLabel } from './labels.ts';
+
+export const meta: Route.MetaFunction = () => [{ title: '公证受理 - 运营后台 - 存证云' }];
+
+/** The queue's states in tab order. */
+const STATES = [NotaryQueueState.waiting, NotaryQueueState.accepted, NotaryQueueState.decided] as const;
+type QueueState = (typeof STATES)[number];
+
+/** The queue's URL for `state` and `page` (the first tab and the first page without their parameter). */
+function hrefOf(state: QueueState, page = 1): string {
+  const params = new URLSearchParams();
+  if (state !== NotaryQueueState.waiting) params.set('state', String(state));
+  if (page > 1) params.set('page', String(page));
+  const query = params.toString();
+  return query ? `/ops/notary?${query}` : '/ops/notary';
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const state = STATES.find((s) => String(s) === url.searchParams.get('state')) ?? NotaryQueueState.waiting;
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
+  const queue = await opsData<NotaryQueueData>(request, context, NotaryOpsPaths.queue, {
+    method: 'GET',
+    query: { state, page },
+  });
+  return { state, page, list: queue.list, count: queue.count };
+}
+
+/** The queue table's columns. */
+const QUEUE_COLUMNS = [
+  '订单号',
+  '手机号',
+  '公证类型',
+  '记录数',
+  '积分',
+  '支付时间',
+  '当前步骤',
+  '状态',
+  '公证书编号',
+  '操作',
+];
+
+export default function NotaryQueue({ loaderData: { state, page, list, count } }: Route.ComponentProps) {
+  return (
+    <>
+      <h1>公证受理</h1>
+      <TabNav
+        label="公证订单状态"
+        tabs={STATES.map((s) => ({
+          href: hrefOf(s),
+          label: NOTARY_QUEUE_STATE_TEXT[s],
+          current: s === state,
+        }))}
+      />
+      <DataTable
+        headers={QUEUE_COLUMNS}
+        items={list}
+        empty="暂无记录"
+        row={(row) => (
+          <tr key={row.id} data-testid="ops-notary-row">
+            <td className="mono">{row.orderNo}</td>
+            <td>{row.mobile}</td>
+            <td>{row.typeName}</td>
+            <td>{row.number}</td>
+            <td>{row.money}</td>
+            <td>{row.paidAt}</td>
+            <td>{STEP_TEXT[row.step]}</td>
+            <td>{officeStateLabel(row)}</td>
+            <td>{row.certificateNo ?? ''}</td>
+            <td>
+              <Link to={`/ops/notary/${row.id}`}>{state === NotaryQueueState.decided ? '查看' : '处理'}</Link>
+            </td>
+          </tr>
+        )}
+      />
+      <Pagination page={page} pageSize={OPS_PAGE_SIZE} count={count} href={(p) => hrefOf(state, p)} />
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Private pages printed to signed PDFs (issue 14: the notarisation documents of step 2 and the notarial certificate):
+ * the gateway opens one of its own pages in the shared headless browser with the caller's Cookie header (so the page
+ * loads with the caller's own session and sees exactly what the caller may see), prints it to A4 and signs it
+ * (PAdES). Nothing is cached: each print is a new document. The page is readied as the certificate print views are
+ * ({@link prepareLocalPage}: JavaScript off, only the gateway's own origin and data: reachable).
+ */
+import type { Page } from 'puppeteer-core';
+import type { BrowserPool } from './browser-pool.ts';
+
+/**
+ * Readies a page the pool has just opened for the gateway's print views (the pool runs this once per page and reuses
+ * pages between jobs): JavaScript off, the CSP bypassed, and every request other than the gateway's own (and inline
+ * data:) refused, so no page can make the server's browser reach anything else.
+ * @param origin the gateway's origin as the browser reaches it, read when the page is readied (inside a job)
+ */
+export async function prepareLocalPage(page: Page, origin: string): Promise<void> {
+  // The print views are server-rendered: no script needs to run, and none should.
+  await page.setJavaScriptEnabled(false);
+  // Behind TLS the CSP says upgrade-insecure-requests, which would send the styles and fonts to https on our
+  // plain-HTTP loopback address.
+  await page.setBypassCSP(true);
+  const allowed = `${origin}/`;
+  await page.setRequestInterception(true);
+  page.on('request', (req) => {
+    const url = req.url();
+    // A request of a page closing under it (a shutdown) must not become an unhandled rejection.
+    const decided =
+      url.startsWith(allowed) || url.startsWith('data:') ? req.continue() : req.abort('blockedbyclient');
+    decided.catch(() => undefined);
+  });
+}
+
+/** Thrown when the page to print did not answer 2xx (its status, e.g. 404 for another user's order). */
+export class PagePrintError extends Error {
+  override name = 'PagePrintError';
+  constructor(
+    readonly status: number,
+    path: string,
+  ) {
+    super(`${path} answered ${status}`);
+  }
+}
+
+/** Settings of a {@link PagePrinter}. */
+export interface PagePrinterOptions {
+  pool: BrowserPool;
+  /** The gateway's own base URL as the browser reaches it (read per job). */
+  gatewayOrigin: () => string;
+  /** Per-navigation limit, milliseconds. */
+  navigationTimeoutMs: number;
+  /** Signs a printed PDF with `reason` as the signature's /Reason; absent: PDFs stay unsigned. */
+  sign?: (pdf: Buffer, reason: string) => Promise<Buffer>;
+}
+
+/** Prints the gateway's private pages to signed PDFs. One per gateway process (`app.pagePrinter`). */
+export class PagePrinter {
+  constructor(private readonly opts: PagePrinterOptions) {}
+
+  /** True when printed PDFs are signed (the gateway has the platform's internal key). */
+  get signs(): boolean {
+    return this.opts.sign !== undefined;
+  }
+
+  /**
+   * Prints the gateway page `path` (absolute path with query) as the holder of `cookie` sees it.
+   * @param cookie the caller's Cookie header (their session), sent with every request of the page only
+   * @param reason the signature's reason, e.g. 公证申请文书
+   * @returns the signed PDF
+   * @throws PagePrintError when the page does not answer 2xx or redirects; the pool's errors (busy, timeout); the
+   *   signer's
+   */
+  async print(path: string, cookie: string | null, reason: string): Promise<Buffer> {
+    if (!path.startsWith('/') || path.startsWith('//')) throw new PagePrintError(400, path);
+    const printed = await this.opts.pool.run(
+      async (page) => {
+        await page.setExtraHTTPHeaders(cookie ? { cookie } : {});
+        try {
+          const res = await page.goto(`${this.opts.gatewayOrigin()}${path}`, {
+            waitUntil: 'load',
+            timeout: this.opts.navigationTimeoutMs,
+          });
+          const status = res?.status() ?? 0;
+          if (status < 200 || status >= 300) throw new PagePrintError(status, path);
+          // A redirect (an ended session sent to the login page) must not be printed and signed as the document.
+          if (res && res.request().redirectChain().length > 0) throw new PagePrintError(302, path);
+          // Web fonts (the CJK font) load lazily, after layout: print only once they are in.
+          await page.evaluate(() => document.fonts.ready.then(() => undefined));
+          const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+          return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+        } finally {
+          // The page is reused by the next job: it must not keep this caller's session. about:blank drops the
+          // document that was loaded with it.
+          await page.setExtraHTTPHeaders({}).catch(() => undefined);
+          await page.goto('about:blank').catch(() => undefined);
+        }
+      },
+      (page) => prepareLocalPage(page, this.opts.gatewayOrigin()),
+    );
+    return this.opts.sign ? this.opts.sign(printed, reason) : printed;
+  }
+}
