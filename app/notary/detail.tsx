@@ -24,6 +24,7 @@ import {
   UNFINISHED,
   notaryType,
 } from '../../contract/notary-codes.ts';
+import { BillingPaths, PayStatus, type OrderStatusData } from '../../contract/billing.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
@@ -36,6 +37,8 @@ export const meta: Route.MetaFunction = () => [{ title: '公证详情 - 我的�
 const ID_RE = /^[1-9]\d{0,14}$/;
 const PAY_TYPE_TEXT: Record<number, string> = { 1: '积分支付', 2: '支付宝', 3: '微信支付' };
 const DONE: Record<string, string> = { paid: NotaryMsg.paid };
+/** Back from the provider before it confirmed the payment (ours). */
+const PAY_WAITING = '支付结果确认中，请稍后刷新页面查看';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -51,6 +54,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       throw notFound(res.msg || NotaryMsg.documentNotFound);
     throw redirect(res.data.downUrl, { headers: { 'Cache-Control': 'no-store' } });
   }
+  // Back from Alipay (the recharge bought for this order): confirm the payment with the provider first.
+  const orderNo = url.searchParams.get('order_no');
+  let confirmed: string | null = null;
+  if (orderNo !== null && /^R[0-9A-Za-z]{1,40}$/.test(orderNo)) {
+    const status = await authedCall<OrderStatusData>(request, context, BillingPaths.doPay, {
+      method: 'POST',
+      body: { order_no: orderNo },
+    });
+    if (isSuccess(status.code))
+      confirmed = status.data.status === PayStatus.paid ? NotaryMsg.paid : PAY_WAITING;
+  }
   const pageParam = Number(url.searchParams.get('page') ?? 1);
   const page = Number.isSafeInteger(pageParam) && pageParam >= 1 && pageParam <= 100_000 ? pageParam : 1;
   const res = await authedCall<NotaryDetailData>(request, context, NotaryPaths.detail, {
@@ -62,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     orderId: Number(orderId),
     page,
     ...res.data,
-    notice: DONE[url.searchParams.get('done') ?? ''] ?? null,
+    notice: confirmed ?? DONE[url.searchParams.get('done') ?? ''] ?? null,
   };
 }
 

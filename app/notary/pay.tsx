@@ -2,14 +2,19 @@
  * /attestation-list/readingMaterial/pay/{orderId}/{type} — step 4 of a notarisation order (spec 02 §2 "Notary order
  * payment"; issue 14 point 2): the price in points and the user's balance (`paysmsnews`), and payment with points
  * (`POST /api/Evidences/pay {orderId, payType: 1}`: one consumption order, the balance never below 0, a second
- * payment refused). Too few points: the page says so and links /buyCredits. Success goes to the order's detail
- * (Post/Redirect/Get). Alipay and WeChat Pay for notary orders are not offered yet (docs/decisions/034-notary.md).
+ * payment refused; too few points: the page says so and links /buyCredits; success goes to the order's detail,
+ * Post/Redirect/Get), or Alipay / WeChat Pay: the platform opens a recharge of exactly the price bought for the order
+ * and the browser goes on to the billing area's own payment pages (the Alipay hand-off, `/weChat/{orderNo}`); once
+ * the payment is confirmed the points pay the order (docs/decisions/034-notary.md), and Alipay returns the browser to
+ * the order's detail, which confirms it.
  */
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/pay';
 import { isSuccess } from '../../contract/envelope.ts';
 import { NotaryPaths, type NotaryPayNews } from '../../contract/notary.ts';
 import { NotaryPay, NotaryStep } from '../../contract/notary-codes.ts';
+import type { PayData } from '../../contract/billing.ts';
+import { payPageOf } from '../billing/billing.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { readForm } from '../lib/form-body.server.ts';
@@ -34,11 +39,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const order = await loadStep(request, context, params, NotaryStep.pay);
-  const res = await authedCall(request, context, NotaryPaths.pay, {
+  const payType = String(formData.get('payType') ?? '1');
+  const res = await authedCall<PayData | { balance: number }>(request, context, NotaryPaths.pay, {
     method: 'POST',
-    body: { orderId: order.orderId, payType: String(formData.get('payType') ?? '1') },
+    body: { orderId: order.orderId, payType },
   });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+  if ('order_no' in res.data) return redirect(payPageOf(res.data.order_no, res.data.type));
   return redirect(`${stepPath(NotaryStep.done, order.orderId, order.info.type)}&done=paid`);
 }
 
@@ -75,10 +82,18 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
             <label className="checkbox">
               <input type="radio" name="payType" value="1" defaultChecked /> 积分支付
             </label>
+            <label className="checkbox">
+              <input type="radio" name="payType" value="2" /> 支付宝
+            </label>
+            <label className="checkbox">
+              <input type="radio" name="payType" value="3" /> 微信支付
+            </label>
+            <p className="field-hint">选择支付宝或微信支付时，将按应付积分充值并自动支付本订单。</p>
           </fieldset>
           {short ? (
             <p className="form-notice" role="status" data-testid="points-short">
-              积分余额不足，还差 {news.money - news.balance} 积分。<Link to="/buyCredits">购买积分</Link>
+              积分余额不足，还差 {news.money - news.balance} 积分，可选择支付宝或微信支付，或
+              <Link to="/buyCredits">购买积分</Link>。
             </p>
           ) : null}
           <button type="submit" className="button primary">

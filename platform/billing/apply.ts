@@ -18,6 +18,30 @@ import { appendJournal } from './journal.ts';
 import type { PaymentProvider, ProviderName, ProviderTrade } from './providers.ts';
 import type { BillingOrderRow } from './schema.ts';
 
+/** What a recharge bought for a purpose (`billing_orders.purpose`, migration 0015; the notarisation area's) does. */
+export interface RechargePurpose {
+  /**
+   * Runs inside the owner's transaction right after the credit (the notarisation area spends the points on its
+   * order). It must not throw for a thing that can no longer take the points (they then stay on the balance).
+   */
+  credited(trx: Kysely<Database>, order: BillingOrderRow, now: number): Promise<void>;
+  /** Where the provider sends the browser back after paying (a path with query; default the result page). */
+  returnPath(order: BillingOrderRow): string;
+}
+
+/** The purposes by name; an area registers its own (idempotent: the same handler for the same name). */
+const purposes = new Map<string, RechargePurpose>();
+
+/** Registers what a recharge of purpose `name` does. */
+export function registerRechargePurpose(name: string, handler: RechargePurpose): void {
+  purposes.set(name, handler);
+}
+
+/** The handler of purpose `name`, if registered. */
+export function rechargePurpose(name: string): RechargePurpose | undefined {
+  return purposes.get(name);
+}
+
 /** A notification as received, stored with the verdict of applying it. */
 export interface ReceivedNotification {
   provider: ProviderName;
@@ -167,6 +191,7 @@ async function applyLocked(
       const points = Number(moved.points);
       await appendJournal(trx, { userId, orderId: moved.id, kind: 'recharge', points, now });
       await notify(trx, userId, BillingMsg.rechargedNews(points), now);
+      if (moved.purpose) await purposes.get(moved.purpose)?.credited(trx, moved, now);
       return { verdict: 'applied', detail: `credited ${points} points`, order: moved };
     }
   }

@@ -45,6 +45,10 @@ export interface BillingOrdersTable {
   /** The reconciler looks at a pending order again from then on (backoff). */
   check_after: Defaulted<number>;
   check_attempts: Defaulted<number>;
+  /** What the recharge was bought for: '' plain, 'notary' a notary order (migration 0015). */
+  purpose: Defaulted<string>;
+  /** The id of what it was bought for (the notary order), else null. */
+  purpose_id: Defaulted<number | null>;
   created_at: number;
   updated_at: number;
 }

@@ -35,7 +35,7 @@ import { ApiError } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
 import { newOrderNo } from './money.ts';
-import { applyTrade } from './apply.ts';
+import { applyTrade, rechargePurpose } from './apply.ts';
 import { CLOSED_TRADE, ProviderUnavailable } from './providers.ts';
 import { reconcileOrder, RECONCILE_MIN_AGE_SECONDS } from './reconcile.ts';
 import type { BillingOrderRow } from './schema.ts';
@@ -97,13 +97,24 @@ async function ownedRecharge(
   return o;
 }
 
+/** A recharge bought to pay for something: the purpose's name and that thing's id (migration 0015). */
+export interface PurposeRef {
+  name: string;
+  id: number;
+}
+
 /**
  * The payment call (spec 02 §7 `{integral, type, order_no}`): creates a pending recharge of `integral` points (or
  * takes the caller's pending `order_no`, which must be unexpired, of the same pay type and, if given, the same
  * points) and opens the payment at its provider.
  * @throws ApiError 404 订单不存在, 400 not pending / expired / other pay type / other points, 500 provider down
  */
-export async function pay(app: FastifyInstance, userId: number, body: PayBody): Promise<PayData> {
+export async function pay(
+  app: FastifyInstance,
+  userId: number,
+  body: PayBody,
+  purpose?: PurposeRef,
+): Promise<PayData> {
   const { db } = app.pdb;
   const now = nowSeconds();
   let order: BillingOrderRow;
@@ -131,6 +142,7 @@ export async function pay(app: FastifyInstance, userId: number, body: PayBody): 
         description: BillingMsg.rechargeDesc(points),
         expires_at: now + app.config.billing.orderTimeoutMinutes * 60,
         check_after: now + RECONCILE_MIN_AGE_SECONDS,
+        ...(purpose ? { purpose: purpose.name, purpose_id: purpose.id } : {}),
         created_at: now,
         updated_at: now,
       })
@@ -138,7 +150,8 @@ export async function pay(app: FastifyInstance, userId: number, body: PayBody): 
       .executeTakeFirstOrThrow();
   }
   const provider = app.billing.provider(body.type);
-  const returnUrl = `${app.config.publicUrl}${BillingPages.result}?order_no=${order.order_no}`;
+  const back = order.purpose ? rechargePurpose(order.purpose)?.returnPath(order) : undefined;
+  const returnUrl = `${app.config.publicUrl}${back ?? `${BillingPages.result}?order_no=${order.order_no}`}`;
   let started;
   try {
     started = await provider.start({

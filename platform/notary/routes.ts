@@ -40,6 +40,7 @@ import { createOrder, listOrders, orderDetail, ordersTab, stopOrder } from './se
 import { notaryOfficeRoutes } from './office-routes.ts';
 import { notarialCheck } from './public-check.ts';
 import { countLookup } from '../verify/service.ts';
+import { registerRechargePurpose } from '../billing/apply.ts';
 import { certificateIssuer } from '../../contract/issuer.ts';
 import {
   authorize,
@@ -47,7 +48,10 @@ import {
   documentField,
   documentRow,
   findDocument,
+  NOTARY_PURPOSE,
+  notaryCredited,
   payNews,
+  payWithProvider,
   payWithPoints,
   storeDocuments,
 } from './workflow.ts';
@@ -60,6 +64,12 @@ const noStore = { 'cache-control': 'private, no-store' };
 export async function notaryRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const verified = { preHandler: [app.requireUser, app.requireVerified] };
+  // A recharge bought for an order (Alipay, WeChat Pay) pays it once credited; the provider sends the browser back to
+  // the order's detail, which confirms the payment.
+  registerRechargePurpose(NOTARY_PURPOSE, {
+    credited: notaryCredited,
+    returnPath: (o) => `/notary/detail?orderId=${o.purpose_id}&order_no=${o.order_no}`,
+  });
   // Tab 3 of the orders list (the billing area's getOrderList) lists this area's orders.
   app.billing.notaryOrders = { list: (userId, query) => ordersTab(db, userId, query) };
 
@@ -167,8 +177,9 @@ export async function notaryRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(NotaryPaths.pay, verified, async (request) => {
     const { orderId, payType } = parseInput(NotaryPayBody, request.body);
-    if (payType !== 1) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.payTypeUnavailable);
-    const balance = await payWithPoints(app.pdb, currentUser(request).id, orderId, nowSeconds());
+    const userId = currentUser(request).id;
+    if (payType === 2 || payType === 3) return ok(await payWithProvider(app, userId, orderId, payType));
+    const balance = await payWithPoints(app.pdb, userId, orderId, nowSeconds());
     return ok({ balance }, NotaryMsg.paid);
   });
 

@@ -22,6 +22,7 @@ import {
   type NotaryPayNews,
   NotaryStep,
   orderPrice,
+  type NotaryDetailData,
 } from '../../contract/notary.ts';
 import {
   NotaryOpsMsg,
@@ -30,6 +31,8 @@ import {
   type NotaryQueueData,
 } from '../../contract/notary-office.ts';
 import { OpsMsg } from '../../contract/ops.ts';
+import type { PayData } from '../../contract/billing.ts';
+import { applyTrade } from '../billing/apply.ts';
 import { appendJournal, journalSum } from '../billing/journal.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import { ADDRESS, userFactory } from '../../tests/support/account.ts';
@@ -270,11 +273,48 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
     expect(Number(spends[0]!.points)).toBe(orderPrice(type, 2));
     const news = await get<NotaryPayNews>(h.app, NotaryPaths.paysmsnews, { orderId: order.id }, u.token);
     expect(news.data).toMatchObject({ pay: 2, balance: 50, step: NotaryStep.done });
-    // other pay types are not offered yet
+    // Alipay: a recharge of the price bought for the order; once the provider's payment is applied (as any of the
+    // billing area's confirmation paths applies it), the order is paid from it, once, with pay type 2
     const u2 = await newUser();
     const o2 = await orderAtStep2(u2);
-    const ali = await post(h.app, NotaryPaths.pay, { orderId: o2.id, payType: 2 }, u2.token);
-    expect(ali.msg).toBe(NotaryMsg.payTypeUnavailable);
+    await submitDocs(u2.token, o2.id);
+    await post(h.app, NotaryPaths.deCode, { orderId: o2.id, code: await userCode(u2.token) }, u2.token);
+    const ali = await post<PayData>(h.app, NotaryPaths.pay, { orderId: o2.id, payType: 2 }, u2.token);
+    expect(ali.code).toBe(200);
+    expect(ali.data).toMatchObject({ type: 2, integral: o2.money });
+    expect(ali.data.url).toContain('alipay.trade.page.pay');
+    const provider = h.app.billing.provider(2);
+    const trade = {
+      state: 'paid' as const,
+      tradeNo: `T${randomBytes(6).toString('hex')}`,
+      amountFen: ali.data.amountFen,
+      currency: 'CNY',
+      appId: '',
+      merchant: '',
+    };
+    const applied = await applyTrade(h.app.pdb, ali.data.order_no, provider, trade);
+    const again = await applyTrade(h.app.pdb, ali.data.order_no, provider, trade);
+    expect([applied.verdict, again.verdict]).toEqual(['applied', 'duplicate']);
+    const paid2 = await get<NotaryPayNews>(h.app, NotaryPaths.paysmsnews, { orderId: o2.id }, u2.token);
+    expect(paid2.data).toMatchObject({ pay: 2, step: NotaryStep.done, balance: 0 });
+    const detail2 = await get<NotaryDetailData>(h.app, NotaryPaths.detail, { orderId: o2.id }, u2.token);
+    expect(detail2.data.info.payType).toBe(2);
+    const u2Id = await userIdOf(u2.mobile);
+    const kinds = await h.app.pdb.db
+      .selectFrom('billing_orders')
+      .select(['kind', 'points'])
+      .where('user_id', '=', u2Id)
+      .orderBy('id')
+      .execute();
+    expect(kinds.map((k) => [k.kind, Number(k.points)])).toEqual([
+      ['recharge', o2.money],
+      ['spend', o2.money],
+    ]);
+    expect(await journalSum(h.app.pdb.db, u2Id)).toBe(0);
+    // a second Alipay payment of a paid order is refused
+    expect((await post(h.app, NotaryPaths.pay, { orderId: o2.id, payType: 2 }, u2.token)).msg).toBe(
+      NotaryMsg.alreadyPaid,
+    );
   });
 
   it('ending a paid order the office has not accepted refunds it once; an accepted one cannot be ended', async () => {

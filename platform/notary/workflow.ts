@@ -12,6 +12,7 @@
  * Every call is scoped to the owner: another user's order reads as not found (404).
  */
 import fsp from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
 import {
@@ -24,7 +25,10 @@ import {
   type NotaryStepCode,
   notaryType,
 } from '../../contract/notary.ts';
+import type { PayData } from '../../contract/billing.ts';
 import { balanceOf, spendInTransaction } from '../billing/journal.ts';
+import type { BillingOrderRow } from '../billing/schema.ts';
+import { pay } from '../billing/service.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
@@ -278,6 +282,80 @@ export async function payWithPoints(
       .execute();
     return spent.balance;
   });
+}
+
+/** The recharge purpose of a notary order paid through a provider (billing_orders.purpose, migration 0015). */
+export const NOTARY_PURPOSE = 'notary';
+
+/**
+ * Step 4 with Alipay (2) or WeChat Pay (3): a recharge of exactly the order's price in points, bought for the order
+ * (purpose `notary`), opened at the provider through the billing area's own payment flow; once the provider's payment
+ * is credited, {@link notaryCredited} spends the points on the order in the same transaction. So a provider payment
+ * leaves the same trail as a points payment (a recharge, then one consumption row) and every confirmation path of
+ * the billing area (notification, return page, WeChat poll, reconciliation) pays the order exactly once.
+ * @returns the billing area's payment answer (the cashier URL or WeChat's code URL, and the recharge's number)
+ * @throws ApiError 404 orderNotFound; 400 orderClosed, stepNotReached, alreadyPaid; the provider's errors
+ */
+export async function payWithProvider(
+  app: FastifyInstance,
+  userId: number,
+  orderId: number,
+  payType: 2 | 3,
+): Promise<PayData> {
+  const order = await openOrderAt(app.pdb.db, userId, orderId, NotaryStep.pay);
+  if (Number(order.pay) === NotaryPay.paid) throw bad(NotaryMsg.alreadyPaid);
+  return pay(
+    app,
+    userId,
+    { type: payType, integral: Number(order.points) },
+    { name: NOTARY_PURPOSE, id: Number(order.id) },
+  );
+}
+
+/**
+ * Runs when a recharge bought for a notary order is credited, inside its owner's transaction: the order, if it still
+ * waits for payment (open, at step 4, unpaid), is paid with those points (a consumption row) and records the
+ * provider's pay type; otherwise the points stay on the balance.
+ */
+export async function notaryCredited(
+  trx: Kysely<Database>,
+  recharge: BillingOrderRow,
+  now: number,
+): Promise<void> {
+  if (recharge.purpose_id === null) return;
+  const userId = Number(recharge.user_id);
+  const order = await trx
+    .selectFrom('notary_orders')
+    .selectAll()
+    .where('id', '=', Number(recharge.purpose_id))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (
+    !order ||
+    !isOpenOrder(order) ||
+    Number(order.pay) === NotaryPay.paid ||
+    Number(order.step) !== NotaryStep.pay
+  )
+    return;
+  const spent = await spendInTransaction(
+    trx,
+    userId,
+    Number(order.points),
+    NotaryMsg.paidDesc(order.order_no),
+    now,
+  );
+  await trx
+    .updateTable('notary_orders')
+    .set({
+      pay: NotaryPay.paid,
+      pay_type: Number(recharge.pay_type),
+      step: NotaryStep.done,
+      spend_order_id: spent.orderId,
+      paid_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', order.id)
+    .execute();
 }
 
 /** The order's pay state and the user's balance (`GET /api/Evidences/paysmsnews`). @throws 404 orderNotFound */

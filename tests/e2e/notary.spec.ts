@@ -75,8 +75,11 @@ async function fillApplication(page: Page, recipient: string) {
   await expect(page).toHaveURL(/\/readingMaterial\/signature\/\d+\/1$/);
 }
 
-/** Takes an order at step 2 through signing, authorisation and payment; lands on its detail. */
-async function signAuthorisePay(page: Page, extractCode: string) {
+/**
+ * Takes an order at step 2 through signing, authorisation and payment with points, or with Alipay in the sandbox
+ * cashier (a recharge of the price that pays the order); lands on its detail.
+ */
+async function signAuthorisePay(page: Page, extractCode: string, payWith: 'points' | 'alipay' = 'points') {
   await page.getByRole('button', { name: '确认签署' }).click();
   await expect(page).toHaveURL(/\/readingMaterial\/deCode\/\d+\/1$/, { timeout: 60_000 });
   await page.getByLabel('提取码').fill('WRONGCODE');
@@ -85,8 +88,17 @@ async function signAuthorisePay(page: Page, extractCode: string) {
   await page.getByLabel('提取码').fill(extractCode);
   await page.getByRole('button', { name: '确认授权' }).click();
   await expect(page).toHaveURL(/\/readingMaterial\/pay\/\d+\/1$/);
-  await page.getByRole('button', { name: '确认支付' }).click();
-  await expect(page).toHaveURL(/\/notary\/detail\?orderId=\d+&type=1&done=paid$/);
+  if (payWith === 'alipay') {
+    await page.getByRole('radio', { name: '支付宝' }).check();
+    await page.getByRole('button', { name: '确认支付' }).click();
+    await expect(page).toHaveURL(/\/cashier\/[0-9a-f]{32}$/);
+    await page.getByRole('button', { name: '支付成功' }).click();
+    await expect(page).toHaveURL(/\/notary\/detail\?orderId=\d+&order_no=R[0-9A-Za-z]+/);
+    await expect(page.getByRole('status').filter({ hasText: '支付成功' })).toBeVisible();
+  } else {
+    await page.getByRole('button', { name: '确认支付' }).click();
+    await expect(page).toHaveURL(/\/notary\/detail\?orderId=\d+&type=1&done=paid$/);
+  }
   await expect(page.getByTestId('detail-pay')).toHaveText('已支付');
 }
 
@@ -101,91 +113,95 @@ async function savePdf(page: Page, href: string, name: string): Promise<{ file: 
   return { file, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
-test('notarisation: select two evidences, every step, points, the office issues, documents and certificate verify', async ({
-  page,
-  browser,
-  loginAs,
-  opsLoginAs,
-  request,
-}, info) => {
-  test.setTimeout(240_000);
-  const tag = `${info.project.name}-${Date.now().toString(36)}`;
-  const recipient = await ensureAddress(request);
-  const { userInfo } = await apiLogin(request, DEMO.mobile, DEMO.password);
-  await loginAs(DEMO, '/buyCredits');
-  await buyPoints(page, 400);
-  const before = await balance(request);
+for (const payWith of ['points', 'alipay'] as const) {
+  test(`notarisation: select two evidences, every step, ${payWith}, the office issues, documents and certificate verify`, async ({
+    page,
+    browser,
+    loginAs,
+    opsLoginAs,
+    request,
+  }, info) => {
+    test.setTimeout(240_000);
+    const tag = `${payWith}-${info.project.name}-${Date.now().toString(36)}`;
+    const recipient = await ensureAddress(request);
+    const { userInfo } = await apiLogin(request, DEMO.mobile, DEMO.password);
+    await loginAs(DEMO, '/buyCredits');
+    if (payWith === 'points') await buyPoints(page, 400);
+    const before = await balance(request);
 
-  const order = await newOrder(page, tag);
-  // the application's rules, at their fields
-  await page.getByRole('button', { name: '提交申请表' }).click();
-  await expect(getText(page, '请阅读并同意《公证告知书》')).toBeVisible();
-  // a later step's URL leads back to the current one
-  await page.goto(`/attestation-list/readingMaterial/pay/${order.id}/1`);
-  await expect(page).toHaveURL(new RegExp(`/readingMaterial/applicationForm/${order.id}/1$`));
-  await fillApplication(page, recipient);
-  await page.goto(`/attestation-list/readingMaterial/deCode/${order.id}/1`);
-  await expect(page).toHaveURL(new RegExp(`/readingMaterial/signature/${order.id}/1$`));
-  await expect(page.getByTestId('notary-documents').getByRole('link')).toHaveCount(4);
-  await signAuthorisePay(page, userInfo.extractCode);
-  expect(await balance(request)).toBe(before - 400);
-  // one consumption row for it on /orders (tab 2)
-  await page.goto('/orders?type=2');
-  await expect(page.getByText('公证订单').first()).toBeVisible();
+    const order = await newOrder(page, tag);
+    // the application's rules, at their fields
+    await page.getByRole('button', { name: '提交申请表' }).click();
+    await expect(getText(page, '请阅读并同意《公证告知书》')).toBeVisible();
+    // a later step's URL leads back to the current one
+    await page.goto(`/attestation-list/readingMaterial/pay/${order.id}/1`);
+    await expect(page).toHaveURL(new RegExp(`/readingMaterial/applicationForm/${order.id}/1$`));
+    await fillApplication(page, recipient);
+    await page.goto(`/attestation-list/readingMaterial/deCode/${order.id}/1`);
+    await expect(page).toHaveURL(new RegExp(`/readingMaterial/signature/${order.id}/1$`));
+    await expect(page.getByTestId('notary-documents').getByRole('link')).toHaveCount(4);
+    await signAuthorisePay(page, userInfo.extractCode, payWith);
+    // points: 400 spent; Alipay: 400 bought and spent
+    expect(await balance(request)).toBe(payWith === 'points' ? before - 400 : before);
+    // one consumption row for it on /orders (tab 2)
+    const orderNo = (await page.getByTestId('notary-info').locator('.mono').first().textContent())!.trim();
+    await page.goto('/orders?type=2');
+    await expect(page.getByText(`公证订单${orderNo}`, { exact: true })).toHaveCount(1);
 
-  // the notary office accepts and issues
-  const office = createOperator('notary');
-  const opsPage = await browser.newPage();
-  await opsLoginAs(office, opsPage);
-  await opsPage.goto(`/ops/notary/${order.id}`);
-  await opsPage.getByText('受理', { exact: true }).click();
-  await opsPage.getByRole('button', { name: '确认受理' }).click();
-  await expect(opsPage.getByText('已受理').first()).toBeVisible();
-  await opsPage.getByText('出证', { exact: true }).click();
-  await opsPage.getByRole('button', { name: '确认出证' }).click();
-  await expect(opsPage.getByText('已出证').first()).toBeVisible({ timeout: 60_000 });
-  await opsPage.close();
+    // the notary office accepts and issues
+    const office = createOperator('notary');
+    const opsPage = await browser.newPage();
+    await opsLoginAs(office, opsPage);
+    await opsPage.goto(`/ops/notary/${order.id}`);
+    await opsPage.getByText('受理', { exact: true }).click();
+    await opsPage.getByRole('button', { name: '确认受理' }).click();
+    await expect(opsPage.getByText('已受理').first()).toBeVisible();
+    await opsPage.getByText('出证', { exact: true }).click();
+    await opsPage.getByRole('button', { name: '确认出证' }).click();
+    await expect(opsPage.getByText('已出证').first()).toBeVisible({ timeout: 60_000 });
+    await opsPage.close();
 
-  // the user: 已支付 / 出证成功, four signed documents and the certificate
-  await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
-  await expect(page.getByTestId('detail-notarial')).toHaveText('出证成功');
-  const pdfs = [];
-  for (const type of [1, 2, 3, 4, 5]) {
-    pdfs.push(
-      await savePdf(
-        page,
-        `/notary/detail?orderId=${order.id}&type=1&doc=${type}`,
-        `notary-${tag}-${type}.pdf`,
-      ),
-    );
-  }
-  for (const pdf of pdfs) {
-    const report = pdfsig(pdf.file);
-    expect(report).toContain('Signature Type: ETSI.CAdES.detached');
-    expect(report).toContain('Total document signed');
-    expect(report).toContain('Signature Validation: Signature is Valid.');
-  }
-  // the list shows it paid and issued
-  await page.goto('/notary');
-  const row = page
-    .getByTestId('notary-row')
-    .filter({ has: page.getByRole('link', { name: '查看详情' }) })
-    .first();
-  await expect(row.getByTestId('notary-pay')).toHaveText('已支付');
-  await expect(row.getByTestId('notary-notarial')).toHaveText('出证成功');
+    // the user: 已支付 / 出证成功, four signed documents and the certificate
+    await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
+    await expect(page.getByTestId('detail-notarial')).toHaveText('出证成功');
+    const pdfs = [];
+    for (const type of [1, 2, 3, 4, 5]) {
+      pdfs.push(
+        await savePdf(
+          page,
+          `/notary/detail?orderId=${order.id}&type=1&doc=${type}`,
+          `notary-${tag}-${type}.pdf`,
+        ),
+      );
+    }
+    for (const pdf of pdfs) {
+      const report = pdfsig(pdf.file);
+      expect(report).toContain('Signature Type: ETSI.CAdES.detached');
+      expect(report).toContain('Total document signed');
+      expect(report).toContain('Signature Validation: Signature is Valid.');
+    }
+    // the list shows it paid and issued
+    await page.goto('/notary');
+    const row = page
+      .getByTestId('notary-row')
+      .filter({ has: page.getByRole('link', { name: '查看详情' }) })
+      .first();
+    await expect(row.getByTestId('notary-pay')).toHaveText('已支付');
+    await expect(row.getByTestId('notary-notarial')).toHaveText('出证成功');
 
-  // the public check confirms the number and the file
-  const cert = pdfs[4]!;
-  await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
-  const certNo = (await page.getByTestId('detail-certificate-no').textContent())!.trim();
-  expect(certNo).toMatch(/^\(\d{4}\)存证云公字第\d{6}号$/);
-  await page.goto('/queryAuthentication/notarial');
-  await page.getByLabel('公证书编号').fill(certNo);
-  await page.getByLabel(/SHA-256/).fill(cert.sha256);
-  await page.getByRole('button', { name: /查询|核验/ }).click();
-  await expect(page.getByText('文件一致')).toBeVisible();
-  await expect(page.getByText(certNo).first()).toBeVisible();
-});
+    // the public check confirms the number and the file
+    const cert = pdfs[4]!;
+    await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
+    const certNo = (await page.getByTestId('detail-certificate-no').textContent())!.trim();
+    expect(certNo).toMatch(/^\(\d{4}\)存证云公字第\d{6}号$/);
+    await page.goto('/queryAuthentication/notarial');
+    await page.getByLabel('公证书编号').fill(certNo);
+    await page.getByLabel(/SHA-256/).fill(cert.sha256);
+    await page.getByRole('button', { name: /查询|核验/ }).click();
+    await expect(page.getByText('文件一致')).toBeVisible();
+    await expect(page.getByText(certNo).first()).toBeVisible();
+  });
+}
 
 test('notarisation: end operation voids an unpaid order and refunds a paid one; an unverified user is sent to verification', async ({
   page,

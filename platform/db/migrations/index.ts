@@ -18,6 +18,7 @@ import { evidenceSearch } from './0011_evidence_search.ts';
 import { notary } from './0012_notary.ts';
 import { notaryApplications } from './0013_notary_applications.ts';
 import { notaryWorkflow } from './0014_notary_workflow.ts';
+import { billingPurpose } from './0015_billing_purpose.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0012_notary': notary(dialect),
         '0013_notary_applications': notaryApplications(),
         '0014_notary_workflow': notaryWorkflow(dialect),
+        '0015_billing_purpose': billingPurpose(),
       };
     },
   };
