@@ -40,10 +40,16 @@ export interface GatewayLoadContext {
   evidenceSaved?: (baoquan: string) => void;
   /**
    * Prints the gateway page `path` as the holder of `cookie` (the caller's Cookie header) sees it to an A4 PDF signed
-   * (PAdES) by the platform's document signer with `reason` (server/pdf/page-printer.ts); absent without a UI build.
+   * (PAdES) with `reason` by the platform's document signer or, `signer` 'notary', the notary office's
+   * (server/pdf/page-printer.ts); absent without a UI build.
    * @throws PagePrintError (its `status`) when the page does not answer 2xx; the pool's busy/timeout errors
    */
-  printPage?: (path: string, cookie: string | null, reason: string) => Promise<Buffer>;
+  printPage?: (
+    path: string,
+    cookie: string | null,
+    reason: string,
+    signer?: 'platform' | 'notary',
+  ) => Promise<Buffer>;
   /**
    * The platform's internal key, for the calls that take documents only the gateway makes (the notarisation
    * documents). Server-only; absent when the gateway has none.

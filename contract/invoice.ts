@@ -10,7 +10,15 @@ import { z } from 'zod';
 import './zod-locale.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
-import { bankNo, blankToUndefined, freeText, isValidCreditCode, isValidIdCard, rowId } from './validators.ts';
+import {
+  bankNo,
+  blankToUndefined,
+  courierNumber,
+  freeText,
+  isValidCreditCode,
+  isValidIdCard,
+  rowId,
+} from './validators.ts';
 import {
   CHECK_REMARK_MAX_CHARS,
   INVOICE_TYPES,
@@ -215,13 +223,7 @@ export const InvoiceRejectBody = InvoiceOpsIdBody.extend({
 });
 /** `issue` body of a paper special invoice (the files of an electronic one come as multipart parts `file`). */
 export const InvoiceCourierBody = InvoiceOpsIdBody.extend({
-  courierNumber: z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: InvoiceMsg.courierRequired })
-      .trim()
-      .regex(/^[0-9A-Za-z]{6,30}$/, InvoiceMsg.courierInvalid),
-  ),
+  courierNumber: courierNumber(InvoiceMsg.courierRequired, InvoiceMsg.courierInvalid),
 });
 
 /** An invoice head (spec 02 §3). Empty strings for the fields an ENTERPRISE head left out. */

@@ -147,6 +147,11 @@ export const NotaryMsg = {
   certificateNoRequired: '请输入公证书编号',
   certificateNotFound: '未查询到该公证书',
   hashInvalid: '文件哈希应为64位十六进制',
+  paperRequested: '已申请寄送纸质公证书',
+  paperNotIssued: '公证书出具后方可申请寄送纸质公证书',
+  paperAlready: '已申请寄送纸质公证书，请勿重复申请',
+  shippedNews: (orderNo: string, courier: string) =>
+    `您的公证订单${orderNo}的纸质公证书已寄出，快递单号${courier}`,
   /** Notifications to the user (ours). */
   acceptedNews: (orderNo: string) => `您的公证订单${orderNo}已由公证处受理`,
   returnedNews: (orderNo: string, remark: string) => `您的公证订单${orderNo}需要补充材料：${remark}`,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import './zod-locale.ts';
 import { type NotaryDetailEvidence, type NotaryStepCode, type NotarialCode, NotaryStep } from './notary.ts';
-import { freeText, rowId } from './validators.ts';
+import { courierNumber, freeText, rowId } from './validators.ts';
 import type { OpsRole } from './ops.ts';
 
 /** The role that opens the queue. */
@@ -32,6 +32,8 @@ export const NotaryOpsPaths = {
   returnStep: '/api/ops/notary/return',
   /** `POST {id, remark}`: terminate it and give the points back. */
   terminate: '/api/ops/notary/terminate',
+  /** `POST {id, courierNumber}`: the paper certificate the user asked for was mailed. */
+  ship: '/api/ops/notary/ship',
   /** `POST` multipart `id` + file `certificate` (the signed notarial certificate PDF): issue an accepted order. */
   issue: '/api/ops/notary/issue',
 } as const;
@@ -52,6 +54,9 @@ export const NotaryOpsMsg = {
   terminated: '已终止，积分已退回',
   issued: '已出证',
   notAuthorized: '用户尚未授权读取证据',
+  courierRequired: '请填写快递单号',
+  courierInvalid: '快递单号应为6-30位字母或数字',
+  shipped: '已登记寄送',
 } as const;
 
 export const NotaryQueueQuery = z.object({
@@ -66,6 +71,9 @@ export const NotaryReturnBody = NotaryOpsIdBody.extend({
     .min(NotaryStep.applicationForm, NotaryOpsMsg.stepInvalid)
     .max(NotaryStep.deCode, NotaryOpsMsg.stepInvalid),
   remark: freeText('说明', 200, true),
+});
+export const NotaryShipBody = NotaryOpsIdBody.extend({
+  courierNumber: courierNumber(NotaryOpsMsg.courierRequired, NotaryOpsMsg.courierInvalid),
 });
 export const NotaryTerminateBody = NotaryOpsIdBody.extend({ remark: freeText('说明', 200, true) });
 
@@ -99,6 +107,9 @@ export interface NotaryOpsDetail {
     acceptedAt: string | null;
     issuedAt: string | null;
     officeRemark: string | null;
+    /** When the user asked for the paper certificate, and its waybill number once mailed. */
+    paperRequestedAt: string | null;
+    courierNumber: string | null;
   };
   applicant: { kind: 'personal' | 'enterprise'; name: string; idNumber: string } | null;
   application: {

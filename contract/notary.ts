@@ -56,6 +56,8 @@ export const NotaryPaths = {
   pay: '/api/Evidences/pay',
   /** `GET {orderId}` → {@link NotaryPayNews}: the order's pay state and the user's balance (spec 02 §7). */
   paysmsnews: '/api/Evidences/paysmsnews',
+  /** `POST {orderId}`: asks for the issued certificate's paper copies to be mailed to the application's address. */
+  requestPaper: '/api/Evidences/requestPaper',
   /** `GET {number, hash?}` → {@link NotarialCheckData}: public check of a notarial certificate (anyone). */
   notarialCheck: '/api/notarial/check',
 } as const;
@@ -183,6 +185,13 @@ export interface NotaryDetailData {
     certificateNo: string | null;
     /** The office's last remark to the user (more material asked, termination reason), else null. */
     officeRemark: string | null;
+    /** The paper certificate: copies and address from the application, whether asked for, the waybill once sent. */
+    paper: {
+      copies: number;
+      address: string;
+      requestedAt: string | null;
+      courierNumber: string | null;
+    } | null;
   };
   list: NotaryDetailEvidence[];
   count: number;

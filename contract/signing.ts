@@ -21,8 +21,16 @@ export const SigningPaths = {
   certificates: '/api/signing/certificates',
 } as const;
 
+/**
+ * Who signs: the platform operator's signer (certificate PDFs, the notarisation documents) or the notary office's
+ * (notarial certificates, issue 14).
+ */
+export const SIGNERS = ['platform', 'notary'] as const;
+export type SignerName = (typeof SIGNERS)[number];
+
 /** The request: the SHA-256 (64 lowercase hex) of the PDF's signed byte range (the time is the PDF's own `/M`). */
 export const CmsSignBody = z.object({
+  signer: z.enum(SIGNERS).default('platform'),
   digest: z
     .string()
     .regex(/^[0-9a-f]{64}$/, { message: SigningMsg.badDigest })
@@ -49,3 +57,6 @@ export interface SigningCertificatesData {
   notBefore: string;
   notAfter: string;
 }
+
+/** `GET /api/signing/certificates?signer=` query (default the platform's). */
+export const SignerQuery = z.object({ signer: z.enum(SIGNERS).default('platform') });

@@ -342,3 +342,17 @@ export const birthDate = z.preprocess(
     .trim()
     .refine((s) => isValidBirthDate(s), ValidatorMsg.birthDateInvalid),
 );
+
+/**
+ * A courier's waybill number (the paper invoice, the paper notarial certificate): 6–30 letters or digits; blank is
+ * `required`, anything else `invalid`.
+ */
+export function courierNumber(required: string, invalid: string) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: required })
+      .trim()
+      .regex(/^[0-9A-Za-z]{6,30}$/, invalid),
+  );
+}

@@ -96,6 +96,12 @@ export interface PlatformConfig {
    * that replaces the local one generated under `${dataDir}/keys/`.
    */
   documentSigning: { operator: string; pemFile: string | undefined };
+  /**
+   * The notary office's signer of notarial certificates (issue 14 point 4): NOTARY_OFFICE (default 合作公证机构), its
+   * name in a generated local certificate (`${dataDir}/keys/notary-signing.pem`); NOTARY_SIGNING_PEM_FILE, the
+   * office's own PEM bundle from a real CA that replaces it.
+   */
+  notarySigning: { operator: string; pemFile: string | undefined };
   /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
   billing: BillingConfig;
   /**
@@ -177,6 +183,8 @@ const EnvSchema = z.object({
   INTERNAL_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   PLATFORM_OPERATOR: z.string().trim().min(1).max(64).default('存证云'),
   DOCUMENT_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
+  NOTARY_OFFICE: z.string().trim().min(1).max(64).default('合作公证机构'),
+  NOTARY_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   POINT_PRICE_FEN: int(100, 1, 1_000_000),
   ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
   ALIPAY_SELLER_ID: z.string().trim().optional(),
@@ -362,6 +370,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     publicUrl,
     internalApiKey: e.INTERNAL_API_KEY,
     documentSigning: { operator: e.PLATFORM_OPERATOR, pemFile: e.DOCUMENT_SIGNING_PEM_FILE },
+    notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
     billing: {
       pointPriceFen: e.POINT_PRICE_FEN,
       orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,

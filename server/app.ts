@@ -283,8 +283,12 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey'> = {
         ...(web.hasDecorator('pagePrinter')
           ? {
-              printPage: (path: string, cookie: string | null, reason: string) =>
-                web.pagePrinter.print(path, cookie, reason),
+              printPage: (
+                path: string,
+                cookie: string | null,
+                reason: string,
+                signer?: 'platform' | 'notary',
+              ) => web.pagePrinter.print(path, cookie, reason, signer),
             }
           : {}),
         ...(opts.internalKey ? { internalKey: opts.internalKey } : {}),

@@ -7,7 +7,7 @@
  * there, so the URL never shows in the page. No transfer screenshots exist on this platform (`tranImg` is null).
  * Another user's order answers 404.
  */
-import { data, Link, redirect } from 'react-router';
+import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
 import { ApiCode, isSuccess } from '../../contract/envelope.ts';
 import { NotaryPaths, type NotaryDetailData, type NotaryDownData } from '../../contract/notary.ts';
@@ -26,7 +26,10 @@ import {
 } from '../../contract/notary-codes.ts';
 import { BillingPaths, PayStatus, type OrderStatusData } from '../../contract/billing.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { FormNotice } from '../shell/field.tsx';
+import { FormErrors, FormNotice } from '../shell/field.tsx';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
 import { Pagination } from '../shell/pagination.tsx';
 import { notFound } from './notary.server.ts';
 import { Facts, OrderEvidences } from './notary-ui.tsx';
@@ -36,7 +39,7 @@ export const meta: Route.MetaFunction = () => [{ title: '公证详情 - 我的�
 
 const ID_RE = /^[1-9]\d{0,14}$/;
 const PAY_TYPE_TEXT: Record<number, string> = { 1: '积分支付', 2: '支付宝', 3: '微信支付' };
-const DONE: Record<string, string> = { paid: NotaryMsg.paid };
+const DONE: Record<string, string> = { paid: NotaryMsg.paid, paper: NotaryMsg.paperRequested };
 /** Back from the provider before it confirmed the payment (ours). */
 const PAY_WAITING = '支付结果确认中，请稍后刷新页面查看';
 
@@ -80,7 +83,50 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function NotaryDetail({ loaderData }: Route.ComponentProps) {
+/** `intent=paper`: asks for the paper certificate to be mailed; back to the detail (Post/Redirect/Get). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await readForm(request, context);
+  await validateCsrf(formData, request, context);
+  const orderId = String(formData.get('orderId') ?? '');
+  if (formData.get('intent') !== 'paper' || !ID_RE.test(orderId)) throw notFound();
+  const res = await authedCall(request, context, NotaryPaths.requestPaper, {
+    method: 'POST',
+    body: { orderId },
+  });
+  if (!isSuccess(res.code)) return { error: res.msg };
+  return redirect(`/notary/detail?orderId=${orderId}&done=paper`);
+}
+
+/** The paper certificate: copies and address, then a request button, then whether it was mailed and the waybill. */
+function PaperCopies({ paper }: { paper: NonNullable<NotaryDetailData['info']['paper']> }) {
+  return (
+    <>
+      <h2 className="section-title">纸质公证书</h2>
+      <Facts
+        testId="detail-paper"
+        rows={[
+          ['份数', `${paper.copies}份`],
+          ['收件地址', paper.address],
+          ['申请寄送时间', paper.requestedAt ?? ''],
+          [
+            '快递单号',
+            paper.courierNumber ? (
+              <span className="mono" data-testid="detail-courier">
+                {paper.courierNumber}
+              </span>
+            ) : paper.requestedAt ? (
+              '待寄送'
+            ) : (
+              ''
+            ),
+          ],
+        ]}
+      />
+    </>
+  );
+}
+
+export default function NotaryDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { orderId, page, info, list, count, notice } = loaderData;
   const signed = info.step > NotaryStep.signature;
   const issued = info.notarial === Notarial.succeeded;
@@ -92,6 +138,7 @@ export default function NotaryDetail({ loaderData }: Route.ComponentProps) {
       </p>
       <h1>公证详情</h1>
       <FormNotice text={notice} />
+      <FormErrors errors={actionData?.error ? [actionData.error] : undefined} />
       <h2 className="section-title">订单信息</h2>
       <Facts
         testId="notary-info"
@@ -135,9 +182,19 @@ export default function NotaryDetail({ loaderData }: Route.ComponentProps) {
       ) : (
         <p className="muted">文书尚未签署</p>
       )}
+      {issued && info.paper ? <PaperCopies paper={info.paper} /> : null}
       {issued ? (
         <>
           <h2 className="section-title">公证书</h2>
+          {info.paper && !info.paper.requestedAt ? (
+            <Form method="post" className="inline-form">
+              <CsrfInput />
+              <input type="hidden" name="orderId" value={orderId} />
+              <button type="submit" name="intent" value="paper" className="button">
+                申请寄送纸质公证书
+              </button>
+            </Form>
+          ) : null}
           <p data-testid="detail-certificate">
             <a className="button primary" href={docHref(NOTARIAL_CERTIFICATE_TYPE)}>
               下载公证书（PDF）

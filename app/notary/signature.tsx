@@ -15,6 +15,7 @@ import { apiCall, multipartPdfs } from '../lib/api.server.ts';
 import { authedCall, requireToken } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { readForm } from '../lib/form-body.server.ts';
+import { printFailure } from '../lib/print-failure.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { loadStep } from './notary.server.ts';
@@ -25,6 +26,7 @@ export const meta: Route.MetaFunction = () => [{ title: '在线签名 - 我的�
 
 /** When the gateway cannot print (no browser, no key): ours. */
 const SIGNING_UNAVAILABLE = '文书签署服务暂不可用，请稍后重试';
+const SIGNING_BUSY = '文书签署服务繁忙，请稍后重试';
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const order = await loadStep(request, context, params, NotaryStep.signature);
@@ -58,8 +60,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     for (const d of NOTARY_DOCUMENTS) {
       pdfs.push(await context.printPage(`/notary/document/${order.orderId}/${d.type}`, cookie, d.name));
     }
-  } catch {
-    return data({ error: SIGNING_UNAVAILABLE }, { status: 503 });
+  } catch (err) {
+    const kind = printFailure(err);
+    if (kind === null) throw err;
+    return data({ error: kind === 'busy' ? SIGNING_BUSY : SIGNING_UNAVAILABLE }, { status: 503 });
   }
   const res = await apiCall(context, NotaryPaths.submitDocuments, {
     method: 'POST',

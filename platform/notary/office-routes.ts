@@ -16,6 +16,7 @@ import {
   NotaryOpsPaths,
   NotaryQueueQuery,
   NotaryReturnBody,
+  NotaryShipBody,
   NotaryTerminateBody,
 } from '../../contract/notary-office.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
@@ -30,6 +31,7 @@ import {
   notaryQueue,
   notaryWaiting,
   returnToStep,
+  shipPaper,
   terminateOrder,
 } from './office.ts';
 
@@ -138,6 +140,13 @@ export async function notaryOfficeRoutes(app: FastifyInstance): Promise<void> {
     const { id, remark } = parseInput(NotaryTerminateBody, request.body);
     await terminateOrder({ pdb: app.pdb, operatorId: operator.id, id }, remark ?? '');
     return ok(null, NotaryOpsMsg.terminated);
+  });
+
+  app.post(NotaryOpsPaths.ship, guarded, async (request) => {
+    const operator = requireRole(request, NOTARY_OPS_ROLE);
+    const { id, courierNumber } = parseInput(NotaryShipBody, request.body);
+    await shipPaper({ pdb: app.pdb, operatorId: operator.id, id }, courierNumber);
+    return ok(null, NotaryOpsMsg.shipped);
   });
 
   app.post(NotaryOpsPaths.issue, guarded, async (request) => {

@@ -157,6 +157,8 @@ export async function notaryOpsDetail(db: Kysely<Database>, id: number): Promise
       acceptedAt: at(o.accepted_at),
       issuedAt: at(o.issued_at),
       officeRemark: o.office_remark,
+      paperRequestedAt: at(o.paper_requested_at),
+      courierNumber: o.courier_number,
     },
     applicant: app
       ? { kind: app.applicant_kind, name: app.applicant_name, idNumber: app.applicant_id_number }
@@ -369,6 +371,28 @@ export async function issueCertificate(
     await staged.discard();
     throw err;
   }
+}
+
+/**
+ * Records that the paper certificate the user asked for was mailed (`courierNumber`, the waybill), and tells the user.
+ * @throws as {@link decide}: wrongState unless issued, asked for and not yet sent
+ */
+export async function shipPaper(d: NotaryDecision, courierNumber: string): Promise<void> {
+  await decide(
+    d,
+    'ship',
+    (o) =>
+      Number(o.notarial) === Notarial.succeeded && o.paper_requested_at !== null && o.courier_number === null,
+    async (trx, o, now) => {
+      await trx
+        .updateTable('notary_orders')
+        .set({ courier_number: courierNumber, shipped_at: now, updated_at: now })
+        .where('id', '=', o.id)
+        .execute();
+      await notify(trx, Number(o.user_id), NotaryMsg.shippedNews(o.order_no, courierNumber), now);
+      return courierNumber;
+    },
+  );
 }
 
 /** A stored document or certificate by its row id (the office's file route). */

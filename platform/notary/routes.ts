@@ -36,7 +36,7 @@ import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { applicationOf, saveApplication } from './application.ts';
-import { createOrder, listOrders, orderDetail, ordersTab, stopOrder } from './service.ts';
+import { createOrder, listOrders, orderDetail, ordersTab, requestPaper, stopOrder } from './service.ts';
 import { notaryOfficeRoutes } from './office-routes.ts';
 import { notarialCheck } from './public-check.ts';
 import { countLookup } from '../verify/service.ts';
@@ -187,6 +187,12 @@ export async function notaryRoutes(app: FastifyInstance): Promise<void> {
     const { orderId } = parseInput(NotaryOrderIdBody, request.query);
     reply.headers(noStore);
     return ok(await payNews(db, currentUser(request).id, orderId));
+  });
+
+  app.post(NotaryPaths.requestPaper, { preHandler: app.requireUser }, async (request) => {
+    const { orderId } = parseInput(NotaryOrderIdBody, request.body);
+    await requestPaper(app.pdb, currentUser(request).id, orderId, nowSeconds());
+    return ok(null, NotaryMsg.paperRequested);
   });
 
   // Public: counted against the client's budget of public lookups (the /queryAuthentication calls' 30 a minute).

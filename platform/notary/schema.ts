@@ -41,6 +41,11 @@ export interface NotaryOrdersTable {
   refunded_at: NullableColumn;
   /** The office's last remark to the user (more material asked, termination reason). */
   office_remark: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the user asked for the paper certificate to be mailed (migration 0016). */
+  paper_requested_at: NullableColumn;
+  /** The courier's waybill number of the paper certificate, once sent. */
+  courier_number: ColumnType<string | null, string | null | undefined, string | null>;
+  shipped_at: NullableColumn;
 }
 type NullableColumn = ColumnType<number | null, number | null | undefined, number | null>;
 export type NotaryOrderRowDb = Selectable<NotaryOrdersTable>;

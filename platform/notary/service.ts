@@ -187,6 +187,11 @@ export async function orderDetail(
     .offset((page - 1) * NOTARY_PAGE_SIZE)
     .execute();
   const row = toRow(order);
+  const paper = await db
+    .selectFrom('notary_applications')
+    .select(['copies', 'province', 'city', 'area', 'address', 'recipient'])
+    .where('order_id', '=', order.id)
+    .executeTakeFirst();
   return {
     info: {
       orderNo: row.orderNo,
@@ -200,6 +205,15 @@ export async function orderDetail(
       notarial: row.notarial,
       certificateNo: order.certificate_no,
       officeRemark: order.office_remark,
+      paper: paper
+        ? {
+            copies: Number(paper.copies),
+            address: `${paper.recipient} ${paper.province}${paper.city}${paper.area}${paper.address}`,
+            requestedAt:
+              order.paper_requested_at === null ? null : formatBeijing(Number(order.paper_requested_at)),
+            courierNumber: order.courier_number,
+          }
+        : null,
     },
     list: evidences.map((e) => ({
       id: Number(e.id),
@@ -265,6 +279,30 @@ export async function refundOrder(
     .set({ refunded_at: now, updated_at: now })
     .where('id', '=', order.id)
     .execute();
+}
+
+/**
+ * Asks for the issued notarial certificate's paper copies (the application's number of copies) to be mailed to the
+ * application's address; once.
+ * @throws ApiError 404 orderNotFound; 400 paperNotIssued before issue; 400 paperAlready for a second request
+ */
+export async function requestPaper(
+  pdb: PlatformDb,
+  userId: number,
+  orderId: number,
+  now: number,
+): Promise<void> {
+  await withUserTransaction(pdb, userId, async (trx) => {
+    const order = await requireOrder(trx, userId, orderId);
+    if (Number(order.notarial) !== Notarial.succeeded)
+      throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.paperNotIssued);
+    if (order.paper_requested_at !== null) throw new ApiError(ApiCode.BAD_REQUEST, NotaryMsg.paperAlready);
+    await trx
+      .updateTable('notary_orders')
+      .set({ paper_requested_at: now, updated_at: now })
+      .where('id', '=', order.id)
+      .execute();
+  });
 }
 
 /**

@@ -361,6 +361,9 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
       .where('action', '=', 'evidence')
       .execute();
     expect(audit.some((r) => r.remark === ev.baoquan)).toBe(true);
+    expect((await post(h.app, NotaryPaths.requestPaper, { orderId: order.id }, u.token)).msg).toBe(
+      NotaryMsg.paperNotIssued,
+    );
     // issue before accept: refused
     const cert = pdfBytes('notarial certificate');
     const issue = (id: number, file: Buffer) =>
@@ -411,12 +414,29 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
     expect((await get(h.app, NotaryPaths.notarialCheck, { number: '(2026)存证云公字第999999号' })).msg).toBe(
       NotaryMsg.certificateNotFound,
     );
+    // the paper copies: asked for once, then mailed by the office with a waybill number the user sees
+    const ship = (courierNumber: string) => ops(office, NotaryOpsPaths.ship, { id: order.id, courierNumber });
+    expect((await ship('SF1234567890')).msg).toBe(NotaryOpsMsg.wrongState);
+    const asked = await post(h.app, NotaryPaths.requestPaper, { orderId: order.id }, u.token);
+    expect(asked.msg).toBe(NotaryMsg.paperRequested);
+    expect((await post(h.app, NotaryPaths.requestPaper, { orderId: order.id }, u.token)).msg).toBe(
+      NotaryMsg.paperAlready,
+    );
+    expect((await post(h.app, NotaryPaths.requestPaper, { orderId: order.id }, other.token)).code).toBe(
+      ApiCode.NOT_FOUND,
+    );
+    expect((await ship('顺丰')).msg).toBe(NotaryOpsMsg.courierInvalid);
+    expect((await ship('SF1234567890')).msg).toBe(NotaryOpsMsg.shipped);
+    const shipped = await get<NotaryDetailData>(h.app, NotaryPaths.detail, { orderId: order.id }, u.token);
+    expect(shipped.data.info.paper).toMatchObject({ copies: 2, courierNumber: 'SF1234567890' });
+    expect(shipped.data.info.paper!.requestedAt).not.toBeNull();
     const notes = await h.app.pdb.db
       .selectFrom('notifications')
       .select('content')
       .where('user_id', '=', await userIdOf(u.mobile))
       .execute();
     expect(notes.some((n) => n.content.includes(number))).toBe(true);
+    expect(notes.some((n) => n.content.includes('SF1234567890'))).toBe(true);
   });
 
   it('the office sends an order back to a step (the payment stays) and terminates one with a refund', async () => {

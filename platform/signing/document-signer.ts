@@ -22,6 +22,8 @@ import { readOrCreateKeyFile } from '../core/key-file.ts';
 
 /** File name of the generated bundle under `${dataDir}/keys/`. */
 export const DOCUMENT_SIGNING_FILE = 'document-signing.pem';
+/** File name of the notary office's generated bundle under `${dataDir}/keys/` (notarial certificates, issue 14). */
+export const NOTARY_SIGNING_FILE = 'notary-signing.pem';
 
 const OID = {
   commonName: '2.5.4.3',
@@ -214,12 +216,16 @@ export class DocumentSigner {
   }
 
   /**
-   * Loads the bundle from `pemFile`, or from `${dataDir}/keys/document-signing.pem`, generating it when absent.
+   * Loads the bundle from `pemFile`, or from `${dataDir}/keys/<fileName>` (default document-signing.pem),
+   * generating it when absent (a local CA issuing a signer named `operator`).
    * @throws SigningKeyError when the bundle lacks a key or a certificate, the key is of an unsupported type, or
    *   the first certificate does not belong to the key
    */
-  static async open(dataDir: string, opts: { pemFile?: string; operator: string }): Promise<DocumentSigner> {
-    const file = opts.pemFile ?? path.join(dataDir, 'keys', DOCUMENT_SIGNING_FILE);
+  static async open(
+    dataDir: string,
+    opts: { pemFile?: string | undefined; operator: string; fileName?: string },
+  ): Promise<DocumentSigner> {
+    const file = opts.pemFile ?? path.join(dataDir, 'keys', opts.fileName ?? DOCUMENT_SIGNING_FILE);
     const pem = opts.pemFile
       ? await readFile(opts.pemFile, 'utf8')
       : await readOrCreateKeyFile(file, () => generateLocalBundle(opts.operator));

@@ -172,13 +172,18 @@ describe.skipIf(!hasPdfsig)('signed notarisation documents', () => {
         });
       });
       expect((await post(h.app, NotaryPaths.pay, { orderId: order.id, payType: 1 }, u.token)).code).toBe(200);
-      const office = await operatorToken(h, `office-${h.dialect}`, 'notary');
-      await post(h.app, NotaryOpsPaths.accept, { id: order.id }, office);
-      const certificate = await sign('notarial certificate');
+      const operator = await operatorToken(h, `office-${h.dialect}`, 'notary');
+      await post(h.app, NotaryOpsPaths.accept, { id: order.id }, operator);
+      const office = await h.app.notarySigner();
+      const certificate = await signPdf(
+        await pdfOf('notarial certificate'),
+        { cmsFor: (digest) => office.signDigest(digest) },
+        { name: office.signerName, reason: '公证书', location: 'CN', contactInfo: '' },
+      );
       const issued = await call(h.app, {
         method: 'POST',
         url: NotaryOpsPaths.issue,
-        token: office,
+        token: operator,
         ...multipart(
           { id: String(order.id) },
           { data: certificate, filename: 'c.pdf', field: 'certificate' },
@@ -192,9 +197,14 @@ describe.skipIf(!hasPdfsig)('signed notarisation documents', () => {
         u.token,
       );
       const back = (await h.app.inject({ method: 'GET', url: link.data.downUrl })).rawPayload;
-      expect(pdfsig(saveTo('certificate.pdf', back))).toContain('Signature Validation: Signature is Valid.');
-      const number = (await get<NotaryOpsDetail>(h.app, NotaryOpsPaths.detail, { id: order.id }, office)).data
-        .order.certificateNo!;
+      const report = pdfsig(saveTo('certificate.pdf', back));
+      expect(report).toContain('Signature Validation: Signature is Valid.');
+      // signed by the notary office's own certificate, not the platform's
+      expect(report).toContain(`Signer Certificate Common Name: ${office.signerName}`);
+      expect(office.signerName).toBe('合作公证机构');
+      expect(office.fingerprint).not.toBe((await h.app.documentSigner()).fingerprint);
+      const number = (await get<NotaryOpsDetail>(h.app, NotaryOpsPaths.detail, { id: order.id }, operator))
+        .data.order.certificateNo!;
       const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
       const genuine = await get<NotarialCheckData>(h.app, NotaryPaths.notarialCheck, {
         number,

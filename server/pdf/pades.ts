@@ -12,7 +12,7 @@ import { SignPdf } from '@signpdf/signpdf';
 import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import { PDFDocument } from 'pdf-lib';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
-import { type CmsSignData, SigningPaths } from '../../contract/signing.ts';
+import { type CmsSignData, type SignerName, SigningPaths } from '../../contract/signing.ts';
 
 /** Makes a detached CMS SignedData (DER) over a SHA-256 digest (32 bytes). */
 export interface CmsSource {
@@ -33,6 +33,8 @@ export class PlatformCmsSource implements CmsSource {
     private readonly upstreamUrl: string,
     private readonly internalKey: string,
     private readonly timeoutMs = 10_000,
+    /** Which of the platform's signers: its own (certificates, documents) or the notary office's (issue 14). */
+    private readonly signer: SignerName = 'platform',
   ) {}
 
   /** @throws SigningUnavailableError when the platform does not answer a CMS within the timeout */
@@ -42,7 +44,7 @@ export class PlatformCmsSource implements CmsSource {
       res = await fetch(`${this.upstreamUrl}${SigningPaths.cms}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-internal-key': this.internalKey },
-        body: JSON.stringify({ digest: digest.toString('hex') }),
+        body: JSON.stringify({ digest: digest.toString('hex'), signer: this.signer }),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {

@@ -5,7 +5,9 @@
  * (PAdES). Nothing is cached: each print is a new document. The page is readied as the certificate print views are
  * ({@link prepareLocalPage}: JavaScript off, only the gateway's own origin and data: reachable).
  */
+import type { FastifyBaseLogger } from 'fastify';
 import type { Page } from 'puppeteer-core';
+import type { SignerName } from '../../contract/signing.ts';
 import type { BrowserPool } from './browser-pool.ts';
 
 /**
@@ -49,8 +51,13 @@ export interface PagePrinterOptions {
   gatewayOrigin: () => string;
   /** Per-navigation limit, milliseconds. */
   navigationTimeoutMs: number;
-  /** Signs a printed PDF with `reason` as the signature's /Reason; absent: PDFs stay unsigned. */
-  sign?: (pdf: Buffer, reason: string) => Promise<Buffer>;
+  /** Where failed prints are logged (the path and the error; never the cookie). */
+  logger?: FastifyBaseLogger;
+  /**
+   * Signs a printed PDF with `reason` as the signature's /Reason, by the platform's signer or the notary office's;
+   * absent: PDFs stay unsigned.
+   */
+  sign?: (pdf: Buffer, reason: string, signer: SignerName) => Promise<Buffer>;
 }
 
 /** Prints the gateway's private pages to signed PDFs. One per gateway process (`app.pagePrinter`). */
@@ -66,12 +73,32 @@ export class PagePrinter {
    * Prints the gateway page `path` (absolute path with query) as the holder of `cookie` sees it.
    * @param cookie the caller's Cookie header (their session), sent with every request of the page only
    * @param reason the signature's reason, e.g. 公证申请文书
+   * @param signer who signs: the platform (default) or the notary office (notarial certificates)
    * @returns the signed PDF
    * @throws PagePrintError when the page does not answer 2xx or redirects; the pool's errors (busy, timeout); the
    *   signer's
    */
-  async print(path: string, cookie: string | null, reason: string): Promise<Buffer> {
+  async print(
+    path: string,
+    cookie: string | null,
+    reason: string,
+    signer: SignerName = 'platform',
+  ): Promise<Buffer> {
     if (!path.startsWith('/') || path.startsWith('//')) throw new PagePrintError(400, path);
+    try {
+      return await this.printSigned(path, cookie, reason, signer);
+    } catch (err) {
+      this.opts.logger?.warn({ err, path: path.split('?')[0] }, 'page print failed');
+      throw err;
+    }
+  }
+
+  private async printSigned(
+    path: string,
+    cookie: string | null,
+    reason: string,
+    signer: SignerName,
+  ): Promise<Buffer> {
     const printed = await this.opts.pool.run(
       async (page) => {
         await page.setExtraHTTPHeaders(cookie ? { cookie } : {});
@@ -97,6 +124,6 @@ export class PagePrinter {
       },
       (page) => prepareLocalPage(page, this.opts.gatewayOrigin()),
     );
-    return this.opts.sign ? this.opts.sign(printed, reason) : printed;
+    return this.opts.sign ? this.opts.sign(printed, reason, signer) : printed;
   }
 }

@@ -117,6 +117,10 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
     ? null
     : await templateVersionOf(opts.buildDirectory, printed.join('\0'));
   const cms = opts.internalKey ? new PlatformCmsSource(opts.upstreamUrl, opts.internalKey) : null;
+  // Notarial certificates are signed by the notary office's own signer (issue 14 point 4).
+  const officeCms = opts.internalKey
+    ? new PlatformCmsSource(opts.upstreamUrl, opts.internalKey, undefined, 'notary')
+    : null;
   if (!cms) app.log.warn('no internal key: certificate PDFs are not signed');
   const issuer = certificateIssuer(process.env);
   const pool = new BrowserPool({ ...config, logger: app.log });
@@ -149,15 +153,16 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
       pool,
       gatewayOrigin: () => selfOrigin(app),
       navigationTimeoutMs: config.timeoutMs,
-      sign: cms
-        ? (pdf, reason) =>
-            signPdf(pdf, cms, {
-              name: issuer.notaryOffice,
-              reason,
-              location: location(),
-              contactInfo: issuer.contact ?? '',
-            })
-        : undefined,
+      sign:
+        cms && officeCms
+          ? (pdf, reason, signer) =>
+              signPdf(pdf, signer === 'notary' ? officeCms : cms, {
+                name: signer === 'notary' ? issuer.notaryOffice : issuer.operator,
+                reason,
+                location: location(),
+                contactInfo: issuer.contact ?? '',
+              })
+          : undefined,
     }),
   );
   app.addHook('onClose', async () => {

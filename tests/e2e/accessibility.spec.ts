@@ -22,6 +22,7 @@ const PUBLIC_PAGES = [
   '/queryAuthentication',
   '/queryAuthentication/certificate',
   '/queryAuthentication/electronicData',
+  '/queryAuthentication/notarial',
   '/ops/login',
   '/no-such-page',
 ];
@@ -44,6 +45,8 @@ const ACCOUNT_PAGES = [
   '/orders/makeOutInvoice',
   '/kyc-info',
   '/kyc/authorization-template',
+  '/notary',
+  '/notary/selectList',
 ];
 
 /**
@@ -109,6 +112,28 @@ test('a certificate, its print sheets and the public verification pages have no 
     `/English/attestation/${baoquan}/print`,
     `/queryAuthentication/certificate?baoquan=${baoquan}`,
     '/English/safekeeping',
+  );
+  expect(found).toEqual([]);
+});
+
+test('the notarisation steps, detail and document print view have no axe violations', async ({
+  page,
+  freshUser,
+}) => {
+  test.setTimeout(120_000);
+  await freshUser('/newAccessCard');
+  await preserveFile(page, '无障碍公证检查', makeFile('a11y-notary.txt', 1024).file);
+  await page.goto('/notary/selectList');
+  await page.getByRole('checkbox', { name: '选择 无障碍公证检查' }).check();
+  await page.getByRole('button', { name: '提交订单' }).click();
+  await expect(page).toHaveURL(/\/applicationForm\/\d+\/1$/);
+  // the form showing its errors, as the user sees it after an empty submit
+  await page.getByRole('button', { name: '提交申请表' }).click();
+  const id = /applicationForm\/(\d+)\/1/.exec(page.url())![1]!;
+  const found = await violations(
+    page,
+    `/attestation-list/readingMaterial/applicationForm/${id}/1`,
+    `/notary/detail?orderId=${id}&type=1`,
   );
   expect(found).toEqual([]);
 });

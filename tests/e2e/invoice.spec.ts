@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { creditCodeCheckChar } from '../../contract/validators.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { createOperator, DEMO, ensureAddress, getText } from '../support/e2e.ts';

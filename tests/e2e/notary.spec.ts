@@ -159,7 +159,6 @@ for (const payWith of ['points', 'alipay'] as const) {
     await opsPage.getByText('出证', { exact: true }).click();
     await opsPage.getByRole('button', { name: '确认出证' }).click();
     await expect(opsPage.getByText('已出证').first()).toBeVisible({ timeout: 60_000 });
-    await opsPage.close();
 
     // the user: 已支付 / 出证成功, four signed documents and the certificate
     await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
@@ -174,12 +173,26 @@ for (const payWith of ['points', 'alipay'] as const) {
         ),
       );
     }
-    for (const pdf of pdfs) {
+    for (const [i, pdf] of pdfs.entries()) {
       const report = pdfsig(pdf.file);
+      // the four documents by the platform, the notarial certificate by the notary office's own certificate
+      // (the e2e servers name the office 测试市公证处: playwright.config.ts NOTARY_OFFICE)
+      expect(report).toContain(`Signer Certificate Common Name: ${i < 4 ? '存证云' : '测试市公证处'}`);
       expect(report).toContain('Signature Type: ETSI.CAdES.detached');
       expect(report).toContain('Total document signed');
       expect(report).toContain('Signature Validation: Signature is Valid.');
     }
+    // the paper copies: the user asks for them to be mailed, the office records the waybill, the user sees it
+    await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
+    await page.getByRole('button', { name: '申请寄送纸质公证书' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '已申请寄送纸质公证书' })).toBeVisible();
+    await opsPage.goto(`/ops/notary/${order.id}`);
+    await opsPage.getByLabel('快递单号').fill('SF1234567890');
+    await opsPage.getByRole('button', { name: '登记寄送' }).click();
+    await expect(opsPage.getByText('已登记寄送').first()).toBeVisible();
+    await opsPage.close();
+    await page.goto(`/notary/detail?orderId=${order.id}&type=1`);
+    await expect(page.getByTestId('detail-courier')).toHaveText('SF1234567890');
     // the list shows it paid and issued
     await page.goto('/notary');
     const row = page

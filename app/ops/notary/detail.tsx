@@ -13,11 +13,12 @@ import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
 import { isSuccess } from '../../../contract/envelope.ts';
 import { formatBytes, Msg } from '../../../contract/messages.ts';
-import { Notarial, NOTARIAL_TEXT, STEP_TEXT, NotaryStep } from '../../../contract/notary.ts';
+import { Notarial, NOTARIAL_TEXT, STEP_TEXT, NotaryStep } from '../../../contract/notary-codes.ts';
 import {
   NotaryOpsMsg,
   NotaryOpsPaths,
   NotaryReturnBody,
+  NotaryShipBody,
   NotaryTerminateBody,
   type NotaryOpsDetail,
 } from '../../../contract/notary-office.ts';
@@ -31,6 +32,7 @@ import { Facts } from '../../shell/facts.tsx';
 import { Field, FormErrors, FormNotice } from '../../shell/field.tsx';
 import { opsCall, opsData } from '../ops.server.ts';
 import { issueCertificate } from './issue.server.ts';
+import { PaperSection } from './paper.tsx';
 import { documentName, officeStateLabel, RETURN_STEPS } from './labels.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证订单 - 运营后台 - 存证云' }];
@@ -41,6 +43,7 @@ const DONE: Readonly<Record<string, string>> = {
   returned: NotaryOpsMsg.returned,
   terminated: NotaryOpsMsg.terminated,
   issued: NotaryOpsMsg.issued,
+  shipped: NotaryOpsMsg.shipped,
 };
 
 function idOf(params: { id?: string }): number {
@@ -63,8 +66,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /** What a failed action shows: a page-level message, the field errors and what was typed. */
 interface Failure {
   error: string | null;
-  fields: { step?: string; returnRemark?: string; terminateRemark?: string };
-  values: { step: string; returnRemark: string; terminateRemark: string };
+  fields: { step?: string; returnRemark?: string; terminateRemark?: string; courierNumber?: string };
+  values: { step: string; returnRemark: string; terminateRemark: string; courierNumber: string };
 }
 const failure = (
   f: Partial<Omit<Failure, 'values'>> & { values?: Partial<Failure['values']> },
@@ -75,7 +78,7 @@ const failure = (
       error: null,
       fields: {},
       ...f,
-      values: { step: '', returnRemark: '', terminateRemark: '', ...f.values },
+      values: { step: '', returnRemark: '', terminateRemark: '', courierNumber: '', ...f.values },
     },
     { status },
   );
@@ -126,6 +129,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
     if (!isSuccess(res.code)) return failure({ error: res.msg, values });
     return done('terminated');
+  }
+
+  if (intent === 'ship') {
+    const values = { courierNumber: String(formData.get('courierNumber') ?? '') };
+    const parsed = NotaryShipBody.safeParse({ id, courierNumber: values.courierNumber });
+    if (!parsed.success)
+      return failure({ fields: { courierNumber: parsed.error.issues[0]!.message }, values });
+    const res = await opsCall(request, context, NotaryOpsPaths.ship, { body: parsed.data });
+    if (!isSuccess(res.code)) return failure({ error: res.msg, values });
+    return done('shipped');
   }
 
   if (intent === 'issue') {
@@ -263,6 +276,13 @@ export default function OpsNotaryOrder({ loaderData: { d, notice }, actionData }
             <td className="mono hash">{e.fileHash}</td>
           </tr>
         )}
+      />
+
+      <PaperSection
+        order={o}
+        copies={d.application?.copies ?? null}
+        error={actionData?.fields.courierNumber}
+        value={actionData?.values.courierNumber}
       />
 
       {undecided ? (

@@ -8,6 +8,7 @@ import type { AppLoadContext } from 'react-router';
 import { isSuccess } from '../../../contract/envelope.ts';
 import { NotaryOpsMsg, NotaryOpsPaths } from '../../../contract/notary-office.ts';
 import { multipartPdfs } from '../../lib/api.server.ts';
+import { printFailure } from '../../lib/print-failure.ts';
 import { opsCall } from '../ops.server.ts';
 
 /** Why a certificate could not be printed (ours). */
@@ -18,23 +19,17 @@ export const PrintMsg = {
   unsigned: '公证书签名服务不可用，请稍后重试',
 } as const;
 
-/**
- * The message of a failed print, by the error's name (server/pdf: the page's status, the browser pool's and the
- * signer's errors; the app does not import the gateway's classes), or null for an error that is none of them.
- */
-export function printFailure(err: unknown): string | null {
-  const e = err as { name?: unknown; status?: unknown } | null;
-  switch (e?.name) {
-    case 'PagePrintError':
+/** The message of a failed print, or null for an error that is none of the printer's. */
+export function printMessage(err: unknown): string | null {
+  switch (printFailure(err)) {
+    case 'not-found':
       // The certificate view answers 404 once the order is no longer in progress.
-      return e.status === 404 ? NotaryOpsMsg.wrongState : PrintMsg.failed;
-    case 'PoolBusyError':
+      return NotaryOpsMsg.wrongState;
+    case 'busy':
       return PrintMsg.busy;
-    case 'RenderTimeoutError':
-    case 'BrowserGoneError':
-    case 'PoolClosedError':
+    case 'failed':
       return PrintMsg.failed;
-    case 'SigningUnavailableError':
+    case 'unsigned':
       return PrintMsg.unsigned;
     default:
       return null;
@@ -54,9 +49,14 @@ export async function issueCertificate(
   if (!context.printPage) return { error: PrintMsg.unavailable, status: 503 };
   let pdf: Buffer;
   try {
-    pdf = await context.printPage(`/ops/notary/${id}/certificate`, request.headers.get('cookie'), '公证书');
+    pdf = await context.printPage(
+      `/ops/notary/${id}/certificate`,
+      request.headers.get('cookie'),
+      '公证书',
+      'notary',
+    );
   } catch (err) {
-    const error = printFailure(err);
+    const error = printMessage(err);
     if (error === null) throw err;
     return { error, status: error === NotaryOpsMsg.wrongState ? 400 : 503 };
   }

@@ -6,7 +6,7 @@
  */
 import { Link } from 'react-router';
 import type { Route } from './+types/queue';
-import { STEP_TEXT } from '../../../contract/notary.ts';
+import { STEP_TEXT } from '../../../contract/notary-codes.ts';
 import {
   NOTARY_QUEUE_STATE_TEXT,
   NotaryOpsPaths,

@@ -19,6 +19,7 @@ import { notary } from './0012_notary.ts';
 import { notaryApplications } from './0013_notary_applications.ts';
 import { notaryWorkflow } from './0014_notary_workflow.ts';
 import { billingPurpose } from './0015_billing_purpose.ts';
+import { notaryPaper } from './0016_notary_paper.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -40,6 +41,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0013_notary_applications': notaryApplications(),
         '0014_notary_workflow': notaryWorkflow(dialect),
         '0015_billing_purpose': billingPurpose(),
+        '0016_notary_paper': notaryPaper(),
       };
     },
   };
