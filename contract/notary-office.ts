@@ -7,7 +7,13 @@
  */
 import { z } from 'zod';
 import './zod-locale.ts';
-import { type NotaryDetailEvidence, type NotaryStepCode, type NotarialCode, NotaryStep } from './notary.ts';
+import {
+  type NotaryApplicationData,
+  type NotaryDetailEvidence,
+  type NotaryStepCode,
+  type NotarialCode,
+  NotaryStep,
+} from './notary.ts';
 import { courierNumber, freeText, rowId } from './validators.ts';
 import type { OpsRole } from './ops.ts';
 
@@ -112,16 +118,7 @@ export interface NotaryOpsDetail {
     courierNumber: string | null;
   };
   applicant: { kind: 'personal' | 'enterprise'; name: string; idNumber: string } | null;
-  application: {
-    purpose: string;
-    usePlace: string;
-    copies: number;
-    recipient: string;
-    phoneNumber: string;
-    region: string;
-    address: string;
-    remark: string;
-  } | null;
+  application: NonNullable<NotaryApplicationData['form']> | null;
   /** The stored documents (1–4) and the certificate (5). */
   documents: { id: number; type: number; size: number; sha256: string }[];
   /** The evidences; `readable` once the user authorised the office (step 3). */

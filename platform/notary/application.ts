@@ -6,7 +6,7 @@
  * and moves it to step 2 (online signature); from then on step 1 reads only. Another user's order or address reads as
  * not found.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { AddressMsg } from '../../contract/address-codes.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import { maskIdNumber } from '../../contract/kyc.ts';
@@ -23,6 +23,7 @@ import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { profileFields } from '../kyc/profile.ts';
+import type { NotaryApplicationsTable } from './schema.ts';
 import { isOpenOrder, requireOrder } from './service.ts';
 
 /** The user's verified identity, the ID or credit code in full (callers mask it for answers). */
@@ -37,6 +38,22 @@ async function applicantOf(db: Kysely<Database>, userId: number): Promise<Notary
   }
   // The photo submission names the person `userName`, the face submission `username` (spec 02 §3).
   return { kind: 'personal', name: f.userName || f.username || user.user_name, idNumber: f.idCard ?? '' };
+}
+
+/** The saved application as the answers show it (the address's region in one string). */
+export function applicationForm(
+  a: Selectable<NotaryApplicationsTable>,
+): NonNullable<NotaryApplicationData['form']> {
+  return {
+    purpose: a.purpose,
+    usePlace: a.use_place,
+    copies: Number(a.copies),
+    recipient: a.recipient,
+    phoneNumber: a.phone_number,
+    region: `${a.province} ${a.city} ${a.area}`,
+    address: a.address,
+    remark: a.remark,
+  };
 }
 
 /** Step 1 of the user's order `orderId`: the applicant, the saved application or null, whether it may be saved. */
@@ -57,18 +74,7 @@ export async function applicationOf(
   const step = Number(order.step) as NotaryStepCode;
   return {
     applicant: { ...applicant, idNumber: maskIdNumber(applicant.idNumber) },
-    form: saved
-      ? {
-          purpose: saved.purpose,
-          usePlace: saved.use_place,
-          copies: Number(saved.copies),
-          recipient: saved.recipient,
-          phoneNumber: saved.phone_number,
-          region: `${saved.province} ${saved.city} ${saved.area}`,
-          address: saved.address,
-          remark: saved.remark,
-        }
-      : null,
+    form: saved ? applicationForm(saved) : null,
     editable: isOpenOrder(order) && step === NotaryStep.applicationForm,
     step,
   };

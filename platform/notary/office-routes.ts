@@ -24,8 +24,6 @@ import { writeAudit } from '../ops/audit.ts';
 import { requireRole } from '../ops/auth.ts';
 import {
   acceptOrder,
-  authorisedEvidence,
-  documentById,
   issueCertificate,
   notaryOpsDetail,
   notaryQueue,
@@ -34,6 +32,7 @@ import {
   shipPaper,
   terminateOrder,
 } from './office.ts';
+import { authorisedEvidence, documentById } from './office-files.ts';
 
 const ID_RE = /^[1-9]\d{0,14}$/;
 

@@ -37,13 +37,15 @@ import type { FileBucket } from '../files/storage.ts';
 import type { ReceivedFile } from '../files/temp.ts';
 import { notify } from '../notification/notifications.ts';
 import { writeAudit } from '../ops/audit.ts';
+import { applicationForm } from './application.ts';
 import type { NotaryOrderRowDb } from './schema.ts';
-import { refundOrder } from './service.ts';
+import { orderEvidences, refundOrder } from './service.ts';
 import { isPdf } from './workflow.ts';
 import type { z } from 'zod';
 import type { NotaryQueueQuery } from '../../contract/notary-office.ts';
 
-const notFound = () => new ApiError(ApiCode.NOT_FOUND, NotaryOpsMsg.notFound);
+/** The office's 404 (订单不存在): an unknown order, or one never paid. */
+export const notFound = () => new ApiError(ApiCode.NOT_FOUND, NotaryOpsMsg.notFound);
 const wrongState = () => new ApiError(ApiCode.BAD_REQUEST, NotaryOpsMsg.wrongState);
 type QueueQuery = z.infer<typeof NotaryQueueQuery>;
 
@@ -110,7 +112,8 @@ export async function notaryWaiting(
   };
 }
 
-async function orderWithMobile(db: Kysely<Database>, id: number) {
+/** Paid order `id` with its user's mobile, or undefined (the office sees paid orders only). */
+export async function orderWithMobile(db: Kysely<Database>, id: number) {
   return db
     .selectFrom('notary_orders as o')
     .innerJoin('users as u', 'u.id', 'o.user_id')
@@ -130,9 +133,7 @@ export async function notaryOpsDetail(db: Kysely<Database>, id: number): Promise
   const [app, docs, evidences] = await Promise.all([
     db.selectFrom('notary_applications').selectAll().where('order_id', '=', o.id).executeTakeFirst(),
     db.selectFrom('notary_documents').selectAll().where('order_id', '=', o.id).orderBy('doc_type').execute(),
-    db
-      .selectFrom('notary_order_evidences as n')
-      .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
+    orderEvidences(db, Number(o.id))
       .select([
         'e.id',
         'e.baoquan',
@@ -143,9 +144,6 @@ export async function notaryOpsDetail(db: Kysely<Database>, id: number): Promise
         'e.file_size',
         'e.kind',
       ])
-      .where('n.order_id', '=', o.id)
-      .orderBy('e.created_at')
-      .orderBy('e.id')
       .execute(),
   ]);
   return {
@@ -163,18 +161,7 @@ export async function notaryOpsDetail(db: Kysely<Database>, id: number): Promise
     applicant: app
       ? { kind: app.applicant_kind, name: app.applicant_name, idNumber: app.applicant_id_number }
       : null,
-    application: app
-      ? {
-          purpose: app.purpose,
-          usePlace: app.use_place,
-          copies: Number(app.copies),
-          recipient: app.recipient,
-          phoneNumber: app.phone_number,
-          region: `${app.province} ${app.city} ${app.area}`,
-          address: app.address,
-          remark: app.remark,
-        }
-      : null,
+    application: app ? applicationForm(app) : null,
     documents: docs.map((d) => ({
       id: Number(d.id),
       type: Number(d.doc_type),
@@ -393,28 +380,4 @@ export async function shipPaper(d: NotaryDecision, courierNumber: string): Promi
       return courierNumber;
     },
   );
-}
-
-/** A stored document or certificate by its row id (the office's file route). */
-export function documentById(db: Kysely<Database>, id: number) {
-  return db.selectFrom('notary_documents').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-/**
- * The file of evidence `evidenceId` of order `orderId` when the user has authorised the office to read it.
- * @throws ApiError 404 notFound when the order (paid) or evidence is not there; 403 notAuthorized before step 3
- */
-export async function authorisedEvidence(db: Kysely<Database>, orderId: number, evidenceId: number) {
-  const o = await orderWithMobile(db, orderId);
-  if (!o) throw notFound();
-  if (o.authorized_at === null) throw new ApiError(ApiCode.FORBIDDEN, NotaryOpsMsg.notAuthorized, 403);
-  const ev = await db
-    .selectFrom('notary_order_evidences as n')
-    .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
-    .select(['e.baoquan', 'e.storage_key', 'e.file_size', 'e.mime', 'e.kind', 'e.deleted_at', 'e.file_name'])
-    .where('n.order_id', '=', o.id)
-    .where('e.id', '=', evidenceId)
-    .executeTakeFirst();
-  if (!ev || ev.kind !== 'file' || ev.deleted_at !== null) throw notFound();
-  return { ...ev, orderNo: o.order_no, userId: Number(o.user_id) };
 }

@@ -17,6 +17,7 @@ import {
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
+import { orderEvidences } from './service.ts';
 
 /**
  * The public check of a notarial certificate by its number (and optionally the SHA-256 of the PDF the asker holds):
@@ -39,14 +40,7 @@ export async function notarialCheck(
     .where('o.notarial', '=', Notarial.succeeded)
     .executeTakeFirst();
   if (!o) throw new ApiError(ApiCode.NOT_FOUND, NotaryMsg.certificateNotFound);
-  const evidences = await db
-    .selectFrom('notary_order_evidences as n')
-    .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
-    .select('e.baoquan')
-    .where('n.order_id', '=', o.id)
-    .orderBy('e.created_at')
-    .orderBy('e.id')
-    .execute();
+  const evidences = await orderEvidences(db, Number(o.id)).select('e.baoquan').execute();
   return {
     number: o.certificate_no!,
     issuedAt: formatBeijing(Number(o.issued_at)),

@@ -138,6 +138,19 @@ export async function listOrders(
   return { count: Number(total.n), list: rows.map(toRow) };
 }
 
+/**
+ * The evidences of order `orderId` joined to their rows, oldest saved first (each caller selects its columns of
+ * `e`; one place for the join and the order every list of an order's evidences uses).
+ */
+export function orderEvidences(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('notary_order_evidences as n')
+    .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
+    .where('n.order_id', '=', orderId)
+    .orderBy('e.created_at')
+    .orderBy('e.id');
+}
+
 /** True when the order is open: not cancelled, and its issuance has no outcome yet. */
 export function isOpenOrder(order: Pick<NotaryOrderRowDb, 'pay' | 'notarial'>): boolean {
   return Number(order.pay) !== NotaryPay.cancelled && order.notarial === null;
@@ -167,9 +180,7 @@ export async function orderDetail(
   page: number,
 ): Promise<NotaryDetailData> {
   const order = await requireOrder(db, userId, orderId);
-  const evidences = await db
-    .selectFrom('notary_order_evidences as n')
-    .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
+  const evidences = await orderEvidences(db, Number(order.id))
     .select([
       'e.id',
       'e.baoquan',
@@ -180,9 +191,6 @@ export async function orderDetail(
       'e.created_at',
       'e.sha256',
     ])
-    .where('n.order_id', '=', order.id)
-    .orderBy('e.created_at')
-    .orderBy('e.id')
     .limit(NOTARY_PAGE_SIZE)
     .offset((page - 1) * NOTARY_PAGE_SIZE)
     .execute();

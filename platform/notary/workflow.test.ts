@@ -33,8 +33,8 @@ import {
 import { OpsMsg } from '../../contract/ops.ts';
 import type { PayData } from '../../contract/billing.ts';
 import { applyTrade } from '../billing/apply.ts';
-import { appendJournal, journalSum } from '../billing/journal.ts';
-import { withUserTransaction } from '../core/transactions.ts';
+import { journalSum } from '../billing/journal.ts';
+import { creditPoints, userIdOf as userIdOfSupport } from '../../tests/support/billing.ts';
 import { ADDRESS, userFactory } from '../../tests/support/account.ts';
 import { operatorToken, pdfBytes } from '../../tests/support/invoice.ts';
 import { call, forEachDialect, get, multipart, post, upload } from '../../tests/support/platform.ts';
@@ -45,40 +45,8 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
   let office: string;
   let finance: string;
 
-  async function userIdOf(mobile: string): Promise<number> {
-    const u = await h.app.pdb.db
-      .selectFrom('users')
-      .select('id')
-      .where('mobile', '=', mobile)
-      .executeTakeFirstOrThrow();
-    return Number(u.id);
-  }
-
-  /** Credits `points` to the user as a paid recharge would. */
-  async function credit(mobile: string, points: number): Promise<void> {
-    const userId = await userIdOf(mobile);
-    await withUserTransaction(h.app.pdb, userId, async (trx) => {
-      const { id } = await trx
-        .insertInto('billing_orders')
-        .values({
-          order_no: `RT${randomBytes(8).toString('hex')}`,
-          user_id: userId,
-          kind: 'recharge',
-          points,
-          amount_fen: points * 10,
-          pay_type: 2,
-          status: 2,
-          description: 'test',
-          expires_at: 0,
-          paid_at: 1,
-          created_at: 1,
-          updated_at: 1,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await appendJournal(trx, { userId, orderId: Number(id), kind: 'recharge', points, now: 1 });
-    });
-  }
+  const userIdOf = (mobile: string) => userIdOfSupport(h.app, mobile);
+  const credit = (mobile: string, points: number) => creditPoints(h.app, mobile, points);
 
   const balance = async (mobile: string) =>
     Number(

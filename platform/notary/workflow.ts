@@ -38,8 +38,9 @@ import type { Database } from '../db/schema.ts';
 import { newObjectKey, StagedPuts } from '../files/staged.ts';
 import type { FileBucket } from '../files/storage.ts';
 import type { ReceivedFile } from '../files/temp.ts';
+import { applicationForm } from './application.ts';
 import type { NotaryDocumentRow, NotaryOrderRowDb } from './schema.ts';
-import { isOpenOrder, requireOrder } from './service.ts';
+import { isOpenOrder, orderEvidences, requireOrder } from './service.ts';
 
 const bad = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
 
@@ -106,13 +107,8 @@ export async function documentData(
       .where('order_id', '=', order.id)
       .executeTakeFirstOrThrow(),
     db.selectFrom('users').select('mobile').where('id', '=', userId).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('notary_order_evidences as n')
-      .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
+    orderEvidences(db, Number(order.id))
       .select(['e.baoquan', 'e.title', 'e.file_name', 'e.created_at', 'e.sha256'])
-      .where('n.order_id', '=', order.id)
-      .orderBy('e.created_at')
-      .orderBy('e.id')
       .execute(),
     defaultSeal(db, seals, userId),
     db
@@ -128,16 +124,7 @@ export async function documentData(
     typeName: notaryType(Number(order.type))?.name ?? '',
     addTime: formatBeijing(Number(order.created_at)),
     applicant: { kind: app.applicant_kind, name: app.applicant_name, idNumber: app.applicant_id_number },
-    form: {
-      purpose: app.purpose,
-      usePlace: app.use_place,
-      copies: Number(app.copies),
-      recipient: app.recipient,
-      phoneNumber: app.phone_number,
-      region: `${app.province} ${app.city} ${app.area}`,
-      address: app.address,
-      remark: app.remark,
-    },
+    form: applicationForm(app),
     mobile: user.mobile,
     evidences: evidences.map((e) => ({
       baoquan: e.baoquan,
@@ -247,6 +234,40 @@ export async function authorize(
 }
 
 /**
+ * Pays `order` from its owner's balance inside their transaction: a consumption order of its price and its debit,
+ * and the order paid (pay 2, `payType` — 1 points, or the provider whose recharge brought the points —, step 5).
+ * @returns the balance after it, points
+ * @throws ApiError 400 积分不足 (the caller's transaction rolls back)
+ */
+async function payFromBalance(
+  trx: Kysely<Database>,
+  order: NotaryOrderRowDb,
+  payType: number,
+  now: number,
+): Promise<number> {
+  const spent = await spendInTransaction(
+    trx,
+    Number(order.user_id),
+    Number(order.points),
+    NotaryMsg.paidDesc(order.order_no),
+    now,
+  );
+  await trx
+    .updateTable('notary_orders')
+    .set({
+      pay: NotaryPay.paid,
+      pay_type: payType,
+      step: NotaryStep.done,
+      spend_order_id: spent.orderId,
+      paid_at: now,
+      updated_at: now,
+    })
+    .where('id', '=', order.id)
+    .execute();
+  return spent.balance;
+}
+
+/**
  * Step 4 with points: a consumption order of the order's price and its debit, and the order paid (pay 2, pay type 1,
  * step 5), in one per-user transaction: a concurrent second payment finds it paid (订单已支付) and charges nothing.
  * @returns the balance after it, points
@@ -261,26 +282,7 @@ export async function payWithPoints(
   return withUserTransaction(pdb, userId, async (trx) => {
     const order = await openOrderAt(trx, userId, orderId, NotaryStep.pay);
     if (Number(order.pay) === NotaryPay.paid) throw bad(NotaryMsg.alreadyPaid);
-    const spent = await spendInTransaction(
-      trx,
-      userId,
-      Number(order.points),
-      NotaryMsg.paidDesc(order.order_no),
-      now,
-    );
-    await trx
-      .updateTable('notary_orders')
-      .set({
-        pay: NotaryPay.paid,
-        pay_type: 1,
-        step: NotaryStep.done,
-        spend_order_id: spent.orderId,
-        paid_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', order.id)
-      .execute();
-    return spent.balance;
+    return payFromBalance(trx, order, 1, now);
   });
 }
 
@@ -337,25 +339,7 @@ export async function notaryCredited(
     Number(order.step) !== NotaryStep.pay
   )
     return;
-  const spent = await spendInTransaction(
-    trx,
-    userId,
-    Number(order.points),
-    NotaryMsg.paidDesc(order.order_no),
-    now,
-  );
-  await trx
-    .updateTable('notary_orders')
-    .set({
-      pay: NotaryPay.paid,
-      pay_type: Number(recharge.pay_type),
-      step: NotaryStep.done,
-      spend_order_id: spent.orderId,
-      paid_at: now,
-      updated_at: now,
-    })
-    .where('id', '=', order.id)
-    .execute();
+  await payFromBalance(trx, order, Number(recharge.pay_type), now);
 }
 
 /** The order's pay state and the user's balance (`GET /api/Evidences/paysmsnews`). @throws 404 orderNotFound */

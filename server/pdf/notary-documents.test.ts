@@ -5,7 +5,6 @@
  * (a verifier we did not write) reports each signature valid over the whole document; the same PDF changed by one
  * byte after signing fails verification, and the public check says a changed certificate is not the issued one.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,20 +23,10 @@ import {
 import { NotaryOpsPaths, type NotaryOpsDetail } from '../../contract/notary-office.ts';
 import { signPdf, type CmsSource } from './pades.ts';
 import { ADDRESS, userFactory } from '../../tests/support/account.ts';
+import { creditPoints } from '../../tests/support/billing.ts';
 import { operatorToken } from '../../tests/support/invoice.ts';
-import { pdfsig } from '../../tests/support/pdfsig.ts';
+import { hasPdfsig, pdfsig } from '../../tests/support/pdfsig.ts';
 import { call, forEachDialect, get, multipart, post, upload } from '../../tests/support/platform.ts';
-import { appendJournal } from '../../platform/billing/journal.ts';
-import { withUserTransaction } from '../../platform/core/transactions.ts';
-
-const hasPdfsig = (() => {
-  try {
-    execFileSync('pdfsig', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** A one-page PDF with `text`, as pdf-lib writes it. */
 async function pdfOf(text: string): Promise<Buffer> {
@@ -135,42 +124,7 @@ describe.skipIf(!hasPdfsig)('signed notarisation documents', () => {
       const code = (await get<{ extractCode: string }>(h.app, '/api/user/getAuthInfo', {}, u.token)).data
         .extractCode;
       await post(h.app, NotaryPaths.deCode, { orderId: order.id, code }, u.token);
-      const userId = Number(
-        (
-          await h.app.pdb.db
-            .selectFrom('users')
-            .select('id')
-            .where('mobile', '=', u.mobile)
-            .executeTakeFirstOrThrow()
-        ).id,
-      );
-      await withUserTransaction(h.app.pdb, userId, async (trx) => {
-        const { id } = await trx
-          .insertInto('billing_orders')
-          .values({
-            order_no: `RS${randomBytes(8).toString('hex')}`,
-            user_id: userId,
-            kind: 'recharge',
-            points: order.money,
-            amount_fen: 0,
-            pay_type: 2,
-            status: 2,
-            description: 't',
-            expires_at: 0,
-            paid_at: 1,
-            created_at: 1,
-            updated_at: 1,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await appendJournal(trx, {
-          userId,
-          orderId: Number(id),
-          kind: 'recharge',
-          points: order.money,
-          now: 1,
-        });
-      });
+      await creditPoints(h.app, u.mobile, order.money);
       expect((await post(h.app, NotaryPaths.pay, { orderId: order.id, payType: 1 }, u.token)).code).toBe(200);
       const operator = await operatorToken(h, `office-${h.dialect}`, 'notary');
       await post(h.app, NotaryOpsPaths.accept, { id: order.id }, operator);

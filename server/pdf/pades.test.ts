@@ -4,7 +4,6 @@
  * changed in the signed range breaks it. Also a PDF with a cross-reference stream (which the incremental placeholder
  * cannot read) is signed through the pdf-lib rewrite. Skipped only when Chromium or pdfsig is missing.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,18 +13,9 @@ import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSigner } from '../../platform/signing/document-signer.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
-import { pdfsig } from '../../tests/support/pdfsig.ts';
+import { hasPdfsig, pdfsig } from '../../tests/support/pdfsig.ts';
 import { CHROMIUM_ARGS } from './browser-pool.ts';
 import { signPdf, type CmsSource } from './pades.ts';
-
-const hasPdfsig = (() => {
-  try {
-    execFileSync('pdfsig', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 const info = {
   name: '存证云',

@@ -100,29 +100,35 @@ export class PagePrinter {
     signer: SignerName,
   ): Promise<Buffer> {
     const printed = await this.opts.pool.run(
-      async (page) => {
-        await page.setExtraHTTPHeaders(cookie ? { cookie } : {});
+      // The pool's page is the job's slot; the print itself runs in a browser context of its own, closed after: its
+      // cookie jar starts empty (the shared one holds what public print views set, e.g. the CSRF cookie, which the
+      // browser would send instead of the caller's session) and no other job ever sees this caller's session.
+      async (slot) => {
+        const context = await slot.browser().createBrowserContext();
         try {
-          const res = await page.goto(`${this.opts.gatewayOrigin()}${path}`, {
+          const page = await context.newPage();
+          const origin = this.opts.gatewayOrigin();
+          await prepareLocalPage(page, origin);
+          if (cookie) await page.setExtraHTTPHeaders({ cookie });
+          const res = await page.goto(`${origin}${path}`, {
             waitUntil: 'load',
             timeout: this.opts.navigationTimeoutMs,
           });
           const status = res?.status() ?? 0;
           if (status < 200 || status >= 300) throw new PagePrintError(status, path);
           // A redirect (an ended session sent to the login page) must not be printed and signed as the document.
-          if (res && res.request().redirectChain().length > 0) throw new PagePrintError(302, path);
+          if (res && res.request().redirectChain().length > 0) {
+            throw new PagePrintError(302, `${path} -> ${new URL(res.url()).pathname}`);
+          }
           // Web fonts (the CJK font) load lazily, after layout: print only once they are in.
           await page.evaluate(() => document.fonts.ready.then(() => undefined));
           const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
           return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
         } finally {
-          // The page is reused by the next job: it must not keep this caller's session. about:blank drops the
-          // document that was loaded with it.
-          await page.setExtraHTTPHeaders({}).catch(() => undefined);
-          await page.goto('about:blank').catch(() => undefined);
+          await context.close().catch(() => undefined);
         }
       },
-      (page) => prepareLocalPage(page, this.opts.gatewayOrigin()),
+      (slot) => prepareLocalPage(slot, this.opts.gatewayOrigin()),
     );
     return this.opts.sign ? this.opts.sign(printed, reason, signer) : printed;
   }

@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { BillingNotifyPaths, type PayData } from '../../contract/billing.ts';
-import { journalSum } from '../../platform/billing/journal.ts';
+import { randomBytes } from 'node:crypto';
+import { appendJournal, journalSum } from '../../platform/billing/journal.ts';
+import { withUserTransaction } from '../../platform/core/transactions.ts';
 import { login, post } from './platform.ts';
 
 export { freePort } from './ports.ts';
@@ -24,6 +26,35 @@ export async function userIdOf(app: FastifyInstance, mobile: string): Promise<nu
     .where('mobile', '=', mobile)
     .executeTakeFirstOrThrow();
   return Number(u.id);
+}
+
+/**
+ * Credits `points` to the user `mobile` as a paid recharge would (a paid 'R' order and its journal credit, in the
+ * user's transaction), for suites that need a balance without going through a provider.
+ */
+export async function creditPoints(app: FastifyInstance, mobile: string, points: number): Promise<void> {
+  const userId = await userIdOf(app, mobile);
+  await withUserTransaction(app.pdb, userId, async (trx) => {
+    const { id } = await trx
+      .insertInto('billing_orders')
+      .values({
+        order_no: `RT${randomBytes(8).toString('hex')}`,
+        user_id: userId,
+        kind: 'recharge',
+        points,
+        amount_fen: points * 10,
+        pay_type: 2,
+        status: 2,
+        description: 'test',
+        expires_at: 0,
+        paid_at: 1,
+        created_at: 1,
+        updated_at: 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await appendJournal(trx, { userId, orderId: Number(id), kind: 'recharge', points, now: 1 });
+  });
 }
 
 /** `users.points` and the journal's sum of a user (they must always agree). */

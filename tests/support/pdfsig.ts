@@ -9,3 +9,13 @@ export function pdfsig(file: string): string {
     return String((err as { stdout?: string }).stdout ?? '');
   }
 }
+
+/** True when poppler's pdfsig is installed (the suites that need it skip without it). */
+export const hasPdfsig = (() => {
+  try {
+    execFileSync('pdfsig', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();

@@ -1,0 +1,34 @@
+/**
+ * What the notary office reads of an order (issue 14 point 4): its stored documents and certificate by row id, and
+ * the evidences the user authorised it to read (step 3; 403 before). The routes stream them and audit every read.
+ */
+import type { Kysely } from 'kysely';
+import { ApiCode } from '../../contract/envelope.ts';
+import { NotaryOpsMsg } from '../../contract/notary-office.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Database } from '../db/schema.ts';
+import { notFound, orderWithMobile } from './office.ts';
+
+/** A stored document or certificate by its row id (the office's file route). */
+export function documentById(db: Kysely<Database>, id: number) {
+  return db.selectFrom('notary_documents').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The file of evidence `evidenceId` of order `orderId` when the user has authorised the office to read it.
+ * @throws ApiError 404 notFound when the order (paid) or evidence is not there; 403 notAuthorized before step 3
+ */
+export async function authorisedEvidence(db: Kysely<Database>, orderId: number, evidenceId: number) {
+  const o = await orderWithMobile(db, orderId);
+  if (!o) throw notFound();
+  if (o.authorized_at === null) throw new ApiError(ApiCode.FORBIDDEN, NotaryOpsMsg.notAuthorized, 403);
+  const ev = await db
+    .selectFrom('notary_order_evidences as n')
+    .innerJoin('evidences as e', 'e.id', 'n.evidence_id')
+    .select(['e.baoquan', 'e.storage_key', 'e.file_size', 'e.mime', 'e.kind', 'e.deleted_at', 'e.file_name'])
+    .where('n.order_id', '=', o.id)
+    .where('e.id', '=', evidenceId)
+    .executeTakeFirst();
+  if (!ev || ev.kind !== 'file' || ev.deleted_at !== null) throw notFound();
+  return { ...ev, orderNo: o.order_no, userId: Number(o.user_id) };
+}
