@@ -34,6 +34,9 @@ export default [
   // ledger explorer and key
   route('chain/tx/:hash', 'ledger/chain-tx.tsx'),
   route('.well-known/cunzheng-ledger-key.pem', 'ledger/public-key.ts'),
+  // C2SP checkpoint and note verifier key (issue 17)
+  route('checkpoint', 'ledger/checkpoint.ts'),
+  route('.well-known/cunzheng-ledger.vkey', 'ledger/checkpoint.ts', { id: 'ledger-vkey' }),
   // public verification
   route('queryAuthentication', 'verify/layout.tsx', [
     index('verify/index.tsx'),

@@ -9,6 +9,7 @@
  */
 import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { type SignedTreeHead, sthSigningInput } from './ledger.ts';
+import { isKeyName, openCheckpoint, parseVerifierKey, rawEd25519, verifierKey } from './signed-note.ts';
 
 const HASH_RE = /^[0-9a-f]{64}$/;
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -170,7 +171,8 @@ export type SthCheck = { ok: true; keyId: string } | { ok: false; reason: string
 /**
  * Checks a signed tree head against an Ed25519 public key (SPKI PEM): the fields are well-formed, `sth.keyId` is the
  * key's id ({@link publicKeyId}) and `sth.signature` (base64, 64 bytes) is the key's Ed25519 signature over the
- * UTF-8 bytes of `sthSigningInput(sth)`.
+ * UTF-8 bytes of `sthSigningInput(sth)`; when the head carries a C2SP checkpoint (issue 17), that note must be signed
+ * by the same key under its origin's name and name the same size and root (older packages have none).
  */
 export function checkSth(sth: SignedTreeHead, publicKeyPem: string): SthCheck {
   if (typeof sth !== 'object' || sth === null) return { ok: false, reason: 'no tree head' };
@@ -190,7 +192,27 @@ export function checkSth(sth: SignedTreeHead, publicKeyPem: string): SthCheck {
   const sigBytes = Buffer.from(sig, 'base64');
   if (sigBytes.length !== 64) return { ok: false, reason: 'signature is not 64 bytes of base64' };
   const good = cryptoVerify(null, Buffer.from(sthSigningInput(sth), 'utf8'), key, sigBytes);
-  return good ? { ok: true, keyId } : { ok: false, reason: 'Ed25519 signature does not verify' };
+  if (!good) return { ok: false, reason: 'Ed25519 signature does not verify' };
+  if (sth.checkpoint === undefined) return { ok: true, keyId };
+  return checkCheckpoint(sth, key, keyId);
+}
+
+/**
+ * The checkpoint of an STH (c2sp.org/tlog-checkpoint, issue 17): a note signed by `key` under the name of its own
+ * origin line, naming the same size and root as the STH.
+ */
+function checkCheckpoint(sth: SignedTreeHead, key: KeyObject, keyId: string): SthCheck {
+  const note = typeof sth.checkpoint === 'string' ? sth.checkpoint : '';
+  const origin = note.slice(0, Math.max(0, note.indexOf('\n')));
+  if (!isKeyName(origin)) return { ok: false, reason: 'checkpoint has no origin line' };
+  const verifier = parseVerifierKey(verifierKey(origin, rawEd25519(key)));
+  if (!verifier) return { ok: false, reason: 'checkpoint origin is not a valid key name' };
+  const opened = openCheckpoint(note, origin, [verifier]);
+  if (!opened.ok) return { ok: false, reason: `checkpoint: ${opened.reason}` };
+  if (opened.checkpoint.treeSize !== sth.treeSize || opened.checkpoint.rootHash !== sth.rootHash) {
+    return { ok: false, reason: 'checkpoint names another tree than the tree head' };
+  }
+  return { ok: true, keyId };
 }
 
 /** True when {@link checkSth} passes: the STH is signed by `publicKeyPem` and names its key id. */

@@ -13,6 +13,8 @@ export const LedgerPaths = {
   sth: '/api/ledger/sth',
   /** `GET` → LedgerPublicKey. */
   publicKey: '/api/ledger/publicKey',
+  /** `GET` → the newest checkpoint, a C2SP signed note (text/plain; issue 17). */
+  checkpoint: '/api/ledger/checkpoint',
   /** `GET ?hash=<leaf hash>` → LedgerEntryView (public: the explorer page /chain/tx/{hash}). */
   entry: '/api/ledger/entry',
   /** `GET ?baoquan=` → ProofBundle (public: anyone with the number may verify; no file bytes in it). */
@@ -48,6 +50,11 @@ export interface SignedTreeHead {
   timestamp: number;
   keyId: string;
   signature: string;
+  /**
+   * The same head as a C2SP checkpoint (c2sp.org/tlog-checkpoint: origin, size, base64 root) signed as a C2SP note by
+   * the same key (contract/signed-note.ts; issue 17). Absent in packages issued before checkpoints.
+   */
+  checkpoint?: string;
 }
 
 /** The exact bytes an STH signature covers: `cunzheng-sth-v1\n<treeSize>\n<rootHash>\n<timestamp>`. */
@@ -61,6 +68,8 @@ export interface LedgerPublicKey {
   keyId: string;
   /** SPKI PEM. */
   pem: string;
+  /** The note verifier key `<origin>+<key ID>+<key>` (c2sp.org/signed-note) checkpoints verify with (issue 17). */
+  noteKey?: string;
 }
 
 /** What the ledger commits to for one evidence (the leaf input is its canonical JSON). Sizes in bytes, times in

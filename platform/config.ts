@@ -102,6 +102,11 @@ export interface PlatformConfig {
    * office's own PEM bundle from a real CA that replaces it.
    */
   notarySigning: { operator: string; pemFile: string | undefined };
+  /**
+   * The ledger's origin (LEDGER_ORIGIN; default `<PUBLIC_URL host>/ledger`): the first line of its C2SP checkpoints
+   * and their key name (issue 17). Keep it stable: verifiers trust the origin with the key.
+   */
+  ledgerOrigin: string;
   /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
   billing: BillingConfig;
   /**
@@ -184,6 +189,11 @@ const EnvSchema = z.object({
   PLATFORM_OPERATOR: z.string().trim().min(1).max(64).default('存证云'),
   DOCUMENT_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   NOTARY_OFFICE: z.string().trim().min(1).max(64).default('合作公证机构'),
+  LEDGER_ORIGIN: z
+    .string()
+    .trim()
+    .regex(/^[^\s+]{1,200}$/)
+    .optional(),
   NOTARY_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   POINT_PRICE_FEN: int(100, 1, 1_000_000),
   ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
@@ -371,6 +381,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     internalApiKey: e.INTERNAL_API_KEY,
     documentSigning: { operator: e.PLATFORM_OPERATOR, pemFile: e.DOCUMENT_SIGNING_PEM_FILE },
     notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
+    ledgerOrigin: e.LEDGER_ORIGIN ?? `${new URL(publicUrl).host}/ledger`,
     billing: {
       pointPriceFen: e.POINT_PRICE_FEN,
       orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,

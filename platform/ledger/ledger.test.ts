@@ -339,7 +339,7 @@ forEachDialect('ledger routes', (h) => {
     const st = await fsp.stat(path.join(h.dataDir, 'keys', LEDGER_KEY_FILE));
     expect(st.mode & 0o777).toBe(0o600);
     // the same key after a restart
-    const again = await LedgerSigner.open(h.dataDir);
+    const again = await LedgerSigner.open(h.dataDir, h.app.config.ledgerOrigin);
     expect(again.publicKey).toEqual(key);
   });
 

@@ -24,11 +24,18 @@ import { LedgerSigner, TreeHeads } from './signer.ts';
  */
 export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
-  const heads = new TreeHeads(db, await LedgerSigner.open(app.config.dataDir));
+  const heads = new TreeHeads(db, await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin));
 
   app.get(LedgerPaths.sth, async () => ok(await heads.current()));
 
   app.get(LedgerPaths.publicKey, async () => ok(heads.signer.publicKey));
+
+  // The newest checkpoint as the C2SP text itself (any note/tlog client reads it); never cached for long.
+  app.get(LedgerPaths.checkpoint, async (_request, reply) => {
+    const sth = await heads.current();
+    reply.type('text/plain; charset=utf-8').header('cache-control', 'no-cache');
+    return sth.checkpoint;
+  });
 
   app.get(LedgerPaths.entry, async (request) => {
     const { hash } = parseInput(LedgerEntryQuery, request.query);

@@ -13,6 +13,10 @@ import type { Database } from '../db/schema.ts';
 import { readOrCreateKeyFile } from '../core/key-file.ts';
 import { rootHash, treeSize } from './ledger.ts';
 import { publicKeyId } from './verify.ts';
+import { checkpointText, rawEd25519, signNote, verifierKey } from '../../contract/signed-note.ts';
+
+/** The origin of a ledger whose deployment names none (LEDGER_ORIGIN): checkpoints' first line and key name. */
+export const DEFAULT_LEDGER_ORIGIN = 'cunzheng.local/ledger';
 
 /** File name of the ledger key under `${dataDir}/keys/`. */
 export const LEDGER_KEY_FILE = 'ledger-ed25519.pem';
@@ -22,12 +26,17 @@ export class LedgerSigner {
   /** The public key as the contract publishes it (`GET /api/ledger/publicKey`). */
   readonly publicKey: LedgerPublicKey;
 
-  private constructor(private readonly privateKey: KeyObject) {
+  private constructor(
+    private readonly privateKey: KeyObject,
+    /** The log's origin, the first line of its checkpoints and their key name (c2sp.org/tlog-checkpoint). */
+    readonly origin: string,
+  ) {
     const pub = createPublicKey(privateKey);
     this.publicKey = {
       algorithm: 'Ed25519',
       keyId: publicKeyId(pub),
       pem: pub.export({ type: 'spki', format: 'pem' }).toString(),
+      noteKey: verifierKey(origin, rawEd25519(pub)),
     };
   }
 
@@ -37,7 +46,7 @@ export class LedgerSigner {
    * reads a half-written file.
    * @throws when the file exists but is not an Ed25519 private key PEM, or the directory is not writable
    */
-  static async open(dataDir: string): Promise<LedgerSigner> {
+  static async open(dataDir: string, origin = DEFAULT_LEDGER_ORIGIN): Promise<LedgerSigner> {
     const file = path.join(dataDir, 'keys', LEDGER_KEY_FILE);
     const pem = await readOrCreateKeyFile(file, () =>
       generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -49,19 +58,22 @@ export class LedgerSigner {
       throw new Error(`${file} is not a private key PEM`, { cause: err });
     }
     if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file} is not an Ed25519 key`);
-    return new LedgerSigner(key);
+    return new LedgerSigner(key, origin);
   }
 
   /**
    * Signs the head of the tree of `treeSize` leaves with root `rootHash` (hex) at `timestamp` (ms since the epoch).
-   * @returns the contract SignedTreeHead, signature base64 over the UTF-8 bytes of `sthSigningInput`
+   * @returns the contract SignedTreeHead, signature base64 over the UTF-8 bytes of `sthSigningInput`, with the same
+   *   head as a signed C2SP checkpoint of the log's origin
    */
   sign(size: number, root: string, timestamp: number): SignedTreeHead {
     const head = { treeSize: size, rootHash: root, timestamp };
     const signature = sign(null, Buffer.from(sthSigningInput(head), 'utf8'), this.privateKey).toString(
       'base64',
     );
-    return { ...head, keyId: this.publicKey.keyId, signature };
+    const text = checkpointText({ origin: this.origin, treeSize: size, rootHash: root, extensions: [] });
+    const checkpoint = signNote(text, this.origin, this.privateKey);
+    return { ...head, keyId: this.publicKey.keyId, signature, checkpoint };
   }
 }
 
