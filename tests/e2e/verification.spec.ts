@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { DEMO, logoutViaMenu, makeFile, preserveFile } from '../support/e2e.ts';
+import { openCheckpoint, parseVerifierKey } from '../../contract/signed-note.ts';
 
 test('verification by number and by file, with clear answers when nothing matches', async ({
   page,
@@ -100,4 +101,19 @@ test('the ledger consistency check accepts an earlier tree head and rejects a wr
   await page.getByLabel('树根哈希').fill('0'.repeat(64));
   await page.getByRole('button', { name: '核对' }).click();
   await expect(page.getByTestId('verify-none')).toContainText('不一致');
+});
+
+test('the checkpoint and its note verifier key are published as plain text a C2SP client can open', async ({
+  request,
+}) => {
+  const vkey = await request.get('/.well-known/cunzheng-ledger.vkey');
+  expect(vkey.headers()['content-type']).toMatch(/^text\/plain/);
+  const verifier = parseVerifierKey(await vkey.text());
+  expect(verifier).not.toBeNull();
+  const note = await request.get('/checkpoint');
+  expect(note.headers()['cache-control']).toBe('no-cache');
+  const opened = openCheckpoint(await note.text(), verifier!.name, [verifier!]);
+  expect(opened).toMatchObject({ ok: true });
+  const sth = (await (await request.get('/api/ledger/sth')).json()) as { data: { treeSize: number } };
+  expect(opened.ok && opened.checkpoint.treeSize).toBeLessThanOrEqual(sth.data.treeSize);
 });
