@@ -9,7 +9,7 @@ import { BILLING_OPS_ROLE, BillingMsg } from '../../contract/billing.ts';
 import { INVOICE_OPS_ROLE, InvoiceMsg } from '../../contract/invoice.ts';
 import { KYC_REVIEW_ROLE } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
-import { NOTARY_AREA, NOTARY_OPS_ROLE } from '../../contract/notary-office.ts';
+import { NOTARY_AREA, NOTARY_OPS_ROLE } from '../../contract/notary-office-codes.ts';
 import type { OpsRole } from '../../contract/ops.ts';
 
 /** One queue of the console. */

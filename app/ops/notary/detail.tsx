@@ -14,14 +14,8 @@ import type { Route } from './+types/detail';
 import { isSuccess } from '../../../contract/envelope.ts';
 import { formatBytes, Msg } from '../../../contract/messages.ts';
 import { Notarial, NOTARIAL_TEXT, STEP_TEXT, NotaryStep } from '../../../contract/notary-codes.ts';
-import {
-  NotaryOpsMsg,
-  NotaryOpsPaths,
-  NotaryReturnBody,
-  NotaryShipBody,
-  NotaryTerminateBody,
-  type NotaryOpsDetail,
-} from '../../../contract/notary-office.ts';
+import { NotaryOpsMsg, NotaryOpsPaths, type NotaryOpsDetail } from '../../../contract/notary-office-codes.ts';
+import { NotaryReturnBody, NotaryShipBody, NotaryTerminateBody } from '../../../contract/notary-office.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
 import { fieldErrors } from '../../lib/field-errors.ts';
 import { readForm } from '../../lib/form-body.server.ts';

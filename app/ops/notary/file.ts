@@ -6,8 +6,8 @@
 import { data, redirect } from 'react-router';
 import type { Route } from './+types/file';
 import { ApiCode, type ApiEnvelope } from '../../../contract/envelope.ts';
-import { NotaryMsg } from '../../../contract/notary.ts';
-import { NotaryOpsMsg, NotaryOpsPaths } from '../../../contract/notary-office.ts';
+import { NotaryMsg } from '../../../contract/notary-codes.ts';
+import { NotaryOpsMsg, NotaryOpsPaths } from '../../../contract/notary-office-codes.ts';
 import { OpsMsg } from '../../../contract/ops.ts';
 import { upstreamGet } from '../../lib/api.server.ts';
 import { getOpsSession, opsSessionStorageFor } from '../../lib/session.server.ts';

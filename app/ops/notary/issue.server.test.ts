@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotaryOpsMsg } from '../../../contract/notary-office.ts';
+import { NotaryOpsMsg } from '../../../contract/notary-office-codes.ts';
 import { PrintMsg, printMessage } from './issue.server.ts';
 
 /** An error shaped like the gateway's (server/pdf), which the app knows by name only. */

@@ -6,7 +6,7 @@
  */
 import type { AppLoadContext } from 'react-router';
 import { isSuccess } from '../../../contract/envelope.ts';
-import { NotaryOpsMsg, NotaryOpsPaths } from '../../../contract/notary-office.ts';
+import { NotaryOpsMsg, NotaryOpsPaths } from '../../../contract/notary-office-codes.ts';
 import { multipartPdfs } from '../../lib/api.server.ts';
 import { printFailure } from '../../lib/print-failure.ts';
 import { opsCall } from '../ops.server.ts';

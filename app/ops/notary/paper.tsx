@@ -4,7 +4,7 @@
  * (`intent=ship`, a plain POST answered by Post/Redirect/Get).
  */
 import { Form } from 'react-router';
-import type { NotaryOpsDetail } from '../../../contract/notary-office.ts';
+import type { NotaryOpsDetail } from '../../../contract/notary-office-codes.ts';
 import { CsrfInput } from '../../shell/csrf-input.tsx';
 import { Facts } from '../../shell/facts.tsx';
 import { Field } from '../../shell/field.tsx';

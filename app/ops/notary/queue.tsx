@@ -12,7 +12,7 @@ import {
   NotaryOpsPaths,
   NotaryQueueState,
   type NotaryQueueData,
-} from '../../../contract/notary-office.ts';
+} from '../../../contract/notary-office-codes.ts';
 import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
 import { DataTable } from '../../shell/data-table.tsx';
 import { Pagination } from '../../shell/pagination.tsx';
