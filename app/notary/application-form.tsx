@@ -17,7 +17,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { fieldErrors } from '../lib/field-errors.ts';
 import { readForm } from '../lib/form-body.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
-import { FormErrors } from '../shell/field.tsx';
+import { Field, FormErrors } from '../shell/field.tsx';
 import { noticeParagraphs } from './document-texts.ts';
 import { loadStep } from './notary.server.ts';
 import { Facts, StepsBar } from './notary-ui.tsx';
@@ -103,6 +103,7 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
   const id = (name: string) => `application-${name}`;
   const invalid = (name: string) =>
     errors[name] ? { 'aria-invalid': true, 'aria-describedby': `${id(name)}-error` } : {};
+  const errorsOf = (name: string) => (errors[name] ? [errors[name]!] : undefined);
   const fieldError = (name: string) =>
     errors[name] ? (
       <div className="field-error" id={`${id(name)}-error`} role="alert">
@@ -160,8 +161,7 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
         <Form method="post" className="card" noValidate>
           <CsrfInput />
           <FormErrors errors={actionData?.formError ? [actionData.formError] : undefined} />
-          <div className={errors.purpose ? 'field field-invalid' : 'field'}>
-            <label htmlFor={id('purpose')}>公证用途</label>
+          <Field label="公证用途" id={id('purpose')} errors={errorsOf('purpose')}>
             <input
               id={id('purpose')}
               name="purpose"
@@ -171,10 +171,8 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
               placeholder="如：诉讼、仲裁、维权"
               {...invalid('purpose')}
             />
-            {fieldError('purpose')}
-          </div>
-          <div className={errors.usePlace ? 'field field-invalid' : 'field'}>
-            <label htmlFor={id('usePlace')}>使用地</label>
+          </Field>
+          <Field label="使用地" id={id('usePlace')} errors={errorsOf('usePlace')}>
             <input
               id={id('usePlace')}
               name="usePlace"
@@ -184,10 +182,13 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
               placeholder="如：北京市"
               {...invalid('usePlace')}
             />
-            {fieldError('usePlace')}
-          </div>
-          <div className={errors.copies ? 'field field-invalid' : 'field'}>
-            <label htmlFor={id('copies')}>公证书份数</label>
+          </Field>
+          <Field
+            label="公证书份数"
+            id={id('copies')}
+            errors={errorsOf('copies')}
+            hint={<>纸质公证书份数，1-{MAX_COPIES}份</>}
+          >
             <input
               id={id('copies')}
               name="copies"
@@ -198,9 +199,7 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
               defaultValue={values?.copies ?? '1'}
               {...invalid('copies')}
             />
-            <div className="field-hint">纸质公证书份数，1-{MAX_COPIES}份</div>
-            {fieldError('copies')}
-          </div>
+          </Field>
           <fieldset
             className={errors.addressId ? 'field field-invalid' : 'field'}
             data-testid="notary-addresses"
@@ -228,8 +227,7 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
               </div>
             ) : null}
           </fieldset>
-          <div className={errors.remark ? 'field field-invalid' : 'field'}>
-            <label htmlFor={id('remark')}>备注</label>
+          <Field label="备注" id={id('remark')} errors={errorsOf('remark')} hint="选填，不超过150个字符">
             <textarea
               id={id('remark')}
               name="remark"
@@ -238,9 +236,7 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
               defaultValue={values?.remark}
               {...invalid('remark')}
             />
-            <div className="field-hint">选填，不超过150个字符</div>
-            {fieldError('remark')}
-          </div>
+          </Field>
           <div className={errors.agree ? 'field field-invalid' : 'field'}>
             <label className="checkbox">
               <input

@@ -31,13 +31,12 @@ import { CsrfInput } from '../shell/csrf-input.tsx';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { readForm } from '../lib/form-body.server.ts';
 import { Pagination } from '../shell/pagination.tsx';
-import { notFound } from './notary.server.ts';
+import { isOrderId, notFound } from './notary.server.ts';
 import { Facts, OrderEvidences } from './notary-ui.tsx';
 import { stepPath } from './step-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证详情 - 我的公证 - 存证云' }];
 
-const ID_RE = /^[1-9]\d{0,14}$/;
 const PAY_TYPE_TEXT: Record<number, string> = { 1: '积分支付', 2: '支付宝', 3: '微信支付' };
 const DONE: Record<string, string> = { paid: NotaryMsg.paid, paper: NotaryMsg.paperRequested };
 /** Back from the provider before it confirmed the payment (ours). */
@@ -46,7 +45,7 @@ const PAY_WAITING = '支付结果确认中，请稍后刷新页面查看';
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const orderId = url.searchParams.get('orderId') ?? '';
-  if (!ID_RE.test(orderId)) throw notFound();
+  if (!isOrderId(orderId)) throw notFound();
   const doc = url.searchParams.get('doc');
   if (doc !== null) {
     if (!/^[1-5]$/.test(doc)) throw notFound(NotaryMsg.documentNotFound);
@@ -88,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const orderId = String(formData.get('orderId') ?? '');
-  if (formData.get('intent') !== 'paper' || !ID_RE.test(orderId)) throw notFound();
+  if (formData.get('intent') !== 'paper' || !isOrderId(orderId)) throw notFound();
   const res = await authedCall(request, context, NotaryPaths.requestPaper, {
     method: 'POST',
     body: { orderId },

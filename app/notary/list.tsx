@@ -28,6 +28,7 @@ import { ConfirmAction } from '../shell/confirm-action.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import { Pagination } from '../shell/pagination.tsx';
+import { isOrderId } from './notary.server.ts';
 import { stepPath } from './step-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '我的公证 - 存证云' }];
@@ -99,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const orderId = String(formData.get('orderId') ?? '');
-  if (formData.get('intent') !== 'stop' || !/^[1-9]\d{0,14}$/.test(orderId))
+  if (formData.get('intent') !== 'stop' || !isOrderId(orderId))
     return data({ error: NotaryMsg.orderNotFound }, { status: 400 });
   const res = await authedCall(request, context, NotaryPaths.stop, { method: 'POST', body: { orderId } });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });

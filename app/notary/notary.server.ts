@@ -17,7 +17,10 @@ import {
 import { authedCall } from '../lib/auth.server.ts';
 import { stepPath } from './step-path.ts';
 
-const ID_RE = /^[1-9]\d{0,14}$/;
+/** True for an order id as the pages accept it in a URL or form: 1–15 digits, no leading zero. */
+export function isOrderId(value: string | null | undefined): value is string {
+  return typeof value === 'string' && /^[1-9]\d{0,14}$/.test(value);
+}
 
 /** A 404 page with `message`. */
 export function notFound(message: string = NotaryMsg.orderNotFound) {
@@ -26,7 +29,7 @@ export function notFound(message: string = NotaryMsg.orderNotFound) {
 
 /** The order's id from the route's params. @throws a 404 response when malformed */
 export function orderIdOf(params: { orderId?: string }): number {
-  if (!params.orderId || !ID_RE.test(params.orderId)) throw notFound();
+  if (!isOrderId(params.orderId)) throw notFound();
   return Number(params.orderId);
 }
 
