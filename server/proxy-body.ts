@@ -26,8 +26,11 @@ export function declaresOversizeBody(headers: IncomingHttpHeaders): boolean {
   return length > API_BODY_LIMIT_BYTES && WHOLE_BODY_TYPES.test(headers['content-type'] ?? '');
 }
 
-/** Bytes buffered between the browser's stream and the upstream write (the pass-through's high-water mark). */
-const GUARD_HIGH_WATER_BYTES = 64 * 1024;
+/**
+ * Bytes buffered between the browser's stream and the upstream write (the pass-through's high-water mark): 256 KiB
+ * lets the browser's socket be read while undici writes to the platform (64 KiB made the two take turns; issue 11).
+ */
+const GUARD_HIGH_WATER_BYTES = 256 * 1024;
 
 /**
  * A pass-through fed from `raw` (with backpressure) that undici may destroy without touching `raw`.

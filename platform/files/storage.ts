@@ -74,10 +74,23 @@ export class HashingCounter extends Transform {
   }
 }
 
+/**
+ * Bytes a file write stream queues while a write is in the thread pool (its high-water mark). With Node's 16 KiB
+ * default an upload's parser waited for nearly every disk write; with 1 MiB the queued chunks go out as one `writev`
+ * while the parser and the hash go on (issue 11: a streamed 512 MiB upload 116 → 160–180 MiB/s through `/api`,
+ * 72 → 140–175 through the no-JS form; RSS growth unchanged within the 150 MB/GiB limit).
+ */
+export const FILE_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
+
 /** Streams `source` through `tap` into the new file `dest` (mode 0600); a failed stream deletes the partial file. */
 export async function streamToNewFile(source: Readable, tap: Transform, dest: string): Promise<void> {
   try {
-    await pipeline(source, tap, fs.createWriteStream(dest, { flags: 'wx', mode: 0o600 }));
+    const out = fs.createWriteStream(dest, {
+      flags: 'wx',
+      mode: 0o600,
+      highWaterMark: FILE_WRITE_HIGH_WATER_BYTES,
+    });
+    await pipeline(source, tap, out);
   } catch (err) {
     await fsp.rm(dest, { force: true });
     throw err;
