@@ -5,7 +5,8 @@
  * per evidence save, which is measured separately below). Records look like real ones (canonical JSON ≈ 230 bytes).
  * Prints:
  *   - appends per second overall, for the first 10k and the last 10k leaves;
- *   - appends per second with one transaction per append (the save path) at the full size, over 2,000 appends;
+ *   - appends per second with one transaction per append (the save path) at the full size, over 2,000 appends, from
+ *     one client and from 64 saves at once (the ledger's group commit);
  *   - at the full size: STH (root + Ed25519 signature) time, and p50/p95 of inclusion-proof and consistency-proof
  *     generation over 1,000 random leaves / sizes (each proof verified once with the pure functions);
  *   - the database size (after a WAL checkpoint) and bytes per leaf.
@@ -22,7 +23,9 @@ import { migrateToLatest, openDatabase } from '../platform/db/database.ts';
 import { canonicalJson } from '../platform/ledger/canonical.ts';
 import {
   appendBatched,
+  appendConcurrently,
   appendOnePerTransaction,
+  CONCURRENT_SAVES,
   measureSth,
   sampleProofs,
 } from './support/ledger-compare.ts';
@@ -70,10 +73,14 @@ try {
     `  first ${fmt(window)}: ${fmt(window / (firstWindow / 1000))}/s    last ${fmt(window)}: ${fmt(window / ((totalMs - lastWindowStart) / 1000))}/s`,
   );
 
-  // --- one transaction per append (the evidence save path) ---
+  // --- one transaction per append (the evidence save path), one client, then many saves at once ---
   const single = await appendOnePerTransaction(pdb, N, SINGLE);
-  const size = N + SINGLE;
-  print(`appends (one transaction each, at ${fmt(N)}): ${fmt(single)}/s over ${fmt(SINGLE)}`);
+  print(`appends (one transaction each, one client, at ${fmt(N)}): ${fmt(single)}/s over ${fmt(SINGLE)}`);
+  const concurrent = await appendConcurrently(pdb, N + SINGLE, SINGLE, CONCURRENT_SAVES);
+  const size = N + 2 * SINGLE;
+  print(
+    `appends (one transaction each, ${CONCURRENT_SAVES} saves at once, group commit): ${fmt(concurrent)}/s over ${fmt(SINGLE)}`,
+  );
 
   // --- STH ---
   const { sth, ms: sthMs, cachedMs } = await measureSth(pdb, dir);

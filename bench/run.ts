@@ -29,7 +29,8 @@
  * - ledger: on SQLite and on PostgreSQL (BENCH_POSTGRES=0 skips it), a fresh database opened and migrated as the
  *   platform does (SQLite WAL with synchronous=NORMAL; PostgreSQL's defaults: durable commits) holding 1,000,000
  *   leaves (100,000 with `--quick`; written straight in, bench/support/ledger-fill.ts), then the ledger's own appends:
- *   batched (1,000 per transaction) and one transaction each as an evidence save commits (≥ 5,000/s), and inclusion
+ *   batched (1,000 per transaction), one transaction each from one client, and one transaction each from 64 saves at
+ *   once as evidence saves of many users commit (group commit; ≥ 5,000/s), and inclusion
  *   and consistency proofs at random (p99 ≤ 5 ms; bench/support/ledger-compare.ts).
  *
  * Prints, per row: the median ratio of the rounds with its spread (min–max), both sides' median req/s, CPU ms per

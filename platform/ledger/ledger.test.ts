@@ -184,6 +184,55 @@ forEachDialect('merkle ledger', (h) => {
     expect((await auditLedger(db)).ok).toBe(true);
   });
 
+  it('saves arriving during a ledger transaction share the next one; a failing one rolls back alone', async () => {
+    const db = h.app.pdb.db;
+    const start = await treeSize(db);
+    const handles: Kysely<Database>[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    // A holds the ledger transaction until the others are queued behind it.
+    const a = withLedgerTransaction(h.app.pdb, async (trx) => {
+      handles.push(trx);
+      const saved = await insertRow(trx, userId, 8000);
+      await gate;
+      return saved;
+    });
+    const later = [8001, 8002, 8003, 8004].map((i) =>
+      withLedgerTransaction(h.app.pdb, async (trx) => {
+        handles.push(trx);
+        const saved = await insertRow(trx, userId, i);
+        if (i === 8002) throw new Error('storage failed');
+        return saved;
+      }),
+    );
+    open();
+    const [first, ...rest] = await Promise.allSettled([a, ...later]);
+    expect(first.status).toBe('fulfilled');
+    expect(rest.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((rest[1] as PromiseRejectedResult).reason).toEqual(new Error('storage failed'));
+    // one transaction for A, one shared by the four queued saves
+    expect(handles[1]).not.toBe(handles[0]);
+    expect(new Set(handles.slice(1)).size).toBe(1);
+    const leaves = [first, rest[0], rest[2], rest[3]].map(
+      (r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof insertRow>>>).value,
+    );
+    expect(leaves.map((l) => l.leafIndex)).toEqual([start, start + 1, start + 2, start + 3]);
+    const failedRow = await db
+      .selectFrom('evidences')
+      .select('id')
+      .where('title', '=', 't8002')
+      .executeTakeFirst();
+    expect(failedRow).toBeUndefined();
+    const size = start + 4;
+    const root = await rootHash(db, size);
+    expect(await auditLedger(db)).toEqual({ ok: true, treeSize: size, rootHash: root });
+    for (const l of leaves) {
+      expect(
+        verifyInclusion(l.leafHash, l.leafIndex, size, await inclusionProof(db, l.leafIndex, size), root),
+      ).toBe(true);
+    }
+  });
+
   it('appends through two handles of one database, several per transaction and after a rollback, stay one tree', async () => {
     // Each handle keeps the right edge of its last commit; the other handle's appends and a rolled-back one must
     // send it back to the stored nodes (as another process sharing the database would).
