@@ -36,6 +36,9 @@ export default [
   route('.well-known/cunzheng-ledger-key.pem', 'ledger/public-key.ts'),
   // C2SP checkpoint and note verifier key (issue 17)
   route('checkpoint', 'ledger/checkpoint.ts'),
+  // the same under the log's tlog-tiles prefix, with the tiles
+  route('ledger/checkpoint', 'ledger/checkpoint.ts', { id: 'ledger-tiles-checkpoint' }),
+  route('ledger/tile/*', 'ledger/tiles.ts'),
   route('.well-known/cunzheng-ledger.vkey', 'ledger/checkpoint.ts', { id: 'ledger-vkey' }),
   // public verification
   route('queryAuthentication', 'verify/layout.tsx', [

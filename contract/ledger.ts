@@ -21,6 +21,12 @@ export const LedgerPaths = {
   proof: '/api/ledger/proof',
   /** `GET ?first=&second=` (tree sizes) → ConsistencyProofData. */
   consistency: '/api/ledger/consistency',
+  /**
+   * `GET <tile>/<path>` → a C2SP tlog-tiles resource (platform/ledger/tiles.ts): `tile/<L>/<N>[.p/<W>]` hashes,
+   * `tile/entries/<N>[.p/<W>]` entry bundles (only where LEDGER_PUBLIC_ENTRIES=1); `application/octet-stream`,
+   * immutable; 404 for a tile that does not exist (yet) or a path that is not one.
+   */
+  tile: '/api/ledger/tile',
 } as const;
 
 /** Messages of the ledger calls (ours: the spec has no ledger). */

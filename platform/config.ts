@@ -8,9 +8,10 @@ import { z } from 'zod';
 import { BillingNotifyPaths } from '../contract/billing.ts';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import { ActivityList, AppVersionList, type Activity, type AppVersion } from '../contract/home.ts';
-import { WECHATPAY_API_URL, type WechatPayConfig } from './billing/wechatpay/client.ts';
+import type { WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 import { ConfigError } from './config-error.ts';
+import { wechatpayConfig } from './config-wechatpay.ts';
 import { smsConfig, TENCENT_SMS_ENDPOINT, type SmsConfig } from './config-sms.ts';
 import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
 
@@ -107,6 +108,12 @@ export interface PlatformConfig {
    * and their key name (issue 17). Keep it stable: verifiers trust the origin with the key.
    */
   ledgerOrigin: string;
+  /**
+   * Whether the ledger's entry bundles (`tile/entries/…`, every record: preservation number, file hash and size,
+   * owner reference, time) are public (LEDGER_PUBLIC_ENTRIES=1; default no). The hash tiles and checkpoints always
+   * are: proofs need nothing else, and the records are our users' business (decision 035).
+   */
+  ledgerPublicEntries: boolean;
   /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
   billing: BillingConfig;
   /**
@@ -195,6 +202,7 @@ const EnvSchema = z.object({
     .regex(/^[^\s+]{1,200}$/)
     .optional(),
   NOTARY_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
+  LEDGER_PUBLIC_ENTRIES: bool(false),
   POINT_PRICE_FEN: int(100, 1, 1_000_000),
   ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
   ALIPAY_SELLER_ID: z.string().trim().optional(),
@@ -229,45 +237,6 @@ const EnvSchema = z.object({
 });
 
 type Env = z.infer<typeof EnvSchema>;
-
-/** WECHATPAY_* → the client config, null for the sandbox. @throws ConfigError when only some are set */
-function wechatpayConfig(e: Env): WechatPayConfig | null {
-  let certs: Record<string, string> = {};
-  try {
-    certs = e.WECHATPAY_PLATFORM_CERTS?.trim()
-      ? z.record(z.string(), z.string()).parse(JSON.parse(e.WECHATPAY_PLATFORM_CERTS))
-      : {};
-  } catch {
-    throw new ConfigError(
-      'Invalid platform configuration: WECHATPAY_PLATFORM_CERTS must be a JSON object {serial: PEM}',
-    );
-  }
-  if (e.WECHATPAY_PUBLIC_KEY_ID && e.WECHATPAY_PUBLIC_KEY?.trim())
-    certs[e.WECHATPAY_PUBLIC_KEY_ID] = e.WECHATPAY_PUBLIC_KEY;
-  const required = [
-    e.WECHATPAY_MCHID,
-    e.WECHATPAY_APPID,
-    e.WECHATPAY_MERCHANT_SERIAL_NO,
-    e.WECHATPAY_MERCHANT_PRIVATE_KEY,
-    e.WECHATPAY_API_V3_KEY,
-  ];
-  const set = required.filter((v) => v?.trim()).length + (Object.keys(certs).length > 0 ? 1 : 0);
-  if (set === 0) return null;
-  if (set !== required.length + 1) {
-    throw new ConfigError(
-      'Invalid platform configuration: set all of WECHATPAY_MCHID, WECHATPAY_APPID, WECHATPAY_MERCHANT_SERIAL_NO, WECHATPAY_MERCHANT_PRIVATE_KEY, WECHATPAY_API_V3_KEY and WECHATPAY_PUBLIC_KEY_ID/WECHATPAY_PUBLIC_KEY (or WECHATPAY_PLATFORM_CERTS), or none (sandbox)',
-    );
-  }
-  return {
-    mchid: e.WECHATPAY_MCHID!,
-    appid: e.WECHATPAY_APPID!,
-    merchantSerialNo: e.WECHATPAY_MERCHANT_SERIAL_NO!,
-    merchantPrivateKey: e.WECHATPAY_MERCHANT_PRIVATE_KEY!,
-    apiV3Key: e.WECHATPAY_API_V3_KEY!,
-    platformCerts: certs,
-    baseUrl: e.WECHATPAY_BASE_URL ?? WECHATPAY_API_URL,
-  };
-}
 
 /**
  * Whether the demo account is seeded: SEED_DEMO when set; else with APP_ENV development/test, or with APP_ENV unset
@@ -382,6 +351,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     documentSigning: { operator: e.PLATFORM_OPERATOR, pemFile: e.DOCUMENT_SIGNING_PEM_FILE },
     notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
     ledgerOrigin: e.LEDGER_ORIGIN ?? `${new URL(publicUrl).host}/ledger`,
+    ledgerPublicEntries: e.LEDGER_PUBLIC_ENTRIES,
     billing: {
       pointPriceFen: e.POINT_PRICE_FEN,
       orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,

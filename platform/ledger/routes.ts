@@ -8,7 +8,9 @@
  * - `/api/ledger/proof?baoquan=` → ProofBundle (`proof.json` of the evidence package); unknown → code 404
  *   `EvidenceMsg.evidenceNotFound`;
  * - `/api/ledger/consistency?first=&second=` → ConsistencyProofData (RFC 9162 §2.1.4); sizes outside
- *   0 ≤ first ≤ second ≤ current size → code 400 `LedgerMsg.badTreeSize`.
+ *   0 ≤ first ≤ second ≤ current size → code 400 `LedgerMsg.badTreeSize`;
+ * - `/api/ledger/checkpoint` → the newest checkpoint, a C2SP signed note (text/plain);
+ * - `/api/ledger/tile/…` → C2SP tlog-tiles resources (tiles.ts; raw bytes, immutable, 404 when absent).
  * The answers are built by service.ts.
  */
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +19,7 @@ import { ConsistencyQuery, LedgerEntryQuery, LedgerPaths, LedgerProofQuery } fro
 import { parseInput } from '../core/errors.ts';
 import { buildProofBundle, consistency, ledgerEntry } from './service.ts';
 import { LedgerSigner, TreeHeads } from './signer.ts';
+import { parseTilePath, readTile } from './tiles.ts';
 
 /**
  * Registers the ledger calls (needs the services plugin). Loads or creates the ledger key under
@@ -50,5 +53,18 @@ export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
   app.get(LedgerPaths.consistency, async (request) => {
     const { first, second } = parseInput(ConsistencyQuery, request.query);
     return ok(await consistency(db, first, second));
+  });
+
+  // C2SP tlog-tiles: immutable once they exist, so cacheable by anyone; a missing one may appear with the next append.
+  app.get(`${LedgerPaths.tile}/*`, async (request, reply) => {
+    const tile = parseTilePath((request.params as { '*': string })['*']);
+    const bytes =
+      tile && (tile.kind === 'hashes' || app.config.ledgerPublicEntries) ? await readTile(db, tile) : null;
+    if (!bytes) {
+      reply.code(404).type('text/plain; charset=utf-8').header('cache-control', 'no-cache');
+      return 'not found\n';
+    }
+    reply.type('application/octet-stream').header('cache-control', 'public, max-age=31536000, immutable');
+    return bytes;
   });
 }

@@ -7,6 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { DEMO, logoutViaMenu, makeFile, preserveFile } from '../support/e2e.ts';
 import { openCheckpoint, parseVerifierKey } from '../../contract/signed-note.ts';
+import type { ProofBundle } from '../../contract/ledger.ts';
+import { TileReader, verifyCheckpointNote, verifyInclusionProof } from '../support/tiles-client.ts';
 
 test('verification by number and by file, with clear answers when nothing matches', async ({
   page,
@@ -116,4 +118,49 @@ test('the checkpoint and its note verifier key are published as plain text a C2S
   expect(opened).toMatchObject({ ok: true });
   const sth = (await (await request.get('/api/ledger/sth')).json()) as { data: { treeSize: number } };
   expect(opened.ok && opened.checkpoint.treeSize).toBeLessThanOrEqual(sth.data.treeSize);
+});
+
+test('a tiles client proves a preserved file from /ledger/checkpoint and /ledger/tile alone, as its package does', async ({
+  page,
+  request,
+  loginAs,
+}, info) => {
+  await loginAs(DEMO, '/newAccessCard');
+  const { file } = makeFile(`tiles-${info.project.name}.bin`, 5000);
+  const baoquan = await preserveFile(page, `瓦片核验-${info.project.name}`, file);
+  const bundle = (
+    (await (await request.get(`/api/ledger/proof?baoquan=${baoquan}`)).json()) as { data: ProofBundle }
+  ).data;
+
+  const vkey = await (await request.get('/.well-known/cunzheng-ledger.vkey')).text();
+  const note = await request.get('/ledger/checkpoint');
+  expect(note.headers()['content-type']).toMatch(/^text\/plain/);
+  const checkpoint = verifyCheckpointNote(await note.text(), vkey);
+  expect(checkpoint.size).toBeGreaterThan(bundle.leafIndex);
+  const fetchTile = async (path: string) => {
+    const res = await request.get(`/ledger/tile/${path}`);
+    if (res.status() === 404) return null;
+    expect(res.headers()['content-type']).toBe('application/octet-stream');
+    expect(res.headers()['cache-control']).toContain('immutable');
+    return res.body();
+  };
+  const leaf = Buffer.from(bundle.leafHash, 'hex');
+  const now = new TileReader(checkpoint.size, fetchTile);
+  expect((await now.subtree(0, bundle.leafIndex)).equals(leaf)).toBe(true);
+  expect(
+    verifyInclusionProof(
+      leaf,
+      bundle.leafIndex,
+      checkpoint.size,
+      await now.inclusionProof(bundle.leafIndex),
+      checkpoint.root,
+    ),
+  ).toBe(true);
+  // the package's proof and tree head are what the tiles give for the package's tree size
+  const then = new TileReader(bundle.sth.treeSize, fetchTile);
+  expect((await then.mth(0, bundle.sth.treeSize)).toString('hex')).toBe(bundle.sth.rootHash);
+  expect((await then.inclusionProof(bundle.leafIndex)).map((p) => p.toString('hex'))).toEqual(
+    bundle.inclusionProof,
+  );
+  expect((await request.get('/ledger/tile/0/0')).status()).toBe(404);
 });
