@@ -1,0 +1,123 @@
+/**
+ * Witness cosignatures on checkpoints (issue 17 point 3; c2sp.org/tlog-cosignature, the Ed25519 `cosignature/v1`
+ * type): a cosignature is a note signature line `— <witness name> base64(key ID ‖ timestamped_signature)` where the
+ * key ID is SHA-256(name ‖ 0x0A ‖ 0x04 ‖ Ed25519 public key)[:4] and timestamped_signature is the big-endian u64
+ * POSIX time of cosigning followed by the 64-byte Ed25519 signature of
+ *   "cosignature/v1\n" ‖ "time <timestamp>\n" ‖ the checkpoint's note text (its lines up to the blank line).
+ * A witness's verifier key is `<name>+<hex key ID>+base64(0x04 ‖ public key)` (signed-note's vkey form).
+ *
+ * Pure functions over node:crypto; verification never throws on bad input.
+ */
+import {
+  createHash,
+  createPublicKey,
+  sign as cryptoSign,
+  verify as cryptoVerify,
+  type KeyObject,
+} from 'node:crypto';
+import { isKeyName, rawEd25519 } from './signed-note.ts';
+
+/** The signature type byte of Ed25519 cosignatures (tlog-cosignature, key ID). */
+const COSIGNATURE_V1 = 0x04;
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** A witness's Ed25519 cosigning key as verifiers hold it. */
+export interface CosignerKey {
+  name: string;
+  /** The 4-byte key ID, big-endian. */
+  keyId: number;
+  publicKey: Buffer;
+}
+
+/** A cosignature that verified: who, and when they cosigned (POSIX seconds). */
+export interface VerifiedCosignature {
+  name: string;
+  timestamp: number;
+}
+
+/** SHA-256(name ‖ 0x0A ‖ 0x04 ‖ key)[:4] as a number. */
+export function cosignerKeyId(name: string, publicKey: Buffer): number {
+  return createHash('sha256')
+    .update(name, 'utf8')
+    .update(Buffer.from([0x0a, COSIGNATURE_V1]))
+    .update(publicKey)
+    .digest()
+    .readUInt32BE(0);
+}
+
+/** The verifier key text of a witness: `<name>+<hex key ID>+base64(0x04 ‖ key)`. */
+export function cosignerVerifierKey(name: string, publicKey: Buffer): string {
+  const id = cosignerKeyId(name, publicKey).toString(16).padStart(8, '0');
+  return `${name}+${id}+${Buffer.concat([Buffer.from([COSIGNATURE_V1]), publicKey]).toString('base64')}`;
+}
+
+/** Parses a witness verifier key. @returns null unless it is a well-formed cosignature/v1 key whose ID matches */
+export function parseCosignerKey(vkey: string): CosignerKey | null {
+  const m = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+=*)$/.exec(vkey.trim());
+  if (!m) return null;
+  const [, name, hexId, b64] = m as unknown as [string, string, string, string];
+  const bytes = Buffer.from(b64, 'base64');
+  if (!isKeyName(name) || bytes.length !== 33 || bytes[0] !== COSIGNATURE_V1) return null;
+  const publicKey = bytes.subarray(1);
+  const keyId = Number.parseInt(hexId, 16);
+  return cosignerKeyId(name, publicKey) === keyId ? { name, keyId, publicKey } : null;
+}
+
+/** The message a cosignature signs: the header line, the time line, then the checkpoint's note text. */
+export function cosignatureMessage(checkpointText: string, timestamp: number): Buffer {
+  return Buffer.from(`cosignature/v1\ntime ${timestamp}\n${checkpointText}`, 'utf8');
+}
+
+/**
+ * Cosigns the checkpoint note text `checkpointText` (ending in a newline) as witness `name` at `timestamp`.
+ * @returns the signature line, newline-terminated
+ * @throws Error for a text without its final newline, a bad name or timestamp
+ */
+export function cosign(checkpointText: string, name: string, key: KeyObject, timestamp: number): string {
+  if (!checkpointText.endsWith('\n')) throw new Error('checkpoint text must end with a newline');
+  if (!isKeyName(name)) throw new Error(`invalid witness name ${JSON.stringify(name)}`);
+  if (!Number.isSafeInteger(timestamp) || timestamp <= 0)
+    throw new Error('cosignature timestamp must be positive');
+  const publicKey = rawEd25519(createPublicKey(key));
+  const head = Buffer.alloc(12);
+  head.writeUInt32BE(cosignerKeyId(name, publicKey), 0);
+  head.writeBigUInt64BE(BigInt(timestamp), 4);
+  const sig = cryptoSign(null, cosignatureMessage(checkpointText, timestamp), key);
+  return `— ${name} ${Buffer.concat([head, sig]).toString('base64')}\n`;
+}
+
+/**
+ * The cosignatures on signed note `note` by `witnesses` that verify over its text; lines of other keys are ignored.
+ * @returns those that verified, in note order, and those of a known key that did not (a forged or damaged line)
+ */
+export function openCosignatures(
+  note: string,
+  witnesses: readonly CosignerKey[],
+): { verified: VerifiedCosignature[]; failed: string[] } {
+  const verified: VerifiedCosignature[] = [];
+  const failed: string[] = [];
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0 || !note.endsWith('\n')) return { verified, failed };
+  const text = note.slice(0, split + 1);
+  for (const line of note.slice(split + 2, -1).split('\n')) {
+    const m = /^— (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
+    if (!m) continue;
+    const [, name, b64] = m as unknown as [string, string, string];
+    const bytes = Buffer.from(b64, 'base64');
+    if (bytes.length !== 4 + 8 + 64) continue;
+    const witness = witnesses.find((w) => w.name === name && w.keyId === bytes.readUInt32BE(0));
+    if (!witness) continue;
+    const timestamp = Number(bytes.readBigUInt64BE(4));
+    const key = createPublicKey({
+      key: Buffer.concat([ED25519_SPKI_PREFIX, witness.publicKey]),
+      format: 'der',
+      type: 'spki',
+    });
+    if (cryptoVerify(null, cosignatureMessage(text, timestamp), key, bytes.subarray(12))) {
+      verified.push({ name, timestamp });
+    } else {
+      failed.push(name);
+    }
+  }
+  return { verified, failed };
+}
