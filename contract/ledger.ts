@@ -123,4 +123,55 @@ export interface ProofBundle {
   inclusionProof: string[];
   sth: SignedTreeHead;
   publicKey: LedgerPublicKey;
+  /**
+   * The newest checkpoint witnesses cosigned that holds the leaf (issue 17 point 3), when there is one: the note
+   * (our checkpoint signature, then each witness's cosignature line) and the leaf's inclusion proof in its tree.
+   */
+  witnessed?: WitnessedCheckpoint;
+}
+
+/** A cosigned checkpoint and a leaf's proof in it (ProofBundle.witnessed). */
+export interface WitnessedCheckpoint {
+  /** The checkpoint note with the log's signature and the witnesses' cosignature lines (c2sp.org/tlog-cosignature). */
+  note: string;
+  treeSize: number;
+  inclusionProof: string[];
+}
+
+/** The console's ledger calls (role admin; decision 035). */
+export const LedgerOpsPaths = {
+  /** `GET` → {@link LedgerWitnessesData}. */
+  witnesses: '/api/ops/ledger/witnesses',
+} as const;
+
+/** One configured witness as the console shows it. Times unix seconds. */
+export interface LedgerWitnessView {
+  name: string;
+  url: string;
+  /** The tree size it last cosigned (0: never). */
+  size: number;
+  cosignedAt: number | null;
+  /** `new` (not asked yet) | `ok` | `refused` (it refused our checkpoint) | `unreachable`. */
+  status: 'new' | 'ok' | 'refused' | 'unreachable';
+  /** Why, for `refused` and `unreachable`. */
+  detail: string;
+  attemptedAt: number | null;
+}
+
+/** A refusal or change of state of a witness. */
+export interface LedgerWitnessEvent {
+  id: number;
+  witness: string;
+  at: number;
+  status: LedgerWitnessView['status'];
+  treeSize: number;
+  detail: string;
+}
+
+export interface LedgerWitnessesData {
+  /** The ledger's current tree size. */
+  treeSize: number;
+  witnesses: LedgerWitnessView[];
+  /** The newest 50 events. */
+  events: LedgerWitnessEvent[];
 }

@@ -114,6 +114,12 @@ export interface PlatformConfig {
    * are: proofs need nothing else, and the records are our users' business (decision 035).
    */
   ledgerPublicEntries: boolean;
+  /**
+   * Witnesses asked to cosign the ledger's checkpoints (LEDGER_WITNESSES or LEDGER_WITNESSES_FILE: a JSON array of
+   * `{url, key}`, key a cosignature/v1 verifier key; decision 035), every LEDGER_WITNESS_INTERVAL_SECONDS (30).
+   */
+  ledgerWitnesses: { url: string; key: string }[];
+  ledgerWitnessIntervalSeconds: number;
   /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
   billing: BillingConfig;
   /**
@@ -165,6 +171,9 @@ const int = (dflt: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
       return n;
     });
 
+/** LEDGER_WITNESSES: where each witness listens and its verifier key (checked when the ledger starts). */
+const WitnessList = z.array(z.object({ url: z.url(), key: z.string().min(1).max(300) }).strict()).max(20);
+
 const EnvSchema = z.object({
   DATA_DIR: z.string().optional(),
   DATABASE_URL: z
@@ -203,6 +212,9 @@ const EnvSchema = z.object({
     .optional(),
   NOTARY_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   LEDGER_PUBLIC_ENTRIES: bool(false),
+  LEDGER_WITNESSES: z.string().optional(),
+  LEDGER_WITNESSES_FILE: z.string().optional(),
+  LEDGER_WITNESS_INTERVAL_SECONDS: int(30, 1, 86_400),
   POINT_PRICE_FEN: int(100, 1, 1_000_000),
   ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
   ALIPAY_SELLER_ID: z.string().trim().optional(),
@@ -352,6 +364,8 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
     ledgerOrigin: e.LEDGER_ORIGIN ?? `${new URL(publicUrl).host}/ledger`,
     ledgerPublicEntries: e.LEDGER_PUBLIC_ENTRIES,
+    ledgerWitnesses: jsonList('LEDGER_WITNESSES', e.LEDGER_WITNESSES, e.LEDGER_WITNESSES_FILE, WitnessList),
+    ledgerWitnessIntervalSeconds: e.LEDGER_WITNESS_INTERVAL_SECONDS,
     billing: {
       pointPriceFen: e.POINT_PRICE_FEN,
       orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,

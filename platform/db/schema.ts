@@ -134,6 +134,30 @@ export interface LedgerNodesTable {
   hash: string;
 }
 
+/** A witness of the ledger's checkpoints and its last cosignature (migration 0017; ledger/witnessing.ts). */
+export interface LedgerWitnessesTable {
+  name: string;
+  url: ColumnType<string, string | undefined, string>;
+  size: ColumnType<number, number | undefined, number>;
+  root_hash: ColumnType<string, string | undefined, string>;
+  cosigned_note: ColumnType<string, string | undefined, string>;
+  cosigned_at: number | null;
+  /** `new` | `ok` | `refused` | `unreachable`. */
+  status: ColumnType<string, string | undefined, string>;
+  detail: ColumnType<string, string | undefined, string>;
+  attempted_at: number | null;
+}
+
+/** A refusal or change of state of a witness (migration 0017), for the operator console. */
+export interface LedgerWitnessEventsTable {
+  id: Generated<number>;
+  witness: string;
+  at: number;
+  status: string;
+  tree_size: number;
+  detail: string;
+}
+
 /** Failed-attempt counters behind login and extraction-code throttling (core/attempts.ts). */
 export interface AttemptCountersTable {
   /** SHA-256 hex of the scope and subject, e.g. "login|<ip>|<mobile>". */
@@ -316,6 +340,8 @@ export interface Database {
   ledger_entries: LedgerEntriesTable;
   ledger_leaves: LedgerLeavesTable;
   ledger_nodes: LedgerNodesTable;
+  ledger_witnesses: LedgerWitnessesTable;
+  ledger_witness_events: LedgerWitnessEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -15,11 +15,19 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
-import { ConsistencyQuery, LedgerEntryQuery, LedgerPaths, LedgerProofQuery } from '../../contract/ledger.ts';
+import {
+  ConsistencyQuery,
+  LedgerEntryQuery,
+  LedgerOpsPaths,
+  LedgerPaths,
+  LedgerProofQuery,
+} from '../../contract/ledger.ts';
 import { parseInput } from '../core/errors.ts';
-import { buildProofBundle, consistency, ledgerEntry } from './service.ts';
+import { buildProofBundle, consistency, ledgerEntry, witnessesView } from './service.ts';
 import { LedgerSigner, TreeHeads } from './signer.ts';
 import { parseTilePath, readTile } from './tiles.ts';
+import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
+import { requireRole } from '../ops/auth.ts';
 
 /**
  * Registers the ledger calls (needs the services plugin). Loads or creates the ledger key under
@@ -53,6 +61,15 @@ export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
   app.get(LedgerPaths.consistency, async (request) => {
     const { first, second } = parseInput(ConsistencyQuery, request.query);
     return ok(await consistency(db, first, second));
+  });
+
+  // Witness cosignatures: rounds on this instance, and the console's view of them.
+  const witnessing = new LedgerWitnessing(db, heads, parseWitnesses(app.config.ledgerWitnesses), app.log);
+  witnessing.start(app.config.ledgerWitnessIntervalSeconds);
+  app.addHook('onClose', () => witnessing.stop());
+  app.get(LedgerOpsPaths.witnesses, { preHandler: app.requireOperator }, async (request) => {
+    requireRole(request, 'admin');
+    return ok(await witnessesView(db, witnessing));
   });
 
   // C2SP tlog-tiles: immutable once they exist, so cacheable by anyone; a missing one may appear with the next append.

@@ -12,11 +12,15 @@ import {
   LedgerMsg,
   type LedgerRecord,
   type ProofBundle,
+  type LedgerWitnessesData,
+  type LedgerWitnessView,
+  type WitnessedCheckpoint,
 } from '../../contract/ledger.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
 import { consistencyProof, findLeafByHash, inclusionProof, treeSize } from './ledger.ts';
 import type { TreeHeads } from './signer.ts';
+import type { LedgerWitnessing } from './witnessing.ts';
 
 /**
  * The file name of the original inside the evidence package (`evidence/<name>`): the stored name for file and app
@@ -89,6 +93,91 @@ export async function buildProofBundle(
     inclusionProof: await inclusionProof(db, leafIndex, sth.treeSize),
     sth,
     publicKey: heads.signer.publicKey,
+    ...(await witnessedCheckpoint(db, leafIndex)),
+  };
+}
+
+/**
+ * The newest checkpoint any witness cosigned that holds leaf `leafIndex`, with the cosignature lines of every witness
+ * that cosigned that same tree merged into one note, and the leaf's inclusion proof in it.
+ * @returns `{witnessed}`, or `{}` when no cosigned checkpoint holds the leaf yet
+ */
+export async function witnessedCheckpoint(
+  db: Kysely<Database>,
+  leafIndex: number,
+): Promise<{ witnessed?: WitnessedCheckpoint }> {
+  const rows = await db
+    .selectFrom('ledger_witnesses')
+    .select(['size', 'root_hash', 'cosigned_note'])
+    .where('size', '>', leafIndex)
+    .where('cosigned_note', '!=', '')
+    .orderBy('size', 'desc')
+    .execute();
+  const newest = rows[0];
+  if (!newest) return {};
+  const same = rows.filter((r) => Number(r.size) === Number(newest.size) && r.root_hash === newest.root_hash);
+  const split = newest.cosigned_note.lastIndexOf('\n\n');
+  const lines = new Set<string>();
+  for (const r of same) {
+    const at = r.cosigned_note.lastIndexOf('\n\n');
+    for (const line of r.cosigned_note.slice(at + 2, -1).split('\n')) lines.add(line);
+  }
+  const treeSize = Number(newest.size);
+  return {
+    witnessed: {
+      note: `${newest.cosigned_note.slice(0, split + 2)}${[...lines].map((l) => `${l}\n`).join('')}`,
+      treeSize,
+      inclusionProof: await inclusionProof(db, leafIndex, treeSize),
+    },
+  };
+}
+
+/** The console's view: every witness asked or configured (`witnessing`), and the newest 50 events. */
+export async function witnessesView(
+  db: Kysely<Database>,
+  witnessing: LedgerWitnessing,
+): Promise<LedgerWitnessesData> {
+  const rows = await db.selectFrom('ledger_witnesses').selectAll().orderBy('name').execute();
+  const events = await db
+    .selectFrom('ledger_witness_events')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  const seconds = (v: number | null) => (v === null ? null : Number(v));
+  const witnesses: LedgerWitnessView[] = rows.map((r) => ({
+    name: r.name,
+    url: r.url,
+    size: Number(r.size),
+    cosignedAt: seconds(r.cosigned_at),
+    status: r.status as LedgerWitnessView['status'],
+    detail: r.detail,
+    attemptedAt: seconds(r.attempted_at),
+  }));
+  for (const w of witnessing.witnesses) {
+    if (!rows.some((r) => r.name === w.key.name)) {
+      witnesses.push({
+        name: w.key.name,
+        url: w.url,
+        size: 0,
+        cosignedAt: null,
+        status: 'new',
+        detail: '',
+        attemptedAt: null,
+      });
+    }
+  }
+  return {
+    treeSize: await treeSize(db),
+    witnesses,
+    events: events.map((e) => ({
+      id: Number(e.id),
+      witness: e.witness,
+      at: Number(e.at),
+      status: e.status as LedgerWitnessView['status'],
+      treeSize: Number(e.tree_size),
+      detail: e.detail,
+    })),
   };
 }
 

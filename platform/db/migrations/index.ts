@@ -20,6 +20,7 @@ import { notaryApplications } from './0013_notary_applications.ts';
 import { notaryWorkflow } from './0014_notary_workflow.ts';
 import { billingPurpose } from './0015_billing_purpose.ts';
 import { notaryPaper } from './0016_notary_paper.ts';
+import { ledgerWitnesses } from './0017_ledger_witnesses.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -42,6 +43,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0014_notary_workflow': notaryWorkflow(dialect),
         '0015_billing_purpose': billingPurpose(),
         '0016_notary_paper': notaryPaper(),
+        '0017_ledger_witnesses': ledgerWitnesses(dialect),
       };
     },
   };
