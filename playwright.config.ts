@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { RUNTIME_FLAGS } from './server/runtime-flags.ts';
+import { e2eWitnessKey } from './tests/support/e2e-witness.ts';
 
 /** The js-on server listens on E2E_PORT (default 3100), the js-off server on the next port. */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -60,7 +61,7 @@ export default defineConfig({
     timezoneId: 'Asia/Shanghai',
   },
   projects: [project('js-on', true, PORT), project('js-off', false, PORT + 1)],
-  webServer: [server(PORT), server(PORT + 1)],
+  webServer: [server(PORT), server(PORT + 1), witness(PORT), witness(PORT + 1)],
 });
 
 /** The data directory of the server on `port` (E2E_DATA_DIR is taken as a prefix when set). */
@@ -79,6 +80,33 @@ function project(name: string, javaScriptEnabled: boolean, port: number) {
       launchOptions,
       javaScriptEnabled,
       baseURL: `http://localhost:${port}`,
+    },
+  };
+}
+
+/** The port of the witness of the server on `port` (decision 035; tests/support/e2e-witness.ts). */
+function witnessPort(port: number): number {
+  return port + 10;
+}
+function witnessName(port: number): string {
+  return `witness.e2e/${port}`;
+}
+
+/** The witness of the server on `port`: it witnesses that server's ledger only. */
+function witness(port: number) {
+  return {
+    command: 'node --import tsx tests/support/e2e-witness.ts',
+    url: `http://127.0.0.1:${witnessPort(port)}/vkey`,
+    reuseExistingServer: false,
+    timeout: 90_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      E2E_LOG_URL: `http://127.0.0.1:${port}`,
+      WITNESS_DIR: `${dataDirFor(port)}-witness`,
+      WITNESS_NAME: witnessName(port),
+      PORT: String(witnessPort(port)),
+      HOST: '127.0.0.1',
     },
   };
 }
@@ -108,6 +136,14 @@ function server(port: number) {
       PDF_RENDER_AHEAD: '0',
       NOTARY_OFFICE: '测试市公证处',
       SUPPORT_CONTACT: '客服电话 400-800-0000',
+      // its checkpoints cosigned by its own local witness, every second
+      LEDGER_WITNESSES: JSON.stringify([
+        {
+          url: `http://127.0.0.1:${witnessPort(port)}`,
+          key: e2eWitnessKey(`${dataDirFor(port)}-witness`, witnessName(port)),
+        },
+      ]),
+      LEDGER_WITNESS_INTERVAL_SECONDS: '1',
     },
   };
 }

@@ -19,7 +19,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function OpsConsole({ loaderData: operator }: Route.ComponentProps) {
   return (
-    <OpsShell name={operator.username} queues={queuesFor(operator.roles)}>
+    <OpsShell
+      name={operator.username}
+      queues={queuesFor(operator.roles)}
+      admin={operator.roles.includes('admin')}
+    >
       <Outlet />
     </OpsShell>
   );
@@ -33,7 +37,11 @@ export function ErrorBoundary({ error, loaderData: operator }: Route.ErrorBounda
     message = body?.message || (error.status === 404 ? Msg.notFoundPage : message);
   }
   return (
-    <OpsShell name={operator?.username} queues={operator ? queuesFor(operator.roles) : []}>
+    <OpsShell
+      name={operator?.username}
+      queues={operator ? queuesFor(operator.roles) : []}
+      admin={operator?.roles.includes('admin') ?? false}
+    >
       <section className="error-page">
         <h1>{message}</h1>
       </section>

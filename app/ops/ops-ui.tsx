@@ -1,7 +1,7 @@
 /**
  * The operator console's own small frame (the console pages use the bare document: no user top bar, no footer, no
- * script): header with the console name, the links of the home, the queues the operator may see and the audit
- * log, the operator and logout.
+ * script): header with the console name, the links of the home, the queues the operator may see, the audit log
+ * (and, for admins, the ledger's witnesses), the operator and logout.
  */
 import type { ReactNode } from 'react';
 import { Form, Link } from 'react-router';
@@ -11,10 +11,13 @@ import type { OpsQueueEntry } from './queues.ts';
 export function OpsShell({
   name,
   queues = [],
+  admin = false,
   children,
 }: {
   name?: string | undefined;
   queues?: readonly OpsQueueEntry[];
+  /** Whether the operator is an admin (the ledger's witnesses page). */
+  admin?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -31,6 +34,7 @@ export function OpsShell({
                 </Link>
               ))}
               <Link to="/ops/audit">审计日志</Link>
+              {admin ? <Link to="/ops/ledger">账本见证</Link> : null}
             </nav>
             <span className="ops-user">
               {name ? <span>操作员：{name}</span> : null}

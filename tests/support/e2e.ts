@@ -15,7 +15,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from '@
 export const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
 
 /** The data directory of the running test's server (each project has its own; playwright.config.ts). */
-function dataDir(): string {
+export function dataDir(): string {
   const dir = (test.info().project.metadata as { dataDir?: string }).dataDir;
   if (!dir) throw new Error('the project has no metadata.dataDir (playwright.config.ts sets it)');
   return dir;
