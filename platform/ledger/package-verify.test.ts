@@ -15,7 +15,12 @@ import { ZipArchive } from 'archiver';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
-import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
+import { LedgerPaths, type LedgerPublicKey, type ProofBundle } from '../../contract/ledger.ts';
+import { cosignerVerifierKey } from '../../contract/cosignature.ts';
+import { rawEd25519 } from '../../contract/signed-note.ts';
+import { startWitness } from '../../witness/main.ts';
+import { LedgerSigner, TreeHeads } from './signer.ts';
+import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { get, login, post, testConfig, upload } from '../../tests/support/platform.ts';
@@ -86,7 +91,7 @@ describe('npm run verify', () => {
   it('a good package passes every step (and the CLI exits 0, printing ✓ per step)', async () => {
     const [r] = await verifyPackage(good);
     expect(r).toMatchObject({ ok: true, baoquan: bundle.baoquan, failed: null });
-    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'skip']);
 
     const { stdout } = await run(process.execPath, [
       '--import',
@@ -106,7 +111,7 @@ describe('npm run verify', () => {
     await writeZip(file, packageItems(bundle, bad));
     const [r] = await verifyPackage(file);
     expect(r!.failed).toMatchObject({ step: 2, name: 'original file' });
-    expect(statuses(r!)).toEqual(['pass', 'fail', 'pass', 'pass', 'pass']);
+    expect(statuses(r!)).toEqual(['pass', 'fail', 'pass', 'pass', 'pass', 'skip']);
 
     const err = await run(process.execPath, ['--import', 'tsx', 'platform/ledger/verify-cli.ts', file]).catch(
       (e: { code: number; stdout: string }) => e,
@@ -126,7 +131,7 @@ describe('npm run verify', () => {
     await writeZip(file, items);
     const [r] = await verifyPackage(file);
     expect(r!.failed).toMatchObject({ step: 4, name: 'inclusion proof' });
-    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass']);
+    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass', 'skip']);
   });
 
   it('one changed byte of the STH signature fails step 5; so does another key with --key', async () => {
@@ -139,7 +144,7 @@ describe('npm run verify', () => {
     );
     const [r] = await verifyPackage(file);
     expect(r!.failed).toMatchObject({ step: 5, name: 'tree-head signature' });
-    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail']);
+    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail', 'skip']);
 
     // the published key (GET /api/ledger/publicKey) confirms the good package; another key refuses it
     const right = path.join(dir, 'right.pem');
@@ -222,7 +227,7 @@ describe('npm run verify', () => {
     await writeZip(file, packageItems(hashBundle, null));
     const [h] = await verifyPackage(file);
     expect(h).toMatchObject({ ok: true });
-    expect(statuses(h!)).toEqual(['pass', 'skip', 'pass', 'pass', 'pass']);
+    expect(statuses(h!)).toEqual(['pass', 'skip', 'pass', 'pass', 'pass', 'skip']);
 
     const batch = path.join(dir, 'batch.zip');
     const bad = Buffer.from(original);
@@ -244,4 +249,84 @@ describe('npm run verify', () => {
     ]);
     expect((await verifyPackage(batch)).find((x) => !x.ok)?.failed).toMatchObject({ step: 2 });
   });
+
+  it('step 6 names the witnesses that vouched, and fails on a forged cosignature, a foreign witness or a bad proof', async () => {
+    const witnessDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-witness-'));
+    const logKey = (await get<LedgerPublicKey>(app, LedgerPaths.publicKey)).data.noteKey!;
+    const { app: witnessApp } = await startWitness({
+      WITNESS_LOGS: logKey,
+      WITNESS_NAME: 'witness.test/w1',
+      WITNESS_DIR: witnessDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+    });
+    try {
+      const url = `http://127.0.0.1:${(witnessApp.server.address() as { port: number }).port}`;
+      const witnessKey = (await (await fetch(`${url}/vkey`)).text()).trim();
+      const heads = new TreeHeads(
+        app.pdb.db,
+        await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin),
+      );
+      await new LedgerWitnessing(
+        app.pdb.db,
+        heads,
+        parseWitnesses([{ url, key: witnessKey }]),
+        app.log,
+      ).round();
+      const witnessed = (await get<ProofBundle>(app, LedgerPaths.proof, { baoquan: bundle.baoquan })).data;
+      expect(witnessed.witnessed?.note).toContain('— witness.test/w1 ');
+      const file = path.join(dir, 'witnessed.zip');
+      await writeZip(file, packageItems(witnessed, original));
+
+      const [r] = await verifyPackage(file, { witnessKeys: [witnessKey] });
+      expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+      expect(r!.steps[5]!.detail).toContain('vouched for by witness.test/w1');
+      const { stdout } = await run(process.execPath, [
+        '--import',
+        'tsx',
+        'platform/ledger/verify-cli.ts',
+        file,
+        '--witness',
+        witnessKey,
+      ]);
+      expect(stdout).toContain('✓ 6) witnesses: ');
+      // without --witness the names are reported, unchecked
+      expect((await verifyPackage(file))[0]!.steps[5]!.detail).toContain('not checked');
+
+      const foreign = generateKeyPairSync('ed25519').publicKey;
+      const stranger = cosignerVerifierKey('witness.test/w1', rawEd25519(foreign));
+      expect((await verifyPackage(file, { witnessKeys: [stranger] }))[0]!.failed).toMatchObject({
+        step: 6,
+        detail: expect.stringContaining('none of the given witnesses'),
+      });
+      const note = witnessed.witnessed!.note;
+      const at = note.length - 12;
+      const forged = {
+        ...witnessed,
+        witnessed: {
+          ...witnessed.witnessed!,
+          note: `${note.slice(0, at)}${note[at] === 'A' ? 'B' : 'A'}${note.slice(at + 1)}`,
+        },
+      };
+      await writeZip(file, packageItems(forged, original));
+      expect((await verifyPackage(file, { witnessKeys: [witnessKey] }))[0]!.failed).toMatchObject({
+        step: 6,
+      });
+      const bent = {
+        ...witnessed,
+        witnessed: {
+          ...witnessed.witnessed!,
+          inclusionProof: [...witnessed.witnessed!.inclusionProof].reverse(),
+        },
+      };
+      await writeZip(file, packageItems(bent, original));
+      expect((await verifyPackage(file, { witnessKeys: [witnessKey] }))[0]!.failed).toMatchObject({
+        step: 6,
+        detail: expect.stringContaining('does not lead'),
+      });
+    } finally {
+      await witnessApp.close();
+      await fsp.rm(witnessDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

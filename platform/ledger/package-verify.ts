@@ -11,7 +11,12 @@
  *      `leafHash(recordCanonical)` (RFC 9162 §2.1.1) equals `leafHash`;
  *   4. the inclusion proof takes that leaf hash to `sth.rootHash` (RFC 9162 §2.1.3.2);
  *   5. the STH is signed by `publicKey.pem` and its keyId is that key's; with `--key`, the given key must be the
- *      bundled one.
+ *      bundled one;
+ *   6. witnesses (decision 035): the cosigned checkpoint `witnessed`, when the package has one, is a checkpoint note
+ *      signed by the ledger's key (its note verifier key `publicKey.noteKey`), the leaf's proof in it leads to its
+ *      root, and the cosignatures of the witnesses given with `--witness <verifier key>` verify (a line of a given
+ *      witness that fails, or none of them cosigning, fails the step; without `--witness` the names on the lines are
+ *      reported as not checked). Skipped when no witness had cosigned a tree holding the leaf yet.
  * Needs nothing but the ZIP (and Node): no network, no database.
  */
 import { createHash } from 'node:crypto';
@@ -20,6 +25,8 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ProofBundle } from '../../contract/ledger.ts';
 import { canonicalJson } from './canonical.ts';
 import { checkSth, isHash, leafHash, publicKeyId, verifyInclusion } from './verify.ts';
+import { openCosignatures, parseCosignerKey, type CosignerKey } from '../../contract/cosignature.ts';
+import { openCheckpoint, parseVerifierKey } from '../../contract/signed-note.ts';
 
 /** Largest proof.json read (bytes); a real one is a few kilobytes. */
 const MAX_PROOF_JSON_BYTES = 1024 * 1024;
@@ -31,8 +38,9 @@ export const STEPS = {
   3: 'ledger record',
   4: 'inclusion proof',
   5: 'tree-head signature',
+  6: 'witnesses',
 } as const;
-/** A step number, 1–5. */
+/** A step number, 1–6. */
 export type StepNumber = keyof typeof STEPS;
 
 /** One step's outcome. */
@@ -57,7 +65,9 @@ export interface PackageReport {
 /** Options of {@link verifyPackage}. */
 export interface VerifyOptions {
   /** An Ed25519 SPKI PEM the STH must be signed with (it must also be the bundled key). */
-  keyPem?: string;
+  keyPem?: string | undefined;
+  /** Witness verifier keys (c2sp.org/tlog-cosignature) whose cosignatures are checked and reported. */
+  witnessKeys?: readonly string[] | undefined;
 }
 
 /** A ZIP file opened for random access: its entries by name. */
@@ -165,7 +175,7 @@ async function verifyOne(z: OpenZip, prefix: string, opts: VerifyOptions): Promi
     b = parsed as ProofBundle;
   } catch (err) {
     add(1, 'fail', (err as Error).message);
-    for (const s of [2, 3, 4, 5] as const) add(s, 'skip', 'not checked (no usable proof.json)');
+    for (const s of [2, 3, 4, 5, 6] as const) add(s, 'skip', 'not checked (no usable proof.json)');
     return report(null);
   }
   add(
@@ -267,7 +277,63 @@ async function verifyOne(z: OpenZip, prefix: string, opts: VerifyOptions): Promi
   } else {
     add(5, 'fail', sthCheck.reason);
   }
+
+  // 6) witnesses
+  const w = witnessStep(b, computedLeaf, opts.witnessKeys ?? []);
+  add(6, w.status, w.detail);
   return report(b.baoquan);
+}
+
+/** Step 6 of {@link verifyOne}: the cosigned checkpoint of the package, if any, and who cosigned it. */
+function witnessStep(
+  b: ProofBundle,
+  leaf: string,
+  witnessKeys: readonly string[],
+): { status: StepResult['status']; detail: string } {
+  const w = b.witnessed;
+  if (!w)
+    return {
+      status: 'skip',
+      detail: 'no witness had cosigned a tree holding this leaf when it was packaged',
+    };
+  const log = b.publicKey.noteKey ? parseVerifierKey(b.publicKey.noteKey) : null;
+  if (!log) return { status: 'fail', detail: 'publicKey.noteKey is not a note verifier key' };
+  const opened = typeof w.note === 'string' ? openCheckpoint(w.note, log.name, [log]) : null;
+  if (!opened?.ok)
+    return { status: 'fail', detail: `the cosigned checkpoint: ${opened?.reason ?? 'missing'}` };
+  const { treeSize, rootHash } = opened.checkpoint;
+  if (
+    treeSize !== w.treeSize ||
+    !Array.isArray(w.inclusionProof) ||
+    !verifyInclusion(leaf, b.leafIndex, treeSize, w.inclusionProof, rootHash)
+  ) {
+    return {
+      status: 'fail',
+      detail: `the leaf's proof does not lead to the root of the cosigned tree of size ${treeSize}`,
+    };
+  }
+  const keys = witnessKeys.map((k) => parseCosignerKey(k));
+  const badKey = witnessKeys.find((_, i) => keys[i] === null);
+  if (badKey !== undefined) return { status: 'fail', detail: `not a witness verifier key: ${badKey}` };
+  const { verified, failed } = openCosignatures(w.note, keys as CosignerKey[]);
+  if (failed.length > 0)
+    return { status: 'fail', detail: `the cosignature of ${failed.join(', ')} does not verify` };
+  const proven = `the leaf is in the ledger-signed checkpoint of size ${treeSize}`;
+  if (witnessKeys.length === 0) {
+    const names = w.note
+      .slice(w.note.lastIndexOf('\n\n') + 2)
+      .split('\n')
+      .map((l) => /^— (\S+) /.exec(l)?.[1])
+      .filter((n): n is string => !!n && n !== log.name);
+    return {
+      status: 'pass',
+      detail: `${proven}; cosigned by ${names.join(', ') || 'nobody'} (not checked: give --witness <key>)`,
+    };
+  }
+  if (verified.length === 0)
+    return { status: 'fail', detail: `${proven}, but none of the given witnesses cosigned it` };
+  const when = verified.map((v) => `${v.name} (${new Date(v.timestamp * 1000).toISOString()})`);
+  return { status: 'pass', detail: `${proven}; vouched for by ${when.join(', ')}` };
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
- * `npm run verify -- <package.zip> [--key <public key PEM file>]`: checks an evidence package offline and prints each
- * step on its own line (✓ pass, ✗ fail, – skipped); see package-verify.ts for the five steps.
- * Exit status: 0 when every step of every package holds; otherwise the number (1–5) of the first failing step;
+ * `npm run verify -- <package.zip> [--key <public key PEM file>] [--witness <witness verifier key>]…`: checks an
+ * evidence package offline and prints each step on its own line (✓ pass, ✗ fail, – skipped); see package-verify.ts
+ * for the six steps (the sixth reports which of the given witnesses cosigned the package's checkpoint).
+ * Exit status: 0 when every step of every package holds; otherwise the number (1–6) of the first failing step;
  * 64 for a usage error, 66 when the ZIP or the key file cannot be read.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { verifyPackage, type PackageReport } from './package-verify.ts';
 
-const USAGE = 'usage: npm run verify -- <package.zip> [--key <Ed25519 public key PEM file>]\n';
+const USAGE =
+  'usage: npm run verify -- <package.zip> [--key <Ed25519 public key PEM file>] [--witness <witness verifier key>]...\n';
 const MARK = { pass: '✓', fail: '✗', skip: '–' } as const;
 
 function print(line = ''): void {
@@ -22,7 +24,11 @@ export async function main(argv: string[]): Promise<number> {
     parseArgs({
       args: a,
       allowPositionals: true,
-      options: { key: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        key: { type: 'string' },
+        witness: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   try {
     args = parse(argv);
@@ -50,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   let reports: PackageReport[];
   try {
-    reports = await verifyPackage(file, { keyPem });
+    reports = await verifyPackage(file, { keyPem, witnessKeys: args.values.witness });
   } catch (err) {
     process.stderr.write(`cannot read ${file} as a ZIP: ${(err as Error).message}\n`);
     return 66;
