@@ -128,6 +128,21 @@ export interface ProofBundle {
    * (our checkpoint signature, then each witness's cosignature line) and the leaf's inclusion proof in its tree.
    */
   witnessed?: WitnessedCheckpoint;
+  /**
+   * The newest checkpoint an RFC 3161 Time-Stamp Authority stamped that holds the leaf (issue 17 point 4), when there
+   * is one: the signed note as stamped, the token, and the leaf's inclusion proof in that tree.
+   */
+  timestamp?: StampedCheckpoint;
+}
+
+/** A checkpoint with its RFC 3161 token (ProofBundle.timestamp). */
+export interface StampedCheckpoint {
+  /** The signed checkpoint note; the token's message imprint is SHA-256 of its UTF-8 bytes. */
+  note: string;
+  /** The DER TimeStampToken, base64 (`openssl ts -verify -in token.der -token_in -data note.txt -CAfile …`). */
+  token: string;
+  treeSize: number;
+  inclusionProof: string[];
 }
 
 /** A cosigned checkpoint and a leaf's proof in it (ProofBundle.witnessed). */

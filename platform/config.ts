@@ -12,6 +12,7 @@ import type { WechatPayConfig } from './billing/wechatpay/client.ts';
 import { ALIPAY_GATEWAY } from './kyc/alipay-face.ts';
 import { ConfigError } from './config-error.ts';
 import { wechatpayConfig } from './config-wechatpay.ts';
+import { readTsaCerts } from './config-tsa.ts';
 import { smsConfig, TENCENT_SMS_ENDPOINT, type SmsConfig } from './config-sms.ts';
 import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
 
@@ -120,6 +121,12 @@ export interface PlatformConfig {
    */
   ledgerWitnesses: { url: string; key: string }[];
   ledgerWitnessIntervalSeconds: number;
+  /**
+   * The RFC 3161 Time-Stamp Authority that stamps checkpoints (TSA_URL; none by default), the certificates its tokens
+   * must chain to (TSA_CERT_FILE, PEM; without it a token is checked against the certificate it carries), and at most
+   * how often (TSA_INTERVAL_SECONDS, 3600).
+   */
+  tsa: { url: string; trustedPem: string | null; intervalSeconds: number } | null;
   /** Points and payments (spec 02 §9; docs/decisions/018-billing.md). */
   billing: BillingConfig;
   /**
@@ -215,6 +222,9 @@ const EnvSchema = z.object({
   LEDGER_WITNESSES: z.string().optional(),
   LEDGER_WITNESSES_FILE: z.string().optional(),
   LEDGER_WITNESS_INTERVAL_SECONDS: int(30, 1, 86_400),
+  TSA_URL: z.url().optional(),
+  TSA_CERT_FILE: z.string().trim().min(1).optional(),
+  TSA_INTERVAL_SECONDS: int(3600, 1, 7 * 86_400),
   POINT_PRICE_FEN: int(100, 1, 1_000_000),
   ORDER_TIMEOUT_MINUTES: int(30, 1, 24 * 60),
   ALIPAY_SELLER_ID: z.string().trim().optional(),
@@ -366,6 +376,9 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     ledgerPublicEntries: e.LEDGER_PUBLIC_ENTRIES,
     ledgerWitnesses: jsonList('LEDGER_WITNESSES', e.LEDGER_WITNESSES, e.LEDGER_WITNESSES_FILE, WitnessList),
     ledgerWitnessIntervalSeconds: e.LEDGER_WITNESS_INTERVAL_SECONDS,
+    tsa: e.TSA_URL
+      ? { url: e.TSA_URL, trustedPem: readTsaCerts(e.TSA_CERT_FILE), intervalSeconds: e.TSA_INTERVAL_SECONDS }
+      : null,
     billing: {
       pointPriceFen: e.POINT_PRICE_FEN,
       orderTimeoutMinutes: e.ORDER_TIMEOUT_MINUTES,

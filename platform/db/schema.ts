@@ -158,6 +158,18 @@ export interface LedgerWitnessEventsTable {
   detail: string;
 }
 
+/** An RFC 3161 time-stamp token of a checkpoint (migration 0018; ledger/timestamping.ts). */
+export interface LedgerTimestampsTable {
+  tree_size: number;
+  root_hash: string;
+  note: string;
+  /** DER TimeStampToken, base64. */
+  token: string;
+  gen_time: number;
+  tsa: string;
+  created_at: number;
+}
+
 /** Failed-attempt counters behind login and extraction-code throttling (core/attempts.ts). */
 export interface AttemptCountersTable {
   /** SHA-256 hex of the scope and subject, e.g. "login|<ip>|<mobile>". */
@@ -342,6 +354,7 @@ export interface Database {
   ledger_nodes: LedgerNodesTable;
   ledger_witnesses: LedgerWitnessesTable;
   ledger_witness_events: LedgerWitnessEventsTable;
+  ledger_timestamps: LedgerTimestampsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -21,6 +21,8 @@ import { rawEd25519 } from '../../contract/signed-note.ts';
 import { startWitness } from '../../witness/main.ts';
 import { LedgerSigner, TreeHeads } from './signer.ts';
 import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
+import { LedgerTimestamping } from './timestamping.ts';
+import { startLocalTsa } from '../../tests/support/local-tsa.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { get, login, post, testConfig, upload } from '../../tests/support/platform.ts';
@@ -91,7 +93,7 @@ describe('npm run verify', () => {
   it('a good package passes every step (and the CLI exits 0, printing ✓ per step)', async () => {
     const [r] = await verifyPackage(good);
     expect(r).toMatchObject({ ok: true, baoquan: bundle.baoquan, failed: null });
-    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'skip']);
+    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'skip', 'skip']);
 
     const { stdout } = await run(process.execPath, [
       '--import',
@@ -111,7 +113,7 @@ describe('npm run verify', () => {
     await writeZip(file, packageItems(bundle, bad));
     const [r] = await verifyPackage(file);
     expect(r!.failed).toMatchObject({ step: 2, name: 'original file' });
-    expect(statuses(r!)).toEqual(['pass', 'fail', 'pass', 'pass', 'pass', 'skip']);
+    expect(statuses(r!)).toEqual(['pass', 'fail', 'pass', 'pass', 'pass', 'skip', 'skip']);
 
     const err = await run(process.execPath, ['--import', 'tsx', 'platform/ledger/verify-cli.ts', file]).catch(
       (e: { code: number; stdout: string }) => e,
@@ -131,7 +133,7 @@ describe('npm run verify', () => {
     await writeZip(file, items);
     const [r] = await verifyPackage(file);
     expect(r!.failed).toMatchObject({ step: 4, name: 'inclusion proof' });
-    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass', 'skip']);
+    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'fail', 'pass', 'skip', 'skip']);
   });
 
   it('one changed byte of the STH signature fails step 5; so does another key with --key', async () => {
@@ -144,7 +146,7 @@ describe('npm run verify', () => {
     );
     const [r] = await verifyPackage(file);
     expect(r!.failed).toMatchObject({ step: 5, name: 'tree-head signature' });
-    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail', 'skip']);
+    expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'fail', 'skip', 'skip']);
 
     // the published key (GET /api/ledger/publicKey) confirms the good package; another key refuses it
     const right = path.join(dir, 'right.pem');
@@ -227,7 +229,7 @@ describe('npm run verify', () => {
     await writeZip(file, packageItems(hashBundle, null));
     const [h] = await verifyPackage(file);
     expect(h).toMatchObject({ ok: true });
-    expect(statuses(h!)).toEqual(['pass', 'skip', 'pass', 'pass', 'pass', 'skip']);
+    expect(statuses(h!)).toEqual(['pass', 'skip', 'pass', 'pass', 'pass', 'skip', 'skip']);
 
     const batch = path.join(dir, 'batch.zip');
     const bad = Buffer.from(original);
@@ -279,7 +281,7 @@ describe('npm run verify', () => {
       await writeZip(file, packageItems(witnessed, original));
 
       const [r] = await verifyPackage(file, { witnessKeys: [witnessKey] });
-      expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
+      expect(statuses(r!)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'skip']);
       expect(r!.steps[5]!.detail).toContain('vouched for by witness.test/w1');
       const { stdout } = await run(process.execPath, [
         '--import',
@@ -327,6 +329,53 @@ describe('npm run verify', () => {
     } finally {
       await witnessApp.close();
       await fsp.rm(witnessDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('step 7 checks the RFC 3161 stamp of the checkpoint against the given TSA certificate', async () => {
+    const tsa = await startLocalTsa();
+    const other = await startLocalTsa();
+    try {
+      const heads = new TreeHeads(
+        app.pdb.db,
+        await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin),
+      );
+      await new LedgerTimestamping(
+        app.pdb.db,
+        heads,
+        { url: tsa.url, trustedPem: tsa.caPem },
+        app.log,
+      ).round();
+      const stamped = (await get<ProofBundle>(app, LedgerPaths.proof, { baoquan: bundle.baoquan })).data;
+      expect(stamped.timestamp).toBeDefined();
+      const file = path.join(dir, 'stamped.zip');
+      await writeZip(file, packageItems(stamped, original));
+      const [r] = await verifyPackage(file, { tsaCertsPem: tsa.caPem });
+      expect(r!.steps[6]).toMatchObject({
+        status: 'pass',
+        detail: expect.stringContaining('stamped by Cunzheng Test TSA'),
+      });
+      const { stdout } = await run(process.execPath, [
+        '--import',
+        'tsx',
+        'platform/ledger/verify-cli.ts',
+        file,
+        '--tsa-cert',
+        tsa.caFile,
+      ]);
+      expect(stdout).toContain('✓ 7) time stamp: ');
+      expect((await verifyPackage(file, { tsaCertsPem: other.caPem }))[0]!.failed).toMatchObject({
+        step: 7,
+        detail: expect.stringContaining('chain'),
+      });
+      const tokenBytes = Buffer.from(stamped.timestamp!.token, 'base64');
+      tokenBytes[tokenBytes.length - 3]! ^= 0x01;
+      const bent = { ...stamped, timestamp: { ...stamped.timestamp!, token: tokenBytes.toString('base64') } };
+      await writeZip(file, packageItems(bent, original));
+      expect((await verifyPackage(file, { tsaCertsPem: tsa.caPem }))[0]!.failed).toMatchObject({ step: 7 });
+    } finally {
+      await tsa.close();
+      await other.close();
     }
   }, 30_000);
 });

@@ -16,7 +16,11 @@
  *      signed by the ledger's key (its note verifier key `publicKey.noteKey`), the leaf's proof in it leads to its
  *      root, and the cosignatures of the witnesses given with `--witness <verifier key>` verify (a line of a given
  *      witness that fails, or none of them cosigning, fails the step; without `--witness` the names on the lines are
- *      reported as not checked). Skipped when no witness had cosigned a tree holding the leaf yet.
+ *      reported as not checked). Skipped when no witness had cosigned a tree holding the leaf yet;
+ *   7. time stamp (decision 035): the stamped checkpoint `timestamp`, when the package has one, is signed by the
+ *      ledger's key and holds the leaf, and its RFC 3161 token is over that note (SHA-256 imprint), signed by a
+ *      time-stamping certificate that chains to the certificates given with `--tsa-cert` (without it, the token is
+ *      checked against the certificate it carries and the detail says so). Skipped when none was stamped yet.
  * Needs nothing but the ZIP (and Node): no network, no database.
  */
 import { createHash } from 'node:crypto';
@@ -25,8 +29,7 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { ProofBundle } from '../../contract/ledger.ts';
 import { canonicalJson } from './canonical.ts';
 import { checkSth, isHash, leafHash, publicKeyId, verifyInclusion } from './verify.ts';
-import { openCosignatures, parseCosignerKey, type CosignerKey } from '../../contract/cosignature.ts';
-import { openCheckpoint, parseVerifierKey } from '../../contract/signed-note.ts';
+import { timestampStep, witnessStep } from './package-checkpoints.ts';
 
 /** Largest proof.json read (bytes); a real one is a few kilobytes. */
 const MAX_PROOF_JSON_BYTES = 1024 * 1024;
@@ -39,8 +42,9 @@ export const STEPS = {
   4: 'inclusion proof',
   5: 'tree-head signature',
   6: 'witnesses',
+  7: 'time stamp',
 } as const;
-/** A step number, 1–6. */
+/** A step number, 1–7. */
 export type StepNumber = keyof typeof STEPS;
 
 /** One step's outcome. */
@@ -68,6 +72,8 @@ export interface VerifyOptions {
   keyPem?: string | undefined;
   /** Witness verifier keys (c2sp.org/tlog-cosignature) whose cosignatures are checked and reported. */
   witnessKeys?: readonly string[] | undefined;
+  /** PEM certificates an RFC 3161 token's TSA certificate must chain to. */
+  tsaCertsPem?: string | undefined;
 }
 
 /** A ZIP file opened for random access: its entries by name. */
@@ -175,7 +181,7 @@ async function verifyOne(z: OpenZip, prefix: string, opts: VerifyOptions): Promi
     b = parsed as ProofBundle;
   } catch (err) {
     add(1, 'fail', (err as Error).message);
-    for (const s of [2, 3, 4, 5, 6] as const) add(s, 'skip', 'not checked (no usable proof.json)');
+    for (const s of [2, 3, 4, 5, 6, 7] as const) add(s, 'skip', 'not checked (no usable proof.json)');
     return report(null);
   }
   add(
@@ -281,59 +287,11 @@ async function verifyOne(z: OpenZip, prefix: string, opts: VerifyOptions): Promi
   // 6) witnesses
   const w = witnessStep(b, computedLeaf, opts.witnessKeys ?? []);
   add(6, w.status, w.detail);
-  return report(b.baoquan);
-}
 
-/** Step 6 of {@link verifyOne}: the cosigned checkpoint of the package, if any, and who cosigned it. */
-function witnessStep(
-  b: ProofBundle,
-  leaf: string,
-  witnessKeys: readonly string[],
-): { status: StepResult['status']; detail: string } {
-  const w = b.witnessed;
-  if (!w)
-    return {
-      status: 'skip',
-      detail: 'no witness had cosigned a tree holding this leaf when it was packaged',
-    };
-  const log = b.publicKey.noteKey ? parseVerifierKey(b.publicKey.noteKey) : null;
-  if (!log) return { status: 'fail', detail: 'publicKey.noteKey is not a note verifier key' };
-  const opened = typeof w.note === 'string' ? openCheckpoint(w.note, log.name, [log]) : null;
-  if (!opened?.ok)
-    return { status: 'fail', detail: `the cosigned checkpoint: ${opened?.reason ?? 'missing'}` };
-  const { treeSize, rootHash } = opened.checkpoint;
-  if (
-    treeSize !== w.treeSize ||
-    !Array.isArray(w.inclusionProof) ||
-    !verifyInclusion(leaf, b.leafIndex, treeSize, w.inclusionProof, rootHash)
-  ) {
-    return {
-      status: 'fail',
-      detail: `the leaf's proof does not lead to the root of the cosigned tree of size ${treeSize}`,
-    };
-  }
-  const keys = witnessKeys.map((k) => parseCosignerKey(k));
-  const badKey = witnessKeys.find((_, i) => keys[i] === null);
-  if (badKey !== undefined) return { status: 'fail', detail: `not a witness verifier key: ${badKey}` };
-  const { verified, failed } = openCosignatures(w.note, keys as CosignerKey[]);
-  if (failed.length > 0)
-    return { status: 'fail', detail: `the cosignature of ${failed.join(', ')} does not verify` };
-  const proven = `the leaf is in the ledger-signed checkpoint of size ${treeSize}`;
-  if (witnessKeys.length === 0) {
-    const names = w.note
-      .slice(w.note.lastIndexOf('\n\n') + 2)
-      .split('\n')
-      .map((l) => /^— (\S+) /.exec(l)?.[1])
-      .filter((n): n is string => !!n && n !== log.name);
-    return {
-      status: 'pass',
-      detail: `${proven}; cosigned by ${names.join(', ') || 'nobody'} (not checked: give --witness <key>)`,
-    };
-  }
-  if (verified.length === 0)
-    return { status: 'fail', detail: `${proven}, but none of the given witnesses cosigned it` };
-  const when = verified.map((v) => `${v.name} (${new Date(v.timestamp * 1000).toISOString()})`);
-  return { status: 'pass', detail: `${proven}; vouched for by ${when.join(', ')}` };
+  // 7) time stamp
+  const t = await timestampStep(b, computedLeaf, opts.tsaCertsPem);
+  add(7, t.status, t.detail);
+  return report(b.baoquan);
 }
 
 /**

@@ -27,6 +27,7 @@ import { buildProofBundle, consistency, ledgerEntry, witnessesView } from './ser
 import { LedgerSigner, TreeHeads } from './signer.ts';
 import { parseTilePath, readTile } from './tiles.ts';
 import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
+import { LedgerTimestamping } from './timestamping.ts';
 import { requireRole } from '../ops/auth.ts';
 
 /**
@@ -71,6 +72,14 @@ export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
     requireRole(request, 'admin');
     return ok(await witnessesView(db, witnessing));
   });
+
+  // RFC 3161 time stamps of checkpoints, when a TSA is configured
+  const tsa = app.config.tsa;
+  if (tsa) {
+    const stamping = new LedgerTimestamping(db, heads, tsa, app.log);
+    stamping.start(tsa.intervalSeconds);
+    app.addHook('onClose', () => stamping.stop());
+  }
 
   // C2SP tlog-tiles: immutable once they exist, so cacheable by anyone; a missing one may appear with the next append.
   app.get(`${LedgerPaths.tile}/*`, async (request, reply) => {

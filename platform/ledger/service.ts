@@ -15,6 +15,7 @@ import {
   type LedgerWitnessesData,
   type LedgerWitnessView,
   type WitnessedCheckpoint,
+  type StampedCheckpoint,
 } from '../../contract/ledger.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
@@ -94,6 +95,7 @@ export async function buildProofBundle(
     sth,
     publicKey: heads.signer.publicKey,
     ...(await witnessedCheckpoint(db, leafIndex)),
+    ...(await stampedCheckpoint(db, leafIndex)),
   };
 }
 
@@ -126,6 +128,33 @@ export async function witnessedCheckpoint(
   return {
     witnessed: {
       note: `${newest.cosigned_note.slice(0, split + 2)}${[...lines].map((l) => `${l}\n`).join('')}`,
+      treeSize,
+      inclusionProof: await inclusionProof(db, leafIndex, treeSize),
+    },
+  };
+}
+
+/**
+ * The newest checkpoint a TSA stamped that holds leaf `leafIndex`, and the leaf's proof in it.
+ * @returns `{timestamp}`, or `{}` when none does yet
+ */
+export async function stampedCheckpoint(
+  db: Kysely<Database>,
+  leafIndex: number,
+): Promise<{ timestamp?: StampedCheckpoint }> {
+  const row = await db
+    .selectFrom('ledger_timestamps')
+    .select(['tree_size', 'note', 'token'])
+    .where('tree_size', '>', leafIndex)
+    .orderBy('tree_size', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return {};
+  const treeSize = Number(row.tree_size);
+  return {
+    timestamp: {
+      note: row.note,
+      token: row.token,
       treeSize,
       inclusionProof: await inclusionProof(db, leafIndex, treeSize),
     },

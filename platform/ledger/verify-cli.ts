@@ -1,8 +1,9 @@
 /**
  * `npm run verify -- <package.zip> [--key <public key PEM file>] [--witness <witness verifier key>]…`: checks an
  * evidence package offline and prints each step on its own line (✓ pass, ✗ fail, – skipped); see package-verify.ts
- * for the six steps (the sixth reports which of the given witnesses cosigned the package's checkpoint).
- * Exit status: 0 when every step of every package holds; otherwise the number (1–6) of the first failing step;
+ * for the seven steps (the sixth reports which of the given witnesses cosigned the package's checkpoint, the seventh
+ * the RFC 3161 time stamp of its checkpoint).
+ * Exit status: 0 when every step of every package holds; otherwise the number (1–7) of the first failing step;
  * 64 for a usage error, 66 when the ZIP or the key file cannot be read.
  */
 import fs from 'node:fs';
@@ -10,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { verifyPackage, type PackageReport } from './package-verify.ts';
 
 const USAGE =
-  'usage: npm run verify -- <package.zip> [--key <Ed25519 public key PEM file>] [--witness <witness verifier key>]...\n';
+  'usage: npm run verify -- <package.zip> [--key <Ed25519 public key PEM file>] [--witness <witness verifier key>]... [--tsa-cert <PEM file>]\n';
 const MARK = { pass: '✓', fail: '✗', skip: '–' } as const;
 
 function print(line = ''): void {
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
       options: {
         key: { type: 'string' },
         witness: { type: 'string', multiple: true },
+        'tsa-cert': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -54,9 +56,18 @@ export async function main(argv: string[]): Promise<number> {
       return 66;
     }
   }
+  let tsaCertsPem: string | undefined;
+  if (args.values['tsa-cert'] !== undefined) {
+    try {
+      tsaCertsPem = fs.readFileSync(args.values['tsa-cert'], 'utf8');
+    } catch (err) {
+      process.stderr.write(`cannot read the TSA certificate file: ${(err as Error).message}\n`);
+      return 66;
+    }
+  }
   let reports: PackageReport[];
   try {
-    reports = await verifyPackage(file, { keyPem, witnessKeys: args.values.witness });
+    reports = await verifyPackage(file, { keyPem, witnessKeys: args.values.witness, tsaCertsPem });
   } catch (err) {
     process.stderr.write(`cannot read ${file} as a ZIP: ${(err as Error).message}\n`);
     return 66;

@@ -21,6 +21,7 @@ import { notaryWorkflow } from './0014_notary_workflow.ts';
 import { billingPurpose } from './0015_billing_purpose.ts';
 import { notaryPaper } from './0016_notary_paper.ts';
 import { ledgerWitnesses } from './0017_ledger_witnesses.ts';
+import { ledgerTimestamps } from './0018_ledger_timestamps.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -44,6 +45,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0015_billing_purpose': billingPurpose(),
         '0016_notary_paper': notaryPaper(),
         '0017_ledger_witnesses': ledgerWitnesses(dialect),
+        '0018_ledger_timestamps': ledgerTimestamps(),
       };
     },
   };
