@@ -10,8 +10,9 @@
  *   - {@link SINGLE} appends with one `withLedgerTransaction` each from {@link CONCURRENT_SAVES} callers at once, as
  *     evidence saves of many users arrive (the ledger's group commit puts those that wait into one transaction): the
  *     figure issue 11's goal (≥ 5,000/s) is read against;
- * then at the final size the signed tree head and {@link SAMPLES} inclusion and consistency proofs at random
- * (every 100th verified with the pure functions of platform/ledger/verify.ts against the STH's root).
+ * then at the final size the signed tree head (with its C2SP checkpoint) and {@link SAMPLES} inclusion and
+ * consistency proofs at random (every 100th verified with the pure functions of platform/ledger/verify.ts against the
+ * STH's root), and as many C2SP tile reads (the partial tiles of that size, full level-0 and level-1 tiles).
  */
 import { percentile } from './stats.ts';
 import fs from 'node:fs';
@@ -32,6 +33,7 @@ import { leafHash, verifyConsistency, verifyInclusion, verifySth } from '../../p
 import type { SignedTreeHead } from '../../contract/ledger.ts';
 import { createTestDatabase } from '../../tests/support/platform.ts';
 import { benchLeaf, fillLedger, randomInts } from './ledger-fill.ts';
+import { readTile, TILE_WIDTH, tilePath, type TileRequest } from '../../platform/ledger/tiles.ts';
 
 /** Appends per transaction in the batched measurement, and how many are measured. */
 const BATCH = 1000;
@@ -186,6 +188,33 @@ export async function sampleProofs(
   return out;
 }
 
+/**
+ * Milliseconds to read `samples` random C2SP tiles of the tree of `size` leaves (platform/ledger/tiles.ts): full
+ * level-0 and level-1 tiles at random, and the partial tiles of that size (what a tiles client fetches to prove an
+ * entry). @throws when a tile that must exist is missing or has the wrong length
+ */
+export async function sampleTiles(db: Kysely<Database>, size: number, samples: number): Promise<number[]> {
+  const rand = randomInts(size);
+  const out: number[] = [];
+  const read = async (t: TileRequest) => {
+    const start = performance.now();
+    const bytes = await readTile(db, t);
+    out.push(elapsedMs(start));
+    if (bytes?.length !== t.width * 32) throw new Error(`tile ${tilePath(t)} is missing or malformed`);
+  };
+  for (let level = 0; TILE_WIDTH ** level <= size; level++) {
+    const width = Math.floor(size / TILE_WIDTH ** level) % TILE_WIDTH;
+    if (width > 0)
+      await read({ kind: 'hashes', level, index: Math.floor(size / TILE_WIDTH ** (level + 1)), width });
+  }
+  for (let k = 0; k < samples; k++) {
+    const level = k % 2;
+    const full = Math.floor(size / TILE_WIDTH ** (level + 1));
+    if (full > 0) await read({ kind: 'hashes', level, index: rand(full), width: TILE_WIDTH });
+  }
+  return out;
+}
+
 /** What {@link measureLedger} measured. */
 export interface LedgerFigures {
   dialect: LedgerDialect;
@@ -205,6 +234,8 @@ export interface LedgerFigures {
   /** Milliseconds per proof, p50 and p99. */
   inclusion: { p50: number; p99: number };
   consistency: { p50: number; p99: number };
+  /** Milliseconds per tile read (full level-0/1 tiles and the partial ones). */
+  tiles: { p50: number; p99: number };
 }
 
 /** Opens a fresh, migrated database of `dialect` as the platform does. @returns it and how to dispose of it */
@@ -253,6 +284,7 @@ export async function measureLedger(
     const size = leaves + BATCHED + 2 * SINGLE;
     if (sth.treeSize !== size) throw new Error(`STH of ${sth.treeSize} leaves, ${size} expected`);
     const proofs = await sampleProofs(pdb.db, sth, SAMPLES);
+    const tiles = await sampleTiles(pdb.db, sth.treeSize, SAMPLES);
     const p50p99 = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99) });
     return {
       dialect,
@@ -266,6 +298,7 @@ export async function measureLedger(
       sthMs,
       inclusion: p50p99(proofs.inclusion),
       consistency: p50p99(proofs.consistency),
+      tiles: p50p99(tiles),
     };
   } finally {
     await pdb.close();
@@ -283,9 +316,9 @@ export function printLedgerRows(ledgers: LedgerFigures[], print: (line: string) 
   print(
     `| ledger | leaves | appends/s, 1,000 per transaction | appends/s, one transaction each, one client | ` +
       `appends/s, one transaction each, ${CONCURRENT_SAVES} saves at once | ` +
-      `inclusion proof ms p50/p99 | consistency proof ms p50/p99 |`,
+      `inclusion proof ms p50/p99 | consistency proof ms p50/p99 | tile read ms p50/p99 |`,
   );
-  print(`|---|---|---|---|---|---|---|`);
+  print(`|---|---|---|---|---|---|---|---|`);
   const count = (n: number) => Math.round(n).toLocaleString('en');
   const proofs = ({ p50, p99 }: { p50: number; p99: number }) =>
     `${p50.toFixed(2)}/${p99.toFixed(2)} ≤ 5 ms ${p99 <= 5 ? 'PASS' : 'MISS'}`;
@@ -294,7 +327,7 @@ export function printLedgerRows(ledgers: LedgerFigures[], print: (line: string) 
       `| ${l.dialect} | ${count(l.leaves)} (filled in ${l.fillSeconds.toFixed(0)} s) | ${count(l.batchedPerSecond)} | ` +
         `${count(l.singlePerSecond)} | ` +
         `${count(l.concurrentPerSecond)} ≥ 5,000/s ${l.concurrentPerSecond >= 5000 ? 'PASS' : 'MISS'} | ` +
-        `${proofs(l.inclusion)} | ${proofs(l.consistency)} |`,
+        `${proofs(l.inclusion)} | ${proofs(l.consistency)} | ${proofs(l.tiles)} |`,
     );
   }
 }
