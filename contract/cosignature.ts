@@ -8,14 +8,8 @@
  *
  * Pure functions over node:crypto; verification never throws on bad input.
  */
-import {
-  createHash,
-  createPublicKey,
-  sign as cryptoSign,
-  verify as cryptoVerify,
-  type KeyObject,
-} from 'node:crypto';
-import { isKeyName, rawEd25519 } from './signed-note.ts';
+import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import { isKeyName, rawEd25519, typedKeyId, typedVerifierKey } from './signed-note.ts';
 
 /** The signature type byte of Ed25519 cosignatures (tlog-cosignature, key ID). */
 const COSIGNATURE_V1 = 0x04;
@@ -37,18 +31,12 @@ export interface VerifiedCosignature {
 
 /** SHA-256(name ‖ 0x0A ‖ 0x04 ‖ key)[:4] as a number. */
 export function cosignerKeyId(name: string, publicKey: Buffer): number {
-  return createHash('sha256')
-    .update(name, 'utf8')
-    .update(Buffer.from([0x0a, COSIGNATURE_V1]))
-    .update(publicKey)
-    .digest()
-    .readUInt32BE(0);
+  return typedKeyId(name, COSIGNATURE_V1, publicKey);
 }
 
 /** The verifier key text of a witness: `<name>+<hex key ID>+base64(0x04 ‖ key)`. */
 export function cosignerVerifierKey(name: string, publicKey: Buffer): string {
-  const id = cosignerKeyId(name, publicKey).toString(16).padStart(8, '0');
-  return `${name}+${id}+${Buffer.concat([Buffer.from([COSIGNATURE_V1]), publicKey]).toString('base64')}`;
+  return typedVerifierKey(name, COSIGNATURE_V1, publicKey);
 }
 
 /** Parses a witness verifier key. @returns null unless it is a well-formed cosignature/v1 key whose ID matches */

@@ -46,20 +46,33 @@ export function isKeyName(name: string): boolean {
   return name.length > 0 && !/[\s+]/u.test(name);
 }
 
-/** The key ID of Ed25519 key `publicKey` (32 raw bytes) named `name`: SHA-256(name ‖ 0x0A ‖ 0x01 ‖ key)[:4]. */
-export function ed25519KeyId(name: string, publicKey: Buffer): number {
+/**
+ * The key ID of a key of signature type `type` (0x01 Ed25519 notes, 0x04 Ed25519 cosignatures, …) named `name`:
+ * SHA-256(name ‖ 0x0A ‖ type ‖ key)[:4] as a number (signed-note §Verifier keys).
+ */
+export function typedKeyId(name: string, type: number, publicKey: Buffer): number {
   return createHash('sha256')
     .update(name, 'utf8')
-    .update(Buffer.from([0x0a, ED25519]))
+    .update(Buffer.from([0x0a, type]))
     .update(publicKey)
     .digest()
     .readUInt32BE(0);
 }
 
+/** The verifier key text `<name>+<hex key ID>+base64(type ‖ key)` of a key of signature type `type`. */
+export function typedVerifierKey(name: string, type: number, publicKey: Buffer): string {
+  const id = typedKeyId(name, type, publicKey).toString(16).padStart(8, '0');
+  return `${name}+${id}+${Buffer.concat([Buffer.from([type]), publicKey]).toString('base64')}`;
+}
+
+/** The key ID of Ed25519 key `publicKey` (32 raw bytes) named `name`: SHA-256(name ‖ 0x0A ‖ 0x01 ‖ key)[:4]. */
+export function ed25519KeyId(name: string, publicKey: Buffer): number {
+  return typedKeyId(name, ED25519, publicKey);
+}
+
 /** The verifier key text `<name>+<hex key ID>+base64(0x01 ‖ key)` of an Ed25519 public key. */
 export function verifierKey(name: string, publicKey: Buffer): string {
-  const id = ed25519KeyId(name, publicKey).toString(16).padStart(8, '0');
-  return `${name}+${id}+${Buffer.concat([Buffer.from([ED25519]), publicKey]).toString('base64')}`;
+  return typedVerifierKey(name, ED25519, publicKey);
 }
 
 /**

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { certificatesOfPem, readTimestampReply, timestampRequest } from '../../contract/timestamp-token.ts';
+import { Rounds } from '../core/rounds.ts';
 import { nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
 import type { TreeHeads } from './signer.ts';
@@ -30,40 +31,15 @@ export interface TsaTarget {
 const u8 = (b: Buffer): Uint8Array<ArrayBuffer> =>
   new Uint8Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
 
-/** The stamping rounds of one platform instance. */
-export class LedgerTimestamping {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-
+/** The stamping rounds of one platform instance (`start`, `stop`, `round`: core/rounds.ts). */
+export class LedgerTimestamping extends Rounds {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly heads: TreeHeads,
     private readonly tsa: TsaTarget,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  /** A round every `intervalSeconds` (none overlap) until {@link stop}. */
-  start(intervalSeconds: number): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.round(), intervalSeconds * 1000);
-    this.timer.unref();
-  }
-
-  /** Stops the rounds; waits for one in flight. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  /** One round (joined when one runs). Never rejects. @see the module comment */
-  round(): Promise<void> {
-    this.running ??= this.stamp()
-      .catch((err: unknown) => this.log.warn({ err }, 'checkpoint time stamp failed'))
-      .finally(() => {
-        this.running = null;
-      });
-    return this.running;
+    log: FastifyBaseLogger,
+  ) {
+    super(() => this.stamp(), log, 'checkpoint time stamp failed');
   }
 
   private async stamp(): Promise<void> {

@@ -17,6 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { openCosignatures, parseCosignerKey, type CosignerKey } from '../../contract/cosignature.ts';
 import type { LedgerWitnessView } from '../../contract/ledger.ts';
+import { Rounds } from '../core/rounds.ts';
 import { nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
 import { consistencyProof } from './ledger.ts';
@@ -52,44 +53,27 @@ export function parseWitnesses(targets: readonly WitnessTarget[]): Witness[] {
   });
 }
 
-/** Runs the rounds of one platform instance. */
-export class LedgerWitnessing {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-
+/** The rounds of one platform instance (`start`, `stop`, `round`: core/rounds.ts). */
+export class LedgerWitnessing extends Rounds {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly heads: TreeHeads,
     readonly witnesses: readonly Witness[],
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  /** Runs a round every `intervalSeconds` (none overlap) until {@link stop}. */
-  start(intervalSeconds: number): void {
-    if (this.witnesses.length === 0 || this.timer) return;
-    this.timer = setInterval(() => void this.round(), intervalSeconds * 1000);
-    this.timer.unref();
+    log: FastifyBaseLogger,
+  ) {
+    super(() => this.submitAll(), log, 'witness round failed');
   }
 
-  /** Stops the rounds; waits for one in flight. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.running;
+  /** Runs rounds every `intervalSeconds` when there are witnesses to ask. */
+  override start(intervalSeconds: number): void {
+    if (this.witnesses.length > 0) super.start(intervalSeconds);
   }
 
-  /** One round over every witness (a round already running is joined, not doubled). Never rejects. */
-  round(): Promise<void> {
-    this.running ??= (async () => {
-      try {
-        for (const w of this.witnesses) {
-          await this.submit(w).catch((err: unknown) => this.log.error({ err }, 'witness round failed'));
-        }
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+  /** One submission per witness; one that fails does not keep the others from being asked. */
+  private async submitAll(): Promise<void> {
+    for (const w of this.witnesses) {
+      await this.submit(w).catch((err: unknown) => this.log.error({ err }, 'witness round failed'));
+    }
   }
 
   private async submit(w: Witness): Promise<void> {
