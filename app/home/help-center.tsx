@@ -42,6 +42,31 @@ export default function HelpCenter({ loaderData }: Route.ComponentProps) {
           <p>{item.a}</p>
         </details>
       ))}
+      <details className="faq" data-testid="faq-independent">
+        <summary>不依赖存证云，如何独立核验证据包？</summary>
+        <p>
+          证据包中的 proof.json
+          记录了文件哈希、账本记录、包含证明、签名树头，以及见证方联署和可信时间戳（如有）。任何人都可以用公开的标准工具核验：
+        </p>
+        <ul>
+          <li>
+            账本公钥：<a href="/.well-known/cunzheng-ledger-key.pem">PEM 格式</a>、
+            <a href="/.well-known/cunzheng-ledger.vkey">签名笔记验证密钥</a>
+            （请通过其他渠道向我们核对公钥指纹）；
+          </li>
+          <li>
+            最新检查点：<a href="/ledger/checkpoint">/ledger/checkpoint</a>（C2SP tlog-checkpoint
+            格式），账本瓦片位于 /ledger/tile/（C2SP tlog-tiles
+            格式），任何瓦片客户端都可以据此计算包含证明和一致性证明；
+          </li>
+          <li>见证方联署（C2SP tlog-cosignature）证明我们无法改写已被见证的账本历史；</li>
+          <li>可信时间戳为 RFC 3161 格式，可用 openssl ts -verify 核验。</li>
+        </ul>
+        <p>
+          每一个被哈希和签名的字节的规范、完整示例及核验命令见平台源代码中的
+          docs/verification.md；也可使用命令行工具 npm run verify 一次完成全部七个步骤。
+        </p>
+      </details>
       <details className="faq">
         <summary>我的个人信息如何被使用？如何注销账户？</summary>
         <p>

@@ -60,6 +60,15 @@ test('the register page and the personal KYC consent link to the documents', asy
 
   await page.goto('/helpCenter');
   await expect(page.getByTestId('support-contact')).toHaveText('客服：客服电话 400-800-0000');
+  // the independent-verification answer links the published keys and the checkpoint, and they answer
+  const independent = page.getByTestId('faq-independent');
+  await independent.getByText('不依赖存证云，如何独立核验证据包？').click();
+  for (const name of ['PEM 格式', '签名笔记验证密钥', '/ledger/checkpoint']) {
+    const href = await independent.getByRole('link', { name }).getAttribute('href');
+    const res = await page.request.get(href!);
+    expect(res.status(), href!).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^(text\/plain|application\/x-pem-file)/);
+  }
 
   await freshUser('/personage-kyc?method=photo', { verified: false });
   await expect(page.locator('main').getByRole('link', { name: '《隐私政策》' }).first()).toHaveAttribute(
