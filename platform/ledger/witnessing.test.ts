@@ -120,9 +120,11 @@ forEachDialect('ledger witnesses', (h) => {
       status: 'refused',
       treeSize: before.treeSize,
     });
-    // asking again does not make the witness cosign it
+    // asking again does not make the witness cosign it, nor add an event per round while it refuses for that reason
     await round();
-    expect((await view()).witnesses[0]!.status).toBe('refused');
+    const again = await view();
+    expect(again.witnesses[0]!.status).toBe('refused');
+    expect(again.events.length).toBe(after.events.length);
     // the console call is the admin's
     const other = await operatorToken(h, `ledger-reviewer-${h.dialect}`, 'reviewer');
     const res = await h.app.inject({

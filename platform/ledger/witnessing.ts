@@ -9,7 +9,7 @@
  *     log's is a refusal (the log lost entries);
  *   - any other answer, or a cosignature that does not verify: status `refused`, with the witness's reason;
  *   - no answer within {@link WITNESS_TIMEOUT_MS}: `unreachable`.
- * Every change of status, and every refusal, is an event in `ledger_witness_events` (the operator console's
+ * Every change of status, and every refusal with a new reason, is an event in `ledger_witness_events` (the console's
  * /ops/ledger). Several platform instances may run rounds; the witness's own size check keeps them honest (a late
  * one gets 409 and catches up).
  */
@@ -100,19 +100,13 @@ export class LedgerWitnessing extends Rounds {
           old = size;
           continue;
         }
-        return this.record(
-          w,
-          row.status,
-          'refused',
-          sth.treeSize,
-          `见证方已联署更大的树（${answer.body.trim()}）`,
-        );
+        return this.record(w, row, 'refused', sth.treeSize, `见证方已联署更大的树（${answer.body.trim()}）`);
       }
       if (answer.status === 200) {
         const cosigned = `${note}${answer.body.endsWith('\n') ? answer.body : `${answer.body}\n`}`;
         const { verified } = openCosignatures(cosigned, [w.key]);
         if (verified.length === 0) {
-          return this.record(w, row.status, 'refused', sth.treeSize, '见证方返回的联署签名无效');
+          return this.record(w, row, 'refused', sth.treeSize, '见证方返回的联署签名无效');
         }
         await this.db
           .updateTable('ledger_witnesses')
@@ -124,16 +118,10 @@ export class LedgerWitnessing extends Rounds {
           })
           .where('name', '=', w.key.name)
           .execute();
-        return this.record(w, row.status, 'ok', sth.treeSize, '');
+        return this.record(w, row, 'ok', sth.treeSize, '');
       }
-      if (answer.status === 0) return this.record(w, row.status, 'unreachable', sth.treeSize, answer.body);
-      return this.record(
-        w,
-        row.status,
-        'refused',
-        sth.treeSize,
-        `HTTP ${answer.status}：${answer.body.trim()}`,
-      );
+      if (answer.status === 0) return this.record(w, row, 'unreachable', sth.treeSize, answer.body);
+      return this.record(w, row, 'refused', sth.treeSize, `HTTP ${answer.status}：${answer.body.trim()}`);
     }
   }
 
@@ -159,15 +147,25 @@ export class LedgerWitnessing extends Rounds {
     }
   }
 
-  /** Stores the attempt's outcome; an event when the status changed or the witness refused. */
-  private async record(w: Witness, before: string, status: Status, treeSize: number, detail: string) {
+  /** Stores the attempt's outcome; an event when the status changed or a refusal's reason did. */
+  private async record(
+    w: Witness,
+    before: { status: string; detail: string },
+    status: Status,
+    treeSize: number,
+    detail: string,
+  ) {
     const at = nowSeconds();
     await this.db
       .updateTable('ledger_witnesses')
       .set({ status, detail: detail.slice(0, DETAIL_CHARS), attempted_at: at })
       .where('name', '=', w.key.name)
       .execute();
-    if (status !== before || status === 'refused') {
+    // an event when the status changes, or a refusal gives another reason (not one per round while it lasts)
+    if (
+      status !== before.status ||
+      (status === 'refused' && detail.slice(0, DETAIL_CHARS) !== before.detail)
+    ) {
       await this.db
         .insertInto('ledger_witness_events')
         .values({
