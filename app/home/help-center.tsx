@@ -63,7 +63,8 @@ export default function HelpCenter({ loaderData }: Route.ComponentProps) {
           <li>可信时间戳为 RFC 3161 格式，可用 openssl ts -verify 核验。</li>
         </ul>
         <p>
-          每一个被哈希和签名的字节的规范、完整示例及核验命令见平台源代码中的
+          也可以在<a href="/verify">证据包核验</a>
+          页面上传证据包逐项核验。每一个被哈希和签名的字节的规范、完整示例及核验命令见平台源代码中的
           docs/verification.md；也可使用命令行工具 npm run verify 一次完成全部七个步骤。
         </p>
       </details>

@@ -4,6 +4,7 @@
  * browser without JavaScript uploads: streamed through busboy into a hash and discarded, never stored.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from '@fastify/busboy';
@@ -52,13 +53,27 @@ export async function lookupByHash(
 /** Largest file hashed on the server for a browser without JavaScript (bytes); larger files: hash locally. */
 export const SERVER_HASH_LIMIT = 512 * 1024 * 1024;
 
+/** Options of {@link hashUpload}. */
+export interface HashUploadOptions {
+  /** The file part's name (default `file`). */
+  field?: string;
+  /** Largest file part (bytes; default {@link SERVER_HASH_LIMIT}). */
+  limit?: number;
+  /** Also write the file's bytes to this new file (the caller deletes it). */
+  saveTo?: string;
+  /** The message for a file over `limit`. */
+  tooLarge?: string;
+}
+
 /**
- * Reads a multipart request: text fields into `fields`, the `file` part into a SHA-256 (not stored).
+ * Reads a multipart request: text fields into `fields`, the file part into a SHA-256 (stored only with `saveTo`).
  * @returns `{fields, sha256}` (sha256 null when no file was chosen) or an error message.
  */
 export async function hashUpload(
   request: Request,
+  opts: HashUploadOptions = {},
 ): Promise<{ fields: Record<string, string>; sha256: string | null; size: number } | { error: string }> {
+  const limit = opts.limit ?? SERVER_HASH_LIMIT;
   const contentType = request.headers.get('Content-Type') ?? '';
   if (!contentType.startsWith('multipart/form-data') || !request.body)
     return { error: EvidenceMsg.fileRequired };
@@ -66,21 +81,28 @@ export async function hashUpload(
   let sha256: string | null = null;
   let size = 0;
   let tooLarge = false;
+  const finishing: Promise<unknown>[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       const bb = busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: SERVER_HASH_LIMIT, files: 1, fields: 20 },
+        limits: { fileSize: limit, files: 1, fields: 20 },
       });
       bb.on('field', (name, value) => {
         fields[name] = value;
       });
       bb.on('file', (name, stream, filename) => {
-        if (name !== 'file' || !filename) {
+        if (name !== (opts.field ?? 'file') || !filename) {
           stream.resume();
           return;
         }
         const hash = createHash('sha256');
+        const saved = opts.saveTo ? fs.createWriteStream(opts.saveTo, { flags: 'wx', mode: 0o600 }) : null;
+        if (saved) {
+          saved.on('error', reject);
+          stream.pipe(saved);
+          finishing.push(new Promise((r) => saved.on('close', () => r(undefined))));
+        }
         stream.on('data', (chunk: Buffer) => {
           size += chunk.length;
           hash.update(chunk);
@@ -92,7 +114,7 @@ export async function hashUpload(
           sha256 = hash.digest('hex');
         });
       });
-      bb.on('finish', resolve);
+      bb.on('finish', () => void Promise.all(finishing).then(() => resolve()));
       bb.on('error', reject);
       Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>)
         .on('error', reject)
@@ -102,6 +124,6 @@ export async function hashUpload(
     return { error: Msg.brokenForm }; // cut off or garbled: a 400 page, never a 500
   }
   if (tooLarge)
-    return { error: `文件超过${SERVER_HASH_LIMIT / 1024 / 1024}MB，请在本机计算SHA-256后粘贴哈希值` };
+    return { error: opts.tooLarge ?? `文件超过${limit / 1024 / 1024}MB，请在本机计算SHA-256后粘贴哈希值` };
   return { fields, sha256, size };
 }

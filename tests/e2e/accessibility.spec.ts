@@ -11,6 +11,7 @@ import { makeFile, preserveFile } from '../support/e2e.ts';
 const PUBLIC_PAGES = [
   '/',
   '/helpCenter',
+  '/verify',
   '/activity',
   '/appDownload',
   '/user-agreement',

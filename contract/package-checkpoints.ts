@@ -2,11 +2,11 @@
  * Steps 6 and 7 of the offline package verifier (package-verify.ts; decision 035): the checkpoint witnesses cosigned
  * and the checkpoint a Time-Stamp Authority stamped, each a signed checkpoint note that must hold the package's leaf.
  */
-import type { ProofBundle } from '../../contract/ledger.ts';
-import { openCosignatures, parseCosignerKey, type CosignerKey } from '../../contract/cosignature.ts';
-import { openCheckpoint, parseVerifierKey } from '../../contract/signed-note.ts';
-import { certificatesOfPem, checkTimestampToken } from '../../contract/timestamp-token.ts';
-import { verifyInclusion } from './verify.ts';
+import type { ProofBundle } from './ledger.ts';
+import { openCosignatures, parseCosignerKey, type CosignerKey } from './cosignature.ts';
+import { openCheckpoint, parseVerifierKey } from './signed-note.ts';
+import { certificatesOfPem, checkTimestampToken } from './timestamp-token.ts';
+import { verifyInclusion } from './ledger-verify.ts';
 
 /** A step's outcome without its number. */
 export interface StepOutcome {
