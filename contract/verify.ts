@@ -25,6 +25,11 @@ export const VerifyPaths = {
    * view token of that number (spec 01 §7; decision 027). Rate-limited with the other lookups.
    */
   downCertificate: '/api/check/downCertificate',
+  /**
+   * `POST` (no body) → LedgerPublicKey: the key /verify checks an uploaded package against, counted as one lookup of
+   * the client, so the package checks share the lookups' budget (decision 035).
+   */
+  packageKey: '/api/check/packageKey',
 } as const;
 
 /** What the public verification pages show of an evidence (no owner data). */

@@ -2,14 +2,16 @@
  * /verify without JavaScript (issue 17 point 5; decision 035): the evidence package the browser uploads is written to
  * a temp file (at most {@link PACKAGE_LIMIT} bytes), checked with the offline verifier's seven steps
  * (contract/package-verify.ts, what `npm run verify` runs) against the ledger key this platform publishes —
- * not the key inside the package — and deleted. Each step is told in plain Chinese: what it proved, or why it failed.
+ * not the key inside the package — and deleted. Each check counts as one public lookup of the client (the platform's
+ * per-IP budget, `POST /api/check/packageKey`); over it, the page says so without reading the upload. Each step is told in plain Chinese: what it proved, or why it failed.
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppLoadContext } from 'react-router';
 import { isSuccess } from '../../contract/envelope.ts';
-import { LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
+import type { LedgerPublicKey } from '../../contract/ledger.ts';
+import { VerifyPaths } from '../../contract/verify.ts';
 import { Msg } from '../../contract/messages.ts';
 import { verifyPackage, type StepResult } from '../../contract/package-verify.ts';
 import { apiCall } from '../lib/api.server.ts';
@@ -78,6 +80,13 @@ export async function checkUploadedPackage(
   request: Request,
   context: AppLoadContext,
 ): Promise<PackageVerdict> {
+  // the published key, asked first: the call counts against the client's lookup budget, so a client over it is
+  // refused before its upload is read
+  const key = await apiCall<LedgerPublicKey>(context, VerifyPaths.packageKey, {
+    method: 'POST',
+    urlPath: new URL(request.url).pathname,
+  });
+  if (!isSuccess(key.code)) return { error: key.msg || Msg.connectionFailed };
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-verify-'));
   const file = path.join(dir, 'package.zip');
   try {
@@ -89,8 +98,6 @@ export async function checkUploadedPackage(
     });
     if ('error' in upload) return upload;
     if (!upload.sha256) return { error: '请选择证据包（ZIP 文件）' };
-    const key = await apiCall<LedgerPublicKey>(context, LedgerPaths.publicKey);
-    if (!isSuccess(key.code)) return { error: Msg.connectionFailed };
     const [report] = await verifyPackage(file, { keyPem: key.data.pem });
     if (!report) return { error: '证据包不完整或 proof.json 格式错误。' };
     const steps = report.steps.map((s) => ({

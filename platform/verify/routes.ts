@@ -7,9 +7,11 @@
  *   `VerifyMsg.viewTokenInvalid`;
  * - `POST /api/check/byHash {hash}` → PublicEvidence[] with that SHA-256, newest first, at most 20 (none → []);
  * - `POST /api/check/downCertificate {viewToken, no}` → CertificateDownloadData: the certificate PDF paths of the
- *   looked-up number, with the same token check as bqview (decision 027).
+ *   looked-up number, with the same token check as bqview (decision 027);
+ * - `POST /api/check/packageKey` → LedgerPublicKey: the key the gateway's /verify checks an uploaded evidence package
+ *   against (decision 035), asked once per check.
  *
- * Rate limit: every call of the four counts against one budget per client IP (`request.ip`, which is the browser's
+ * Rate limit: every call of the five counts against one budget per client IP (`request.ip`, which is the browser's
  * address because the platform trusts X-Forwarded-For from the gateway, TRUST_PROXY): at most
  * `PUBLIC_LOOKUP_POLICY.max` calls per window, then code 429 `Msg.tooManyRequests` (service.ts).
  */
@@ -25,9 +27,13 @@ import {
 } from '../../contract/verify.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
+import { LedgerSigner } from '../ledger/signer.ts';
 import { byHash, certificateFor, countLookup, publicView, viewTokenFor } from './service.ts';
 
-/** Registers the four public lookups (needs the services plugin). */
+/**
+ * Registers the public lookups (needs the services plugin). Loads the ledger key under `${config.dataDir}/keys/`.
+ * @throws when the key cannot be read or written
+ */
 export async function verifyRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const limit = { preHandler: (request: FastifyRequest) => countLookup(db, request.ip) };
@@ -52,4 +58,7 @@ export async function verifyRoutes(app: FastifyInstance): Promise<void> {
     const q = parseInput(DownCertificateBody, request.body);
     return ok(await certificateFor(db, app.downloads, q, nowSeconds()));
   });
+
+  const ledgerKey = (await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin)).publicKey;
+  app.post(VerifyPaths.packageKey, limit, async () => ok(ledgerKey));
 }

@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { type CertificateDownloadData } from '../../contract/evidence-share.ts';
+import { LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { Msg } from '../../contract/messages.ts';
 import { type PublicEvidence, VerifyMsg, VerifyPaths, type ViewTokenData } from '../../contract/verify.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
-import { call, forEachDialect, login, upload } from '../../tests/support/platform.ts';
+import { call, forEachDialect, get, login, upload } from '../../tests/support/platform.ts';
 import { PUBLIC_LOOKUP_POLICY, VIEW_TOKEN_TTL_SECONDS } from './service.ts';
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -145,17 +146,20 @@ forEachDialect('public verification', (h) => {
     const ip = freshIp();
     const hash = sha256('rate');
     for (let i = 0; i < PUBLIC_LOOKUP_POLICY.max; i++) {
-      const path = [VerifyPaths.byHash, VerifyPaths.bqno, VerifyPaths.bqview][i % 3]!;
+      const path = [VerifyPaths.byHash, VerifyPaths.bqno, VerifyPaths.bqview, VerifyPaths.packageKey][i % 4]!;
       const r = await lookup(path, { hash, no: 'BQ20240101AAAAAAAAAAAAAAAAAAAA', viewToken: 'x' }, ip);
       expect(r.code).not.toBe(429);
     }
-    for (const path of [VerifyPaths.byHash, VerifyPaths.bqno, VerifyPaths.bqview]) {
+    for (const path of [VerifyPaths.byHash, VerifyPaths.bqno, VerifyPaths.bqview, VerifyPaths.packageKey]) {
       expect(await lookup(path, { hash, no: 'x', viewToken: 'x' }, ip)).toMatchObject({
         code: 429,
         msg: Msg.tooManyRequests,
       });
     }
     expect((await lookup(VerifyPaths.byHash, { hash }, freshIp())).code).toBe(200);
+    // the package check's key is the published ledger key
+    const key = await lookup<LedgerPublicKey>(VerifyPaths.packageKey, {}, freshIp());
+    expect(key.data).toEqual((await get<LedgerPublicKey>(h.app, LedgerPaths.publicKey)).data);
   });
   it('downCertificate: the certificate PDF paths for a live view token of that number only', async () => {
     const ip = freshIp();
