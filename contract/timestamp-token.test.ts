@@ -89,4 +89,17 @@ describe('RFC 3161 time-stamp tokens', () => {
       reason: expect.stringContaining('nonce'),
     });
   });
+
+  it('a nonce starting with zero bytes is still a minimal DER INTEGER the TSA accepts', async () => {
+    const data = u8(Buffer.from('zero nonce\n'));
+    const nonce = u8(Buffer.alloc(16));
+    const req = path.join(tsa.dir, 'zero.tsq');
+    fs.writeFileSync(req, await timestampRequest(data, nonce));
+    expect(
+      execFileSync('openssl', ['ts', '-query', '-in', req, '-text'], { stdio: 'pipe' }).toString(),
+    ).toContain('Nonce');
+    expect(
+      (await readTimestampReply(await ask(data, nonce), data, nonce, certificatesOfPem(tsa.caPem))).ok,
+    ).toBe(true);
+  });
 });

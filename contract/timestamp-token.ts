@@ -31,6 +31,14 @@ async function sha256(data: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBu
 const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
+ * The nonce bytes as a positive INTEGER in minimal DER: the first byte 0x40–0x7f (high bit clear, and never a leading
+ * 0x00 before a byte below 0x80, which OpenSSL refuses as "illegal padding").
+ */
+function nonceInteger(nonce: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(nonce, (b, i) => (i === 0 ? (b & 0x7f) | 0x40 : b));
+}
+
+/**
  * A DER TimeStampReq (RFC 3161 §2.4.1) for `data`: version 1, SHA-256 imprint, `nonce` (random bytes), certReq true
  * (the TSA includes its certificate, so a token verifies on its own given a trust anchor).
  */
@@ -44,10 +52,7 @@ export async function timestampRequest(
       hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: SHA256 }),
       hashedMessage: new asn1js.OctetString({ valueHex: (await sha256(data)).buffer }),
     }),
-    // a positive INTEGER: the high bit clear
-    nonce: new asn1js.Integer({
-      valueHex: Uint8Array.from(nonce, (b, i) => (i === 0 ? b & 0x7f : b)).buffer,
-    }),
+    nonce: new asn1js.Integer({ valueHex: nonceInteger(nonce).buffer }),
     certReq: true,
   });
   return bytes(req.toSchema().toBER(false));
@@ -87,7 +92,7 @@ export async function readTimestampReply(
   }
   const token = bytes(resp.timeStampToken.toSchema().toBER(false));
   const tst = tstInfoOf(token);
-  const sent = Uint8Array.from(nonce, (b, i) => (i === 0 ? b & 0x7f : b));
+  const sent = nonceInteger(nonce);
   const got = tst?.nonce ? new Uint8Array(tst.nonce.valueBlock.valueHexView) : null;
   // DER drops leading zero bytes of an INTEGER
   const strip = (a: Uint8Array) => a.subarray(a.findIndex((x) => x !== 0));

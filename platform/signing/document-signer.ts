@@ -98,7 +98,9 @@ async function issue(input: IssueInput): Promise<pkijs.Certificate> {
   const cert = new pkijs.Certificate();
   cert.version = 2;
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f; // a positive INTEGER
+  // a positive INTEGER in minimal DER: the first byte 0x40–0x7f (a leading 0x00 before a byte below 0x80 is
+  // "illegal padding" to OpenSSL: one bundle in ~256 was unreadable)
+  serial[0] = (serial[0]! & 0x7f) | 0x40;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial });
   cert.subject = input.subject;
   cert.issuer = input.issuer;
