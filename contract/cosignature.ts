@@ -9,7 +9,7 @@
  * Pure functions over node:crypto; verification never throws on bad input.
  */
 import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { isKeyName, rawEd25519, typedKeyId, typedVerifierKey } from './signed-note.ts';
+import { isKeyName, rawEd25519, splitNote, typedKeyId, typedVerifierKey } from './signed-note.ts';
 
 /** The signature type byte of Ed25519 cosignatures (tlog-cosignature, key ID). */
 const COSIGNATURE_V1 = 0x04;
@@ -84,10 +84,10 @@ export function openCosignatures(
 ): { verified: VerifiedCosignature[]; failed: string[] } {
   const verified: VerifiedCosignature[] = [];
   const failed: string[] = [];
-  const split = note.lastIndexOf('\n\n');
-  if (split < 0 || !note.endsWith('\n')) return { verified, failed };
-  const text = note.slice(0, split + 1);
-  for (const line of note.slice(split + 2, -1).split('\n')) {
+  const parts = splitNote(note);
+  if (!parts) return { verified, failed };
+  const { text } = parts;
+  for (const line of parts.lines) {
     const m = /^— (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
     if (!m) continue;
     const [, name, b64] = m as unknown as [string, string, string];

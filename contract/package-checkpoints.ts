@@ -4,7 +4,7 @@
  */
 import type { ProofBundle } from './ledger.ts';
 import { openCosignatures, parseCosignerKey, type CosignerKey } from './cosignature.ts';
-import { openCheckpoint, parseVerifierKey } from './signed-note.ts';
+import { openCheckpoint, parseVerifierKey, splitNote } from './signed-note.ts';
 import { certificatesOfPem, checkTimestampToken } from './timestamp-token.ts';
 import { verifyInclusion } from './ledger-verify.ts';
 
@@ -85,9 +85,7 @@ export function witnessStep(b: ProofBundle, leaf: string, witnessKeys: readonly 
     return { status: 'fail', detail: `the cosignature of ${failed.join(', ')} does not verify` };
   const proven = `the leaf is in the ledger-signed checkpoint of size ${treeSize}`;
   if (witnessKeys.length === 0) {
-    const names = w.note
-      .slice(w.note.lastIndexOf('\n\n') + 2)
-      .split('\n')
+    const names = (splitNote(w.note)?.lines ?? [])
       .map((l) => /^— (\S+) /.exec(l)?.[1])
       .filter((n): n is string => !!n && n !== log.name);
     return {

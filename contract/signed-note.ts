@@ -112,6 +112,16 @@ export function signNote(text: string, name: string, key: KeyObject): string {
 export type NoteCheck = { ok: true; text: string; verifiedBy: string[] } | { ok: false; reason: string };
 
 /**
+ * A signed note's parts: the text (every line up to the last blank line, final newline included) and its signature
+ * lines (without newlines). @returns null when the note has no blank line or does not end with a newline
+ */
+export function splitNote(note: string): { text: string; lines: string[] } | null {
+  const split = note.lastIndexOf('\n\n');
+  if (split < 0 || !note.endsWith('\n')) return null;
+  return { text: note.slice(0, split + 1), lines: note.slice(split + 2, -1).split('\n') };
+}
+
+/**
  * Opens a signed note against `verifiers`: splits the text from the signature lines (at the last blank line),
  * ignores signatures of unknown keys, verifies every signature of a known key (one failing rejects the note), and
  * requires at least one.
@@ -122,10 +132,9 @@ export function openNote(note: string, verifiers: readonly NoteVerifier[]): Note
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0009\u000b-\u001f]/.test(note))
     return { ok: false, reason: 'the note has control characters' };
-  const split = note.lastIndexOf('\n\n');
-  if (split < 0) return { ok: false, reason: 'the note has no signatures' };
-  const text = note.slice(0, split + 1);
-  const lines = note.slice(split + 2, -1).split('\n');
+  const parts = splitNote(note);
+  if (!parts) return { ok: false, reason: 'the note has no signatures' };
+  const { text, lines } = parts;
   if (lines.length > MAX_NOTE_SIGNATURES) return { ok: false, reason: 'the note has too many signatures' };
   const verifiedBy: string[] = [];
   for (const line of lines) {

@@ -25,8 +25,14 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { cosign, cosignerVerifierKey } from '../contract/cosignature.ts';
-import { EMPTY_ROOT, isHash, verifyConsistency } from '../contract/ledger-verify.ts';
-import { openCheckpoint, parseCheckpoint, rawEd25519, type NoteVerifier } from '../contract/signed-note.ts';
+import { EMPTY_ROOT, verifyConsistency } from '../contract/ledger-verify.ts';
+import {
+  checkpointText,
+  openCheckpoint,
+  rawEd25519,
+  splitNote,
+  type NoteVerifier,
+} from '../contract/signed-note.ts';
 
 /** Most consistency proof lines a request may carry (tlog-witness). */
 const MAX_PROOF_LINES = 63;
@@ -137,10 +143,9 @@ export class Witness {
   private async add(body: string): Promise<WitnessAnswer> {
     const request = parseAddCheckpoint(body);
     if (!request) return text(400, 'malformed add-checkpoint request');
-    const split = request.note.lastIndexOf('\n\n');
     const origin = request.note.split('\n', 1)[0] ?? '';
     const keys = this.logs.get(origin);
-    if (!keys || split < 0) return text(404, 'unknown log');
+    if (!keys || !splitNote(request.note)) return text(404, 'unknown log');
     const opened = openCheckpoint(request.note, origin, keys);
     if (!opened.ok) return text(403, opened.reason);
     const { treeSize, rootHash } = opened.checkpoint;
@@ -170,11 +175,10 @@ export class Witness {
         `the tree of size ${treeSize} is not consistent with the one cosigned at ${request.oldSize}`,
       );
     }
-    const checkpointText = request.note.slice(0, split + 1);
-    if (!parseCheckpoint(checkpointText) || !isHash(rootHash)) return text(400, 'not a checkpoint');
     this.state = { ...this.state, [origin]: { size: treeSize, rootHash, note: request.note } };
     await this.persist();
-    return text(200, cosign(checkpointText, this.name, this.key, this.now()).slice(0, -1));
+    // openCheckpoint parsed the text strictly, so it is exactly the note's text
+    return text(200, cosign(checkpointText(opened.checkpoint), this.name, this.key, this.now()).slice(0, -1));
   }
 
   /** Writes the state durably: a temp file, fsync, rename. */

@@ -22,6 +22,7 @@ import type { Database, EvidenceRow } from '../db/schema.ts';
 import { consistencyProof, findLeafByHash, inclusionProof, treeSize } from './ledger.ts';
 import type { TreeHeads } from './signer.ts';
 import type { LedgerWitnessing } from './witnessing.ts';
+import { splitNote } from '../../contract/signed-note.ts';
 
 /**
  * The file name of the original inside the evidence package (`evidence/<name>`): the stored name for file and app
@@ -118,16 +119,12 @@ export async function witnessedCheckpoint(
   const newest = rows[0];
   if (!newest) return {};
   const same = rows.filter((r) => Number(r.size) === Number(newest.size) && r.root_hash === newest.root_hash);
-  const split = newest.cosigned_note.lastIndexOf('\n\n');
-  const lines = new Set<string>();
-  for (const r of same) {
-    const at = r.cosigned_note.lastIndexOf('\n\n');
-    for (const line of r.cosigned_note.slice(at + 2, -1).split('\n')) lines.add(line);
-  }
+  // the same tree, so the same checkpoint text (and our deterministic Ed25519 line): merge the signature lines
+  const lines = new Set(same.flatMap((r) => splitNote(r.cosigned_note)?.lines ?? []));
   const treeSize = Number(newest.size);
   return {
     witnessed: {
-      note: `${newest.cosigned_note.slice(0, split + 2)}${[...lines].map((l) => `${l}\n`).join('')}`,
+      note: `${splitNote(newest.cosigned_note)?.text ?? ''}\n${[...lines].map((l) => `${l}\n`).join('')}`,
       treeSize,
       inclusionProof: await inclusionProof(db, leafIndex, treeSize),
     },

@@ -80,16 +80,7 @@ export class LedgerWitnessing extends Rounds {
     const sth = await this.heads.current();
     const note = sth.checkpoint;
     if (!note) return;
-    await this.db
-      .insertInto('ledger_witnesses')
-      .values({ name: w.key.name, url: w.url })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ url: w.url }))
-      .execute();
-    const row = await this.db
-      .selectFrom('ledger_witnesses')
-      .selectAll()
-      .where('name', '=', w.key.name)
-      .executeTakeFirstOrThrow();
+    const row = await this.witnessRow(w);
     if (row.status === 'ok' && Number(row.size) === sth.treeSize && row.root_hash === sth.rootHash) return;
     let old = Number(row.size);
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -123,6 +114,20 @@ export class LedgerWitnessing extends Rounds {
       if (answer.status === 0) return this.record(w, row, 'unreachable', sth.treeSize, answer.body);
       return this.record(w, row, 'refused', sth.treeSize, `HTTP ${answer.status}：${answer.body.trim()}`);
     }
+  }
+
+  /** The witness's row, written only when it is new or its URL changed (not on every round). */
+  private async witnessRow(w: Witness) {
+    const read = () =>
+      this.db.selectFrom('ledger_witnesses').selectAll().where('name', '=', w.key.name).executeTakeFirst();
+    const row = await read();
+    if (row?.url === w.url) return row;
+    await this.db
+      .insertInto('ledger_witnesses')
+      .values({ name: w.key.name, url: w.url })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ url: w.url }))
+      .execute();
+    return (await read())!;
   }
 
   /** POSTs add-checkpoint. @returns the status and body (status 0 and the error when there was no answer) */
