@@ -5,13 +5,12 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
-  cosign,
   cosignatureMessage,
   cosignerVerifierKey,
   openCosignatures,
   parseCosignerKey,
 } from './cosignature.ts';
-import { rawEd25519 } from './signed-note.ts';
+import { cosign, rawEd25519 } from './note-signing.ts';
 
 const SPEC_CHECKPOINT =
   'example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n';
@@ -23,7 +22,7 @@ describe('cosignature/v1', () => {
     const bytes = Buffer.from(SPEC_LINE, 'base64');
     expect(bytes.length).toBe(4 + 8 + 64);
     expect(Number(bytes.readBigUInt64BE(4))).toBe(1679315147);
-    expect(cosignatureMessage(SPEC_CHECKPOINT, 1679315147).toString('utf8')).toBe(
+    expect(new TextDecoder().decode(cosignatureMessage(SPEC_CHECKPOINT, 1679315147))).toBe(
       `cosignature/v1\ntime 1679315147\n${SPEC_CHECKPOINT}`,
     );
   });

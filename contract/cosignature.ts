@@ -6,21 +6,22 @@
  *   "cosignature/v1\n" ‖ "time <timestamp>\n" ‖ the checkpoint's note text (its lines up to the blank line).
  * A witness's verifier key is `<name>+<hex key ID>+base64(0x04 ‖ public key)` (signed-note's vkey form).
  *
- * Pure functions over node:crypto; verification never throws on bad input.
+ * Pure functions that run in Node and in browsers (the offline package verifier runs them in the page); verification
+ * never throws on bad input. Cosigning itself is contract/note-signing.ts (node:crypto).
  */
-import { createPublicKey, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { isKeyName, rawEd25519, splitNote, typedKeyId, typedVerifierKey } from './signed-note.ts';
+import { decodeBase64, readUint32BE, readUint64BE, utf8ToBytes } from './bytes.ts';
+import { verifyEd25519 } from './ed25519.ts';
+import { isKeyName, splitNote, typedKeyId, typedVerifierKey } from './signed-note.ts';
 
 /** The signature type byte of Ed25519 cosignatures (tlog-cosignature, key ID). */
-const COSIGNATURE_V1 = 0x04;
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+export const COSIGNATURE_V1 = 0x04;
 
 /** A witness's Ed25519 cosigning key as verifiers hold it. */
 export interface CosignerKey {
   name: string;
   /** The 4-byte key ID, big-endian. */
   keyId: number;
-  publicKey: Buffer;
+  publicKey: Uint8Array;
 }
 
 /** A cosignature that verified: who, and when they cosigned (POSIX seconds). */
@@ -30,12 +31,12 @@ export interface VerifiedCosignature {
 }
 
 /** SHA-256(name ‖ 0x0A ‖ 0x04 ‖ key)[:4] as a number. */
-export function cosignerKeyId(name: string, publicKey: Buffer): number {
+export function cosignerKeyId(name: string, publicKey: Uint8Array): number {
   return typedKeyId(name, COSIGNATURE_V1, publicKey);
 }
 
 /** The verifier key text of a witness: `<name>+<hex key ID>+base64(0x04 ‖ key)`. */
-export function cosignerVerifierKey(name: string, publicKey: Buffer): string {
+export function cosignerVerifierKey(name: string, publicKey: Uint8Array): string {
   return typedVerifierKey(name, COSIGNATURE_V1, publicKey);
 }
 
@@ -44,34 +45,16 @@ export function parseCosignerKey(vkey: string): CosignerKey | null {
   const m = /^([^+\s]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+=*)$/.exec(vkey.trim());
   if (!m) return null;
   const [, name, hexId, b64] = m as unknown as [string, string, string, string];
-  const bytes = Buffer.from(b64, 'base64');
-  if (!isKeyName(name) || bytes.length !== 33 || bytes[0] !== COSIGNATURE_V1) return null;
+  const bytes = decodeBase64(b64);
+  if (!bytes || !isKeyName(name) || bytes.length !== 33 || bytes[0] !== COSIGNATURE_V1) return null;
   const publicKey = bytes.subarray(1);
   const keyId = Number.parseInt(hexId, 16);
   return cosignerKeyId(name, publicKey) === keyId ? { name, keyId, publicKey } : null;
 }
 
 /** The message a cosignature signs: the header line, the time line, then the checkpoint's note text. */
-export function cosignatureMessage(checkpointText: string, timestamp: number): Buffer {
-  return Buffer.from(`cosignature/v1\ntime ${timestamp}\n${checkpointText}`, 'utf8');
-}
-
-/**
- * Cosigns the checkpoint note text `checkpointText` (ending in a newline) as witness `name` at `timestamp`.
- * @returns the signature line, newline-terminated
- * @throws Error for a text without its final newline, a bad name or timestamp
- */
-export function cosign(checkpointText: string, name: string, key: KeyObject, timestamp: number): string {
-  if (!checkpointText.endsWith('\n')) throw new Error('checkpoint text must end with a newline');
-  if (!isKeyName(name)) throw new Error(`invalid witness name ${JSON.stringify(name)}`);
-  if (!Number.isSafeInteger(timestamp) || timestamp <= 0)
-    throw new Error('cosignature timestamp must be positive');
-  const publicKey = rawEd25519(createPublicKey(key));
-  const head = Buffer.alloc(12);
-  head.writeUInt32BE(cosignerKeyId(name, publicKey), 0);
-  head.writeBigUInt64BE(BigInt(timestamp), 4);
-  const sig = cryptoSign(null, cosignatureMessage(checkpointText, timestamp), key);
-  return `— ${name} ${Buffer.concat([head, sig]).toString('base64')}\n`;
+export function cosignatureMessage(checkpointText: string, timestamp: number): Uint8Array {
+  return utf8ToBytes(`cosignature/v1\ntime ${timestamp}\n${checkpointText}`);
 }
 
 /**
@@ -91,17 +74,12 @@ export function openCosignatures(
     const m = /^— (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
     if (!m) continue;
     const [, name, b64] = m as unknown as [string, string, string];
-    const bytes = Buffer.from(b64, 'base64');
-    if (bytes.length !== 4 + 8 + 64) continue;
-    const witness = witnesses.find((w) => w.name === name && w.keyId === bytes.readUInt32BE(0));
+    const bytes = decodeBase64(b64);
+    if (!bytes || bytes.length !== 4 + 8 + 64) continue;
+    const witness = witnesses.find((w) => w.name === name && w.keyId === readUint32BE(bytes, 0));
     if (!witness) continue;
-    const timestamp = Number(bytes.readBigUInt64BE(4));
-    const key = createPublicKey({
-      key: Buffer.concat([ED25519_SPKI_PREFIX, witness.publicKey]),
-      format: 'der',
-      type: 'spki',
-    });
-    if (cryptoVerify(null, cosignatureMessage(text, timestamp), key, bytes.subarray(12))) {
+    const timestamp = Number(readUint64BE(bytes, 4));
+    if (verifyEd25519(bytes.subarray(12), cosignatureMessage(text, timestamp), witness.publicKey)) {
       verified.push({ name, timestamp });
     } else {
       failed.push(name);

@@ -1,23 +1,26 @@
 /**
  * Pure verification of the ledger's proofs (RFC 9162 "Certificate Transparency Version 2.0", §2.1): leaf and node
  * hashing, inclusion proofs (§2.1.3.2), consistency proofs (§2.1.4.2) and signed tree heads (Ed25519, contract
- * `sthSigningInput`). No database, no server: the offline verifier (`npm run verify`) and the platform share these.
+ * `sthSigningInput`). No database, no server: the offline verifier (`npm run verify`, the /verify page in the
+ * browser) and the platform share these, so they run in Node and in browsers alike (@noble/hashes, @noble/curves).
  *
  * Every hash is 64 lower-case hex characters (SHA-256). Tree sizes and leaf indexes are non-negative safe integers;
  * leaf indexes are 0-based. The functions never throw on bad input: a malformed hash, index or proof element makes
  * the check fail (false / null).
  */
-import { createHash, createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { type SignedTreeHead, sthSigningInput } from './ledger.ts';
-import { isKeyName, openCheckpoint, parseVerifierKey, rawEd25519, verifierKey } from './signed-note.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, decodeBase64, hexToBytes, utf8ToBytes } from './bytes.ts';
+import { ed25519RawFromPem, verifyEd25519 } from './ed25519.ts';
+import type { SignedTreeHead } from './ledger.ts';
+import { sthSigningInput } from './ledger-sth.ts';
+import { isKeyName, openCheckpoint, parseVerifierKey, verifierKey } from './signed-note.ts';
 
 const HASH_RE = /^[0-9a-f]{64}$/;
-const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
-const LEAF_PREFIX = Buffer.from([0x00]);
-const NODE_PREFIX = Buffer.from([0x01]);
+const LEAF_PREFIX = Uint8Array.of(0x00);
+const NODE_PREFIX = Uint8Array.of(0x01);
 
 /** The root hash of the empty tree: SHA-256 of no bytes (RFC 9162 §2.1.1, MTH({}) = HASH()). */
-export const EMPTY_ROOT = createHash('sha256').digest('hex');
+export const EMPTY_ROOT = bytesToHex(sha256(new Uint8Array(0)));
 
 /** True for 64 lower-case hex characters. */
 export function isHash(value: unknown): value is string {
@@ -33,12 +36,13 @@ function isSize(n: unknown): n is number {
  * @returns 64 lower-case hex
  */
 export function leafHash(input: string | Uint8Array): string {
-  return createHash('sha256').update(LEAF_PREFIX).update(input).digest('hex');
+  const bytes = typeof input === 'string' ? utf8ToBytes(input) : input;
+  return bytesToHex(sha256(concatBytes(LEAF_PREFIX, bytes)));
 }
 
 /** SHA-256(0x01 ‖ left ‖ right) over raw 32-byte digests (RFC 9162 §2.1.1). */
-function hashChildren(left: Buffer, right: Buffer): Buffer {
-  return createHash('sha256').update(NODE_PREFIX).update(left).update(right).digest();
+function hashChildren(left: Uint8Array, right: Uint8Array): Uint8Array<ArrayBufferLike> {
+  return sha256(concatBytes(NODE_PREFIX, left, right));
 }
 
 /**
@@ -48,7 +52,7 @@ function hashChildren(left: Buffer, right: Buffer): Buffer {
 export function nodeHash(left: string, right: string): string {
   if (!isHash(left) || !isHash(right))
     throw new TypeError('node children must be 64 lower-case hex characters');
-  return hashChildren(Buffer.from(left, 'hex'), Buffer.from(right, 'hex')).toString('hex');
+  return bytesToHex(hashChildren(hexToBytes(left), hexToBytes(right)));
 }
 
 /**
@@ -66,10 +70,10 @@ export function rootFromInclusionProof(
   if (!Array.isArray(proof) || !proof.every(isHash)) return null;
   let fn = index;
   let sn = treeSize - 1;
-  let r: Buffer = Buffer.from(leaf, 'hex');
+  let r: Uint8Array = hexToBytes(leaf);
   for (const p of proof) {
     if (sn === 0) return null; // more elements than the path is long
-    const c = Buffer.from(p, 'hex');
+    const c = hexToBytes(p);
     if (fn % 2 === 1 || fn === sn) {
       r = hashChildren(c, r);
       // the right border of the tree: climb past the levels where this subtree has no right sibling
@@ -83,7 +87,7 @@ export function rootFromInclusionProof(
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 ? r.toString('hex') : null;
+  return sn === 0 ? bytesToHex(r) : null;
 }
 
 /**
@@ -131,11 +135,11 @@ export function verifyConsistency(
     fn = (fn - 1) / 2;
     sn = Math.floor(sn / 2);
   }
-  let fr: Buffer = Buffer.from(path[0]!, 'hex');
-  let sr: Buffer = fr;
+  let fr: Uint8Array = hexToBytes(path[0]!);
+  let sr: Uint8Array = fr;
   for (const hex of path.slice(1)) {
     if (sn === 0) return false;
-    const c = Buffer.from(hex, 'hex');
+    const c = hexToBytes(hex);
     if (fn % 2 === 1 || fn === sn) {
       fr = hashChildren(c, fr);
       sr = hashChildren(c, sr);
@@ -149,20 +153,18 @@ export function verifyConsistency(
     fn = Math.floor(fn / 2);
     sn = Math.floor(sn / 2);
   }
-  return sn === 0 && fr.toString('hex') === firstRoot && sr.toString('hex') === secondRoot;
+  return sn === 0 && bytesToHex(fr) === firstRoot && bytesToHex(sr) === secondRoot;
 }
 
 /**
  * The key id of an Ed25519 public key: hex SHA-256 of its raw 32 bytes (contract `LedgerPublicKey.keyId`).
- * @param key a KeyObject or an SPKI PEM
+ * @param key an SPKI PEM, or the raw 32 bytes
  * @throws when the PEM does not parse or the key is not Ed25519
  */
-export function publicKeyId(key: KeyObject | string): string {
-  const k = typeof key === 'string' ? createPublicKey(key) : key;
-  if (k.asymmetricKeyType !== 'ed25519') throw new Error(`not an Ed25519 key (${k.asymmetricKeyType})`);
-  const raw = Buffer.from(k.export({ format: 'jwk' }).x ?? '', 'base64url');
+export function publicKeyId(key: string | Uint8Array): string {
+  const raw = typeof key === 'string' ? ed25519RawFromPem(key) : key;
   if (raw.length !== 32) throw new Error('Ed25519 public key is not 32 bytes');
-  return createHash('sha256').update(raw).digest('hex');
+  return bytesToHex(sha256(raw));
 }
 
 /** Result of {@link checkSth}: ok, or why not. */
@@ -179,19 +181,18 @@ export function checkSth(sth: SignedTreeHead, publicKeyPem: string): SthCheck {
   if (!isSize(sth.treeSize)) return { ok: false, reason: 'treeSize is not a non-negative integer' };
   if (!isHash(sth.rootHash)) return { ok: false, reason: 'rootHash is not 64 lower-case hex' };
   if (!isSize(sth.timestamp)) return { ok: false, reason: 'timestamp is not a non-negative integer' };
-  let key: KeyObject;
+  let key: Uint8Array;
   let keyId: string;
   try {
-    key = createPublicKey(publicKeyPem);
+    key = ed25519RawFromPem(publicKeyPem);
     keyId = publicKeyId(key);
   } catch (err) {
     return { ok: false, reason: `public key unusable: ${(err as Error).message}` };
   }
   if (sth.keyId !== keyId) return { ok: false, reason: 'keyId is not the SHA-256 of this public key' };
-  const sig = typeof sth.signature === 'string' && BASE64_RE.test(sth.signature) ? sth.signature : '';
-  const sigBytes = Buffer.from(sig, 'base64');
-  if (sigBytes.length !== 64) return { ok: false, reason: 'signature is not 64 bytes of base64' };
-  const good = cryptoVerify(null, Buffer.from(sthSigningInput(sth), 'utf8'), key, sigBytes);
+  const sigBytes = typeof sth.signature === 'string' ? decodeBase64(sth.signature) : null;
+  if (sigBytes?.length !== 64) return { ok: false, reason: 'signature is not 64 bytes of base64' };
+  const good = verifyEd25519(sigBytes, utf8ToBytes(sthSigningInput(sth)), key);
   if (!good) return { ok: false, reason: 'Ed25519 signature does not verify' };
   if (sth.checkpoint === undefined) return { ok: true, keyId };
   return checkCheckpoint(sth, key, keyId);
@@ -201,11 +202,11 @@ export function checkSth(sth: SignedTreeHead, publicKeyPem: string): SthCheck {
  * The checkpoint of an STH (c2sp.org/tlog-checkpoint, issue 17): a note signed by `key` under the name of its own
  * origin line, naming the same size and root as the STH.
  */
-function checkCheckpoint(sth: SignedTreeHead, key: KeyObject, keyId: string): SthCheck {
+function checkCheckpoint(sth: SignedTreeHead, key: Uint8Array, keyId: string): SthCheck {
   const note = typeof sth.checkpoint === 'string' ? sth.checkpoint : '';
   const origin = note.slice(0, Math.max(0, note.indexOf('\n')));
   if (!isKeyName(origin)) return { ok: false, reason: 'checkpoint has no origin line' };
-  const verifier = parseVerifierKey(verifierKey(origin, rawEd25519(key)));
+  const verifier = parseVerifierKey(verifierKey(origin, key));
   if (!verifier) return { ok: false, reason: 'checkpoint origin is not a valid key name' };
   const opened = openCheckpoint(note, origin, [verifier]);
   if (!opened.ok) return { ok: false, reason: `checkpoint: ${opened.reason}` };

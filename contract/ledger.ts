@@ -63,10 +63,7 @@ export interface SignedTreeHead {
   checkpoint?: string;
 }
 
-/** The exact bytes an STH signature covers: `cunzheng-sth-v1\n<treeSize>\n<rootHash>\n<timestamp>`. */
-export function sthSigningInput(sth: Pick<SignedTreeHead, 'treeSize' | 'rootHash' | 'timestamp'>): string {
-  return `cunzheng-sth-v1\n${sth.treeSize}\n${sth.rootHash}\n${sth.timestamp}`;
-}
+export { sthSigningInput } from './ledger-sth.ts';
 
 /** The ledger's public key. `keyId` = hex SHA-256 of the raw 32-byte public key. */
 export interface LedgerPublicKey {
@@ -76,6 +73,14 @@ export interface LedgerPublicKey {
   pem: string;
   /** The note verifier key `<origin>+<key ID>+<key>` (c2sp.org/signed-note) checkpoints verify with (issue 17). */
   noteKey?: string;
+  /**
+   * The verifier keys (c2sp.org/tlog-cosignature) of the witnesses this ledger asks to cosign its checkpoints; the
+   * /verify page checks a package's cosignatures against them (decision 035). Absent from `GET /api/ledger/publicKey`
+   * of deployments without witnesses.
+   */
+  witnesses?: string[];
+  /** The PEM certificates of the Time-Stamp Authority checkpoints are stamped by (TSA_CERT_FILE), when configured. */
+  tsaCertificates?: string;
 }
 
 /** What the ledger commits to for one evidence (the leaf input is its canonical JSON). Sizes in bytes, times in

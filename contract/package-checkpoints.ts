@@ -3,6 +3,7 @@
  * and the checkpoint a Time-Stamp Authority stamped, each a signed checkpoint note that must hold the package's leaf.
  */
 import type { ProofBundle } from './ledger.ts';
+import { decodeBase64 } from './bytes.ts';
 import { openCosignatures, parseCosignerKey, type CosignerKey } from './cosignature.ts';
 import { openCheckpoint, parseVerifierKey, splitNote } from './signed-note.ts';
 import { certificatesOfPem, checkTimestampToken } from './timestamp-token.ts';
@@ -40,7 +41,7 @@ function checkpointProblem(
   return null;
 }
 
-/** Step 7 of package-verify.ts's `verifyOne`: the package's stamped checkpoint, if any, and its RFC 3161 token. */
+/** Step 7 of package-core.ts's `verifyOne`: the package's stamped checkpoint, if any, and its RFC 3161 token. */
 export async function timestampStep(
   b: ProofBundle,
   leaf: string,
@@ -51,9 +52,8 @@ export async function timestampStep(
   const problem = checkpointProblem(b, leaf, t.note, t.treeSize, t.inclusionProof);
   if (problem) return { status: 'fail', detail: problem };
   const trusted = tsaCertsPem ? certificatesOfPem(tsaCertsPem) : [];
-  const token =
-    typeof t.token === 'string' ? new Uint8Array(Buffer.from(t.token, 'base64')) : new Uint8Array();
-  const check = await checkTimestampToken(token, new Uint8Array(Buffer.from(t.note, 'utf8')), trusted);
+  const token = (typeof t.token === 'string' ? decodeBase64(t.token) : null) ?? new Uint8Array();
+  const check = await checkTimestampToken(token, new TextEncoder().encode(t.note), trusted);
   if (!check.ok) return { status: 'fail', detail: `the RFC 3161 token: ${check.reason}` };
   const anchor =
     trusted.length > 0
@@ -65,7 +65,7 @@ export async function timestampStep(
   };
 }
 
-/** Step 6 of package-verify.ts's `verifyOne`: the cosigned checkpoint of the package, if any, and who cosigned it. */
+/** Step 6 of package-core.ts's `verifyOne`: the cosigned checkpoint of the package, if any, and who cosigned it. */
 export function witnessStep(b: ProofBundle, leaf: string, witnessKeys: readonly string[]): StepOutcome {
   const w = b.witnessed;
   if (!w)

@@ -5,20 +5,24 @@
  * and its verifier key is the text `<name>+<hex key ID>+base64(0x01 ‖ public key)`. A checkpoint's text is the origin,
  * the tree size in decimal, the base64 root hash (RFC 6962 / RFC 9162 tree) and optional extension lines.
  *
- * Pure functions over node:crypto; no I/O. Verification never throws on bad input: it answers a reason.
+ * Pure functions that run in Node and in browsers (@noble/hashes, @noble/curves; the offline package verifier runs
+ * them in the page); no I/O. Verification never throws on bad input: it answers a reason. Signing, which needs the
+ * private key, is contract/note-signing.ts (node:crypto).
  */
+import { sha256 } from '@noble/hashes/sha2.js';
 import {
-  createHash,
-  createPublicKey,
-  sign as cryptoSign,
-  verify as cryptoVerify,
-  type KeyObject,
-} from 'node:crypto';
+  bytesToHex,
+  concatBytes,
+  decodeBase64,
+  encodeBase64,
+  hexToBytes,
+  readUint32BE,
+  utf8ToBytes,
+} from './bytes.ts';
+import { verifyEd25519 } from './ed25519.ts';
 
 /** The signature type byte of Ed25519 note signatures (signed-note §Signature types). */
 const ED25519 = 0x01;
-/** The DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410), before the 32 raw key bytes. */
-const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 /** Most signature lines a note may carry before it is refused (the spec asks verifiers to accept at least 16). */
 export const MAX_NOTE_SIGNATURES = 100;
 
@@ -28,17 +32,7 @@ export interface NoteVerifier {
   /** The 4-byte key ID as a number (big-endian). */
   keyId: number;
   /** The raw 32-byte public key. */
-  publicKey: Buffer;
-}
-
-/** The 32 raw bytes of an Ed25519 public key object. */
-export function rawEd25519(key: KeyObject): Buffer {
-  const der = key.export({ type: 'spki', format: 'der' });
-  return Buffer.from(der.subarray(der.length - 32));
-}
-
-function keyObjectOf(raw: Buffer): KeyObject {
-  return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
+  publicKey: Uint8Array;
 }
 
 /** True for a key name the spec allows: non-empty, no Unicode space, no '+'. */
@@ -50,28 +44,23 @@ export function isKeyName(name: string): boolean {
  * The key ID of a key of signature type `type` (0x01 Ed25519 notes, 0x04 Ed25519 cosignatures, …) named `name`:
  * SHA-256(name ‖ 0x0A ‖ type ‖ key)[:4] as a number (signed-note §Verifier keys).
  */
-export function typedKeyId(name: string, type: number, publicKey: Buffer): number {
-  return createHash('sha256')
-    .update(name, 'utf8')
-    .update(Buffer.from([0x0a, type]))
-    .update(publicKey)
-    .digest()
-    .readUInt32BE(0);
+export function typedKeyId(name: string, type: number, publicKey: Uint8Array): number {
+  return readUint32BE(sha256(concatBytes(utf8ToBytes(name), Uint8Array.of(0x0a, type), publicKey)), 0);
 }
 
 /** The verifier key text `<name>+<hex key ID>+base64(type ‖ key)` of a key of signature type `type`. */
-export function typedVerifierKey(name: string, type: number, publicKey: Buffer): string {
+export function typedVerifierKey(name: string, type: number, publicKey: Uint8Array): string {
   const id = typedKeyId(name, type, publicKey).toString(16).padStart(8, '0');
-  return `${name}+${id}+${Buffer.concat([Buffer.from([type]), publicKey]).toString('base64')}`;
+  return `${name}+${id}+${encodeBase64(concatBytes(Uint8Array.of(type), publicKey))}`;
 }
 
 /** The key ID of Ed25519 key `publicKey` (32 raw bytes) named `name`: SHA-256(name ‖ 0x0A ‖ 0x01 ‖ key)[:4]. */
-export function ed25519KeyId(name: string, publicKey: Buffer): number {
+export function ed25519KeyId(name: string, publicKey: Uint8Array): number {
   return typedKeyId(name, ED25519, publicKey);
 }
 
 /** The verifier key text `<name>+<hex key ID>+base64(0x01 ‖ key)` of an Ed25519 public key. */
-export function verifierKey(name: string, publicKey: Buffer): string {
+export function verifierKey(name: string, publicKey: Uint8Array): string {
   return typedVerifierKey(name, ED25519, publicKey);
 }
 
@@ -85,27 +74,12 @@ export function parseVerifierKey(vkey: string): NoteVerifier | null {
   if (!m) return null;
   const [, name, hexId, b64] = m as unknown as [string, string, string, string];
   if (!isKeyName(name) || !/^[0-9a-f]{8}$/.test(hexId)) return null;
-  const bytes = Buffer.from(b64, 'base64');
-  if (bytes.length !== 33 || bytes[0] !== ED25519 || bytes.toString('base64') !== b64) return null;
+  const bytes = decodeBase64(b64);
+  if (!bytes || bytes.length !== 33 || bytes[0] !== ED25519) return null;
   const publicKey = bytes.subarray(1);
   const keyId = Number.parseInt(hexId, 16);
   if (ed25519KeyId(name, publicKey) !== keyId) return null;
   return { name, keyId, publicKey };
-}
-
-/**
- * Signs note `text` (it must end in a newline) with the Ed25519 private key `key` named `name`.
- * @returns the signed note: the text, a blank line, the signature line
- * @throws Error on a text without its final newline or a name the spec does not allow
- */
-export function signNote(text: string, name: string, key: KeyObject): string {
-  if (!text.endsWith('\n')) throw new Error('note text must end with a newline');
-  if (!isKeyName(name)) throw new Error(`invalid note key name ${JSON.stringify(name)}`);
-  const publicKey = rawEd25519(createPublicKey(key));
-  const id = Buffer.alloc(4);
-  id.writeUInt32BE(ed25519KeyId(name, publicKey));
-  const signature = cryptoSign(null, Buffer.from(text, 'utf8'), key);
-  return `${text}\n— ${name} ${Buffer.concat([id, signature]).toString('base64')}\n`;
 }
 
 /** What {@link openNote} found. */
@@ -141,12 +115,12 @@ export function openNote(note: string, verifiers: readonly NoteVerifier[]): Note
     const m = /^— (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
     if (!m) return { ok: false, reason: 'a signature line is malformed' };
     const [, name, b64] = m as unknown as [string, string, string];
-    const bytes = Buffer.from(b64, 'base64');
-    if (bytes.length < 5) return { ok: false, reason: 'a signature line is malformed' };
-    const id = bytes.readUInt32BE(0);
+    const bytes = decodeBase64(b64);
+    if (!bytes || bytes.length < 5) return { ok: false, reason: 'a signature line is malformed' };
+    const id = readUint32BE(bytes, 0);
     const known = verifiers.find((v) => v.name === name && v.keyId === id);
     if (!known) continue;
-    if (!cryptoVerify(null, Buffer.from(text, 'utf8'), keyObjectOf(known.publicKey), bytes.subarray(4))) {
+    if (!verifyEd25519(bytes.subarray(4), utf8ToBytes(text), known.publicKey)) {
       return { ok: false, reason: `the signature of ${name} does not verify` };
     }
     verifiedBy.push(name);
@@ -167,7 +141,7 @@ export interface Checkpoint {
 
 /** The note text of `c`: origin, size, base64 root, extension lines, each ending in a newline. */
 export function checkpointText(c: Checkpoint): string {
-  const root = Buffer.from(c.rootHash, 'hex').toString('base64');
+  const root = encodeBase64(hexToBytes(c.rootHash));
   return [c.origin, String(c.treeSize), root, ...c.extensions].map((l) => `${l}\n`).join('');
 }
 
@@ -178,9 +152,9 @@ export function parseCheckpoint(text: string): Checkpoint | null {
   if (lines.length < 3 || lines.some((l) => l === '')) return null;
   const [origin, size, root, ...extensions] = lines as [string, string, string, ...string[]];
   if (!/^(0|[1-9]\d{0,15})$/.test(size) || !Number.isSafeInteger(Number(size))) return null;
-  const rootBytes = Buffer.from(root, 'base64');
-  if (rootBytes.length !== 32 || rootBytes.toString('base64') !== root) return null;
-  return { origin, treeSize: Number(size), rootHash: rootBytes.toString('hex'), extensions };
+  const rootBytes = decodeBase64(root);
+  if (!rootBytes || rootBytes.length !== 32) return null;
+  return { origin, treeSize: Number(size), rootHash: bytesToHex(rootBytes), extensions };
 }
 
 /**

@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCosignatures, parseCosignerKey } from '../contract/cosignature.ts';
-import { checkpointText, rawEd25519, signNote, verifierKey } from '../contract/signed-note.ts';
+import { checkpointText, verifierKey } from '../contract/signed-note.ts';
+import { rawEd25519, signNote } from '../contract/note-signing.ts';
 import { TileReader } from '../tests/support/tiles-client.ts';
 import { startWitness } from './main.ts';
 

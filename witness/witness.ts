@@ -24,12 +24,12 @@ import { generateKeyPairSync, createPrivateKey, createPublicKey, type KeyObject 
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { cosign, cosignerVerifierKey } from '../contract/cosignature.ts';
+import { cosignerVerifierKey } from '../contract/cosignature.ts';
+import { cosign, rawEd25519 } from '../contract/note-signing.ts';
 import { EMPTY_ROOT, verifyConsistency } from '../contract/ledger-verify.ts';
 import {
   checkpointText,
   openCheckpoint,
-  rawEd25519,
   splitNote,
   type NoteVerifier,
 } from '../contract/signed-note.ts';

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { LedgerPaths, type LedgerPublicKey, type ProofBundle } from '../../contract/ledger.ts';
 import { cosignerVerifierKey } from '../../contract/cosignature.ts';
-import { rawEd25519 } from '../../contract/signed-note.ts';
+import { rawEd25519 } from '../../contract/note-signing.ts';
 import { startWitness } from '../../witness/main.ts';
 import { LedgerSigner, TreeHeads } from './signer.ts';
 import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';

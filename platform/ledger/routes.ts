@@ -24,7 +24,7 @@ import {
 } from '../../contract/ledger.ts';
 import { parseInput } from '../core/errors.ts';
 import { buildProofBundle, consistency, ledgerEntry, witnessesView } from './service.ts';
-import { LedgerSigner, TreeHeads } from './signer.ts';
+import { LedgerSigner, publishedLedgerKey, TreeHeads } from './signer.ts';
 import { parseTilePath, readTile } from './tiles.ts';
 import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
 import { LedgerTimestamping } from './timestamping.ts';
@@ -40,7 +40,8 @@ export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(LedgerPaths.sth, async () => ok(await heads.current()));
 
-  app.get(LedgerPaths.publicKey, async () => ok(heads.signer.publicKey));
+  const published = publishedLedgerKey(heads.signer.publicKey, app.config);
+  app.get(LedgerPaths.publicKey, async () => ok(published));
 
   // The newest checkpoint as the C2SP text itself (any note/tlog client reads it); never cached for long.
   app.get(LedgerPaths.checkpoint, async (_request, reply) => {

@@ -13,13 +13,30 @@ import type { Database } from '../db/schema.ts';
 import { readOrCreateKeyFile } from '../core/key-file.ts';
 import { rootHash, treeSize } from './ledger.ts';
 import { publicKeyId } from './verify.ts';
-import { checkpointText, rawEd25519, signNote, verifierKey } from '../../contract/signed-note.ts';
+import { checkpointText, verifierKey } from '../../contract/signed-note.ts';
+import { rawEd25519, signNote } from '../../contract/note-signing.ts';
 
 /** The origin of a ledger whose deployment names none (LEDGER_ORIGIN): checkpoints' first line and key name. */
 export const DEFAULT_LEDGER_ORIGIN = 'cunzheng.local/ledger';
 
 /** File name of the ledger key under `${dataDir}/keys/`. */
 export const LEDGER_KEY_FILE = 'ledger-ed25519.pem';
+
+/**
+ * The key as published (`GET /api/ledger/publicKey`, `POST /api/check/packageKey`): the ledger key with the verifier
+ * keys of the configured witnesses (LEDGER_WITNESSES) and the TSA's certificates (TSA_CERT_FILE), what a verifier of
+ * a package needs besides the package (decision 035).
+ */
+export function publishedLedgerKey(
+  key: LedgerPublicKey,
+  config: { ledgerWitnesses: readonly { key: string }[]; tsa: { trustedPem: string | null } | null },
+): LedgerPublicKey {
+  return {
+    ...key,
+    ...(config.ledgerWitnesses.length > 0 ? { witnesses: config.ledgerWitnesses.map((w) => w.key) } : {}),
+    ...(config.tsa?.trustedPem ? { tsaCertificates: config.tsa.trustedPem } : {}),
+  };
+}
 
 /** Holds the ledger's Ed25519 private key; create it with {@link LedgerSigner.open}. */
 export class LedgerSigner {
@@ -34,7 +51,7 @@ export class LedgerSigner {
     const pub = createPublicKey(privateKey);
     this.publicKey = {
       algorithm: 'Ed25519',
-      keyId: publicKeyId(pub),
+      keyId: publicKeyId(rawEd25519(pub)),
       pem: pub.export({ type: 'spki', format: 'pem' }).toString(),
       noteKey: verifierKey(origin, rawEd25519(pub)),
     };

@@ -27,7 +27,7 @@ import {
 } from '../../contract/verify.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
-import { LedgerSigner } from '../ledger/signer.ts';
+import { LedgerSigner, publishedLedgerKey } from '../ledger/signer.ts';
 import { byHash, certificateFor, countLookup, publicView, viewTokenFor } from './service.ts';
 
 /**
@@ -59,6 +59,9 @@ export async function verifyRoutes(app: FastifyInstance): Promise<void> {
     return ok(await certificateFor(db, app.downloads, q, nowSeconds()));
   });
 
-  const ledgerKey = (await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin)).publicKey;
+  const ledgerKey = publishedLedgerKey(
+    (await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin)).publicKey,
+    app.config,
+  );
   app.post(VerifyPaths.packageKey, limit, async () => ok(ledgerKey));
 }

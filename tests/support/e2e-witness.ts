@@ -11,7 +11,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:cry
 import fs from 'node:fs';
 import path from 'node:path';
 import { cosignerVerifierKey } from '../../contract/cosignature.ts';
-import { rawEd25519 } from '../../contract/signed-note.ts';
+import { rawEd25519 } from '../../contract/note-signing.ts';
 
 /** The witness key file under `dir` (witness/witness.ts reads it from there). */
 const keyFile = (dir: string) => path.join(dir, 'witness-ed25519.pem');
