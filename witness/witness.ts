@@ -27,12 +27,7 @@ import path from 'node:path';
 import { cosignerVerifierKey } from '../contract/cosignature.ts';
 import { cosign, rawEd25519 } from '../contract/note-signing.ts';
 import { EMPTY_ROOT, verifyConsistency } from '../contract/ledger-verify.ts';
-import {
-  checkpointText,
-  openCheckpoint,
-  splitNote,
-  type NoteVerifier,
-} from '../contract/signed-note.ts';
+import { checkpointText, openCheckpoint, splitNote, type NoteVerifier } from '../contract/signed-note.ts';
 
 /** Most consistency proof lines a request may carry (tlog-witness). */
 const MAX_PROOF_LINES = 63;
