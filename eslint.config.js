@@ -6,7 +6,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const appNotPlatform = { group: ['**/platform/**'], message: 'app/ reaches the platform only over HTTP' };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'build', 'data', '.react-router', 'test-results', 'playwright-report'] },
+  {
+    ignores: [
+      'node_modules',
+      'build',
+      'build-offline',
+      'data',
+      '.react-router',
+      'test-results',
+      'playwright-report',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

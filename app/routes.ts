@@ -39,8 +39,9 @@ export default [
   // the same under the log's tlog-tiles prefix, with the tiles
   route('ledger/checkpoint', 'ledger/checkpoint.ts', { id: 'ledger-tiles-checkpoint' }),
   route('ledger/tile/*', 'ledger/tiles.ts'),
-  // check an evidence package (uploaded; the in-browser check is to come)
+  // check an evidence package: in the browser, uploaded without JavaScript, or with the saved offline verifier
   route('verify', 'verify/package-check.tsx'),
+  route('verify/offline', 'verify/offline.ts'),
   route('.well-known/cunzheng-ledger.vkey', 'ledger/checkpoint.ts', { id: 'ledger-vkey' }),
   // public verification
   route('queryAuthentication', 'verify/layout.tsx', [

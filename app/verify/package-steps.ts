@@ -71,6 +71,16 @@ export function verdictOf(report: PackageReport, keyId: string): PackageVerdict 
   return { ok: report.ok, baoquan: report.baoquan, keyId, steps, failed: report.failed?.step ?? null };
 }
 
+/** The verdict's one-line summary: which evidence is proven in the ledger, or which step failed. */
+export function summaryOf(v: Exclude<PackageVerdict, { error: string }>): string {
+  return v.ok
+    ? `核验通过：证据 ${v.baoquan ?? ''} 已按证据包所载记录在账本中。`
+    : `核验未通过：第 ${v.failed ?? ''} 步（${v.steps.find((s) => s.step === v.failed)?.name ?? ''}）失败。`;
+}
+
+/** A step's status as the page words it. */
+export const STATUS_WORDS = { pass: '通过', fail: '未通过', skip: '未核对' } as const;
+
 /** Said when the file is not a ZIP that can be read. */
 export const UNREADABLE_PACKAGE = '无法读取该文件：请上传从证据页面下载的证据包（ZIP 文件）。';
 /** Said when the ZIP holds no package at all. */
