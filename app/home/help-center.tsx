@@ -64,7 +64,11 @@ export default function HelpCenter({ loaderData }: Route.ComponentProps) {
         </ul>
         <p>
           也可以在<a href="/verify">证据包核验</a>
-          页面上传证据包逐项核验。每一个被哈希和签名的字节的规范、完整示例及核验命令见平台源代码中的
+          页面逐项核验证据包：浏览器在本机核验，证据包不会上传；还可以下载
+          <a href="/verify/offline" download="cunzheng-verify.html">
+            离线核验工具
+          </a>
+          （单个 HTML 文件，断网也能用）。每一个被哈希和签名的字节的规范、完整示例及核验命令见平台源代码中的
           docs/verification.md；也可使用命令行工具 npm run verify 一次完成全部七个步骤。
         </p>
       </details>
