@@ -2,7 +2,38 @@
  * Byte helpers that run the same in Node and in browsers (the offline package verifier, issue 17 point 5): hex,
  * base64 (RFC 4648 §4, with padding), UTF-8 and big-endian integers over plain Uint8Arrays, without node:buffer.
  */
-export { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import {
+  bytesToHex as nobleBytesToHex,
+  hexToBytes as nobleHexToBytes,
+  utf8ToBytes as nobleUtf8ToBytes,
+} from '@noble/hashes/utils.js';
+
+export { concatBytes } from '@noble/hashes/utils.js';
+
+/** Node's Buffer where there is one (its hex and UTF-8 codecs are native); undefined in a browser. */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** Lower-case hex of `bytes`. */
+export function bytesToHex(bytes: Uint8Array): string {
+  if (!NodeBuffer) return nobleBytesToHex(bytes);
+  const buf =
+    bytes instanceof NodeBuffer ? bytes : NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return buf.toString('hex');
+}
+
+/** The bytes of an even-length hex text. @throws Error for any other text */
+export function hexToBytes(hex: string): Uint8Array {
+  if (!NodeBuffer) return nobleHexToBytes(hex);
+  // Buffer stops at the first pair that is not hex: a shorter result means the text was not all hex
+  const bytes = NodeBuffer.from(hex, 'hex');
+  if (bytes.length * 2 !== hex.length) throw new Error('hex string expected');
+  return bytes;
+}
+
+/** The UTF-8 bytes of `text`. */
+export function utf8ToBytes(text: string): Uint8Array {
+  return NodeBuffer ? NodeBuffer.from(text, 'utf8') : nobleUtf8ToBytes(text);
+}
 
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

@@ -10,7 +10,7 @@
  * never throws on bad input. Cosigning itself is contract/note-signing.ts (node:crypto).
  */
 import { decodeBase64, readUint32BE, readUint64BE, utf8ToBytes } from './bytes.ts';
-import { verifyEd25519 } from './ed25519.ts';
+import { verifyEd25519 } from './primitives.ts';
 import { isKeyName, splitNote, typedKeyId, typedVerifierKey } from './signed-note.ts';
 
 /** The signature type byte of Ed25519 cosignatures (tlog-cosignature, key ID). */

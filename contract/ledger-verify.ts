@@ -2,15 +2,14 @@
  * Pure verification of the ledger's proofs (RFC 9162 "Certificate Transparency Version 2.0", §2.1): leaf and node
  * hashing, inclusion proofs (§2.1.3.2), consistency proofs (§2.1.4.2) and signed tree heads (Ed25519, contract
  * `sthSigningInput`). No database, no server: the offline verifier (`npm run verify`, the /verify page in the
- * browser) and the platform share these, so they run in Node and in browsers alike (@noble/hashes, @noble/curves).
+ * browser) and the platform share these, so they run in Node and in browsers alike (contract/primitives.ts).
  *
  * Every hash is 64 lower-case hex characters (SHA-256). Tree sizes and leaf indexes are non-negative safe integers;
  * leaf indexes are 0-based. The functions never throw on bad input: a malformed hash, index or proof element makes
  * the check fail (false / null).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, concatBytes, decodeBase64, hexToBytes, utf8ToBytes } from './bytes.ts';
-import { ed25519RawFromPem, verifyEd25519 } from './ed25519.ts';
+import { bytesToHex, decodeBase64, hexToBytes, utf8ToBytes } from './bytes.ts';
+import { ed25519RawFromPem, sha256, verifyEd25519 } from './primitives.ts';
 import type { SignedTreeHead } from './ledger.ts';
 import { sthSigningInput } from './ledger-sth.ts';
 import { isKeyName, openCheckpoint, parseVerifierKey, verifierKey } from './signed-note.ts';
@@ -20,7 +19,7 @@ const LEAF_PREFIX = Uint8Array.of(0x00);
 const NODE_PREFIX = Uint8Array.of(0x01);
 
 /** The root hash of the empty tree: SHA-256 of no bytes (RFC 9162 §2.1.1, MTH({}) = HASH()). */
-export const EMPTY_ROOT = bytesToHex(sha256(new Uint8Array(0)));
+export const EMPTY_ROOT = bytesToHex(sha256());
 
 /** True for 64 lower-case hex characters. */
 export function isHash(value: unknown): value is string {
@@ -36,13 +35,12 @@ function isSize(n: unknown): n is number {
  * @returns 64 lower-case hex
  */
 export function leafHash(input: string | Uint8Array): string {
-  const bytes = typeof input === 'string' ? utf8ToBytes(input) : input;
-  return bytesToHex(sha256(concatBytes(LEAF_PREFIX, bytes)));
+  return bytesToHex(sha256(LEAF_PREFIX, input));
 }
 
 /** SHA-256(0x01 ‖ left ‖ right) over raw 32-byte digests (RFC 9162 §2.1.1). */
 function hashChildren(left: Uint8Array, right: Uint8Array): Uint8Array<ArrayBufferLike> {
-  return sha256(concatBytes(NODE_PREFIX, left, right));
+  return sha256(NODE_PREFIX, left, right);
 }
 
 /**

@@ -5,11 +5,10 @@
  * and its verifier key is the text `<name>+<hex key ID>+base64(0x01 ‖ public key)`. A checkpoint's text is the origin,
  * the tree size in decimal, the base64 root hash (RFC 6962 / RFC 9162 tree) and optional extension lines.
  *
- * Pure functions that run in Node and in browsers (@noble/hashes, @noble/curves; the offline package verifier runs
- * them in the page); no I/O. Verification never throws on bad input: it answers a reason. Signing, which needs the
+ * Pure functions that run in Node and in browsers (contract/primitives.ts; the offline package verifier runs them in
+ * the page); no I/O. Verification never throws on bad input: it answers a reason. Signing, which needs the
  * private key, is contract/note-signing.ts (node:crypto).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import {
   bytesToHex,
   concatBytes,
@@ -19,7 +18,7 @@ import {
   readUint32BE,
   utf8ToBytes,
 } from './bytes.ts';
-import { verifyEd25519 } from './ed25519.ts';
+import { sha256, verifyEd25519 } from './primitives.ts';
 
 /** The signature type byte of Ed25519 note signatures (signed-note §Signature types). */
 const ED25519 = 0x01;
@@ -45,7 +44,7 @@ export function isKeyName(name: string): boolean {
  * SHA-256(name ‖ 0x0A ‖ type ‖ key)[:4] as a number (signed-note §Verifier keys).
  */
 export function typedKeyId(name: string, type: number, publicKey: Uint8Array): number {
-  return readUint32BE(sha256(concatBytes(utf8ToBytes(name), Uint8Array.of(0x0a, type), publicKey)), 0);
+  return readUint32BE(sha256(name, Uint8Array.of(0x0a, type), publicKey), 0);
 }
 
 /** The verifier key text `<name>+<hex key ID>+base64(type ‖ key)` of a key of signature type `type`. */
