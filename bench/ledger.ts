@@ -25,6 +25,7 @@ import {
   appendBatched,
   appendConcurrently,
   appendOnePerTransaction,
+  CONCURRENT_APPENDS,
   CONCURRENT_SAVES,
   measureSth,
   sampleProofs,
@@ -76,10 +77,10 @@ try {
   // --- one transaction per append (the evidence save path), one client, then many saves at once ---
   const single = await appendOnePerTransaction(pdb, N, SINGLE);
   print(`appends (one transaction each, one client, at ${fmt(N)}): ${fmt(single)}/s over ${fmt(SINGLE)}`);
-  const concurrent = await appendConcurrently(pdb, N + SINGLE, SINGLE, CONCURRENT_SAVES);
-  const size = N + 2 * SINGLE;
+  const concurrent = await appendConcurrently(pdb, N + SINGLE, CONCURRENT_APPENDS, CONCURRENT_SAVES);
+  const size = N + SINGLE + CONCURRENT_APPENDS;
   print(
-    `appends (one transaction each, ${CONCURRENT_SAVES} saves at once, group commit): ${fmt(concurrent)}/s over ${fmt(SINGLE)}`,
+    `appends (one transaction each, ${CONCURRENT_SAVES} saves at once, group commit): ${fmt(concurrent)}/s over ${fmt(CONCURRENT_APPENDS)}`,
   );
 
   // --- STH ---
