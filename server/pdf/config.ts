@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { booleanFlag } from '../config.ts';
 
 const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const int = (name: string, min: number, max: number, fallback: number) =>
+/** A whole-number variable between `min` and `max`; unset or empty means `fallback`. */
+export const int = (name: string, min: number, max: number, fallback: number) =>
   z.preprocess(
     unsetIfEmpty,
     z.coerce
