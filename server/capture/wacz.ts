@@ -138,12 +138,10 @@ async function sha256Of(source: string | Uint8Array): Promise<{ hash: string; by
     return { hash: h.digest('hex'), bytes: source.length };
   }
   let bytes = 0;
-  await pipeline(fs.createReadStream(source), async function* (chunks) {
-    for await (const chunk of chunks) {
-      bytes += (chunk as Buffer).length;
-      h.update(chunk as Buffer);
-    }
-  });
+  for await (const chunk of fs.createReadStream(source)) {
+    bytes += (chunk as Buffer).length;
+    h.update(chunk as Buffer);
+  }
   return { hash: h.digest('hex'), bytes };
 }
 
