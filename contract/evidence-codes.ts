@@ -73,6 +73,12 @@ export function fileTypeFromQuery(value: string | null): FileTypeCode | null {
   return /^[1-5]$/.test(value.trim()) ? (Number(value.trim()) as FileTypeCode) : null;
 }
 
+/**
+ * The kinds of evidence (spec 01 §1, §3; decision 006): uploaded file, submitted hash only, user data rows, app
+ * capture, and web capture (the WACZ of a capture job; issue 15).
+ */
+export type EvidenceKindName = 'file' | 'hash' | 'property' | 'app' | 'web';
+
 /** The `v` of getList that lists what the batch download screen offers: file, app and user-data evidence. */
 export const BATCH_LIST_V = 'download';
 
@@ -81,7 +87,7 @@ export const BATCH_LIST_V = 'download';
  * `evidence/`, user data its normalised `evidence/data.csv`, hash evidence no evidence file at all (the platform
  * never received it); every package holds `certificate.pdf` and `proof.json`. Chinese, or English with `en`.
  */
-export function packageContents(kind: 'file' | 'hash' | 'property' | 'app', en = false): string {
+export function packageContents(kind: EvidenceKindName, en = false): string {
   if (kind === 'hash') {
     return en
       ? 'certificate.pdf and the ledger proof proof.json only; no original file (the platform only received its hash)'
@@ -91,6 +97,11 @@ export function packageContents(kind: 'file' | 'hash' | 'property' | 'app', en =
     return en
       ? 'the user data as evidence/data.csv (the exact bytes hashed), certificate.pdf and the ledger proof proof.json'
       : '用户数据 evidence/data.csv（即计算哈希的数据本身）、保全证书 certificate.pdf 和账本证明 proof.json';
+  }
+  if (kind === 'web') {
+    return en
+      ? 'the web capture as a WACZ under evidence/ (WARC, screenshots, PDFs, DOM), certificate.pdf and proof.json'
+      : '网页取证包 WACZ（evidence/ 目录下，含 WARC、截图、PDF 和网页源码）、保全证书 certificate.pdf 和账本证明 proof.json';
   }
   return en
     ? 'the original file under evidence/, certificate.pdf and the ledger proof proof.json'
@@ -166,7 +177,7 @@ export interface EvidenceListItem {
   label: string;
   saveTime: string;
   /** file | hash | property | app (decision 006; added by the platform, optional for older fixtures). */
-  kind?: 'file' | 'hash' | 'property' | 'app';
+  kind?: EvidenceKindName;
   /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data, else null (spec 01 §2.4 deletion). */
   deletedAt?: string | null;
 }
@@ -205,7 +216,7 @@ export interface EvidenceView {
   /** Evidence id, present only for the owner (isSelf 1), for `downBaoquan`. */
   id: number | null;
   /** file | hash | property | app (decision 006). */
-  kind: 'file' | 'hash' | 'property' | 'app';
+  kind: EvidenceKindName;
   /** "YYYY-MM-DD" (Beijing) when the owner deleted the stored data; the ledger entry stays (decision 006). */
   deletedAt: string | null;
   /** Position of the evidence in the ledger (decision 005). */
@@ -264,7 +275,7 @@ export interface DelDataData {
 export interface PackageAuthorization {
   baoquan: string;
   fileName: string | null;
-  kind: 'file' | 'hash' | 'property' | 'app';
+  kind: EvidenceKindName;
   title: string;
   downUrl: string | null;
 }

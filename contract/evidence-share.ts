@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import './zod-locale.ts';
-import { EvidenceMsg } from './evidence.ts';
+import { EvidenceMsg, type EvidenceKindName } from './evidence.ts';
 import { Msg } from './messages.ts';
 
 /**
@@ -66,7 +66,7 @@ export const OwnerCertificateBody = z.object({
 export interface MobilePreviewInfo {
   baoquan: string;
   title: string;
-  kind: 'file' | 'hash' | 'property' | 'app';
+  kind: EvidenceKindName;
   fileType: number;
   fileName: string;
   fileSize: number;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import './zod-locale.ts';
-import { Sha256Hex } from './evidence.ts';
+import { Sha256Hex, type EvidenceKindName } from './evidence.ts';
 import { Msg } from './messages.ts';
 
 /** Messages of the public verification pages (ours; the spec shows none). */
@@ -36,7 +36,7 @@ export const VerifyPaths = {
 export interface PublicEvidence {
   baoquan: string;
   title: string;
-  kind: 'file' | 'hash' | 'property' | 'app';
+  kind: EvidenceKindName;
   fileType: number;
   filehash: string;
   chainhash: string;

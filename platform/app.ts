@@ -40,6 +40,7 @@ import type { FileStorage } from './files/storage.ts';
 import { servicesPlugin } from './services.ts';
 import { testHookRoutes } from './test-hooks.ts';
 import { verifyRoutes } from './verify/routes.ts';
+import { captureRoutes } from './capture/routes.ts';
 
 /**
  * Health route the gateway's readiness probe asks for: `{code: 200, data: {db: 'ok'}}` when the database answers,
@@ -116,6 +117,7 @@ export async function buildPlatform(
     await app.register(evidenceDownloadRoutes);
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);
+    await app.register(captureRoutes);
     await app.register(billingRoutes);
     await app.register(invoiceRoutes);
     await app.register(notaryRoutes);

@@ -112,6 +112,7 @@ const KIND_EN: Record<EvidenceView['kind'], string> = {
   hash: 'Hash preservation',
   property: 'User data preservation',
   app: 'App capture',
+  web: 'Web capture',
 };
 
 /** The English facts of the kind (the platform's certificate body is Chinese only). */

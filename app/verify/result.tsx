@@ -8,6 +8,7 @@ const KIND: Record<PublicEvidence['kind'], string> = {
   hash: '哈希保全',
   property: '用户数据保全',
   app: '移动取证',
+  web: '网页取证',
 };
 
 /** The kinds in English (the /English pages, decision 028). */
@@ -16,6 +17,7 @@ const KIND_EN: Record<PublicEvidence['kind'], string> = {
   hash: 'Hash preservation',
   property: 'User data preservation',
   app: 'App capture',
+  web: 'Web capture',
 };
 
 export function EvidenceResult({

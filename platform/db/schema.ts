@@ -3,6 +3,8 @@
  * PostgreSQL BIGINTs are parsed to JS numbers (see database.ts), so one set of types serves SQLite and PostgreSQL.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { CaptureStatus } from '../../contract/capture.ts';
+import type { EvidenceKindName } from '../../contract/evidence-codes.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -91,9 +93,9 @@ export interface EvidencesTable {
 
 /**
  * The kinds of evidence (spec 01 §1, §3; docs/decisions/006-evidence-kinds.md): uploaded file, submitted hash
- * only, user data rows, app capture.
+ * only, user data rows, app capture, web capture (a WACZ; issue 15).
  */
-export type EvidenceKind = 'file' | 'hash' | 'property' | 'app';
+export type EvidenceKind = EvidenceKindName;
 
 /**
  * The read-only VIEW `ledger_entries` over `ledger_leaves` (migration 0002), kept for readers written against the
@@ -168,6 +170,27 @@ export interface LedgerTimestampsTable {
   gen_time: number;
   tsa: string;
   created_at: number;
+}
+
+/** Capture jobs (migration 0019; contract/capture.ts). Times unix seconds. */
+export interface CaptureJobsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: 'web';
+  title: string;
+  label: string;
+  /** JSON array of the URLs. */
+  urls_json: string;
+  status: CaptureStatus;
+  worker: string | null;
+  lease_until: number | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  evidence_id: number | null;
+  /** What the capture recorded (pages, addresses, refusals), JSON. */
+  meta_json: string | null;
+  created_at: number;
+  updated_at: number;
 }
 
 /** Failed-attempt counters behind login and extraction-code throttling (core/attempts.ts). */
@@ -355,6 +378,7 @@ export interface Database {
   ledger_witnesses: LedgerWitnessesTable;
   ledger_witness_events: LedgerWitnessEventsTable;
   ledger_timestamps: LedgerTimestampsTable;
+  capture_jobs: CaptureJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -55,6 +55,11 @@ export interface NewEvidence {
   /** Default 'file'. */
   kind?: EvidenceKind;
   extras?: EvidenceExtras;
+  /**
+   * More writes that must commit with the evidence or not at all (a capture job marked done with it; issue 15):
+   * run after the evidence row and its ledger entry, before the file is moved; throwing rolls everything back.
+   */
+  alsoInTransaction?: (trx: Kysely<Database>, evidenceId: number) => Promise<void>;
 }
 
 /**
@@ -114,6 +119,7 @@ export async function saveEvidence(
         now,
       );
       await notify(trx, ev.userId, EvidenceMsg.savedNews(ev.title, baoquan), now);
+      await ev.alsoInTransaction?.(trx, id);
       if (tempPath !== null) {
         await storage.putFile(tempPath, storageKey);
         moved = true;
@@ -134,10 +140,11 @@ function likePattern(keyword: string): string {
 /**
  * Which kinds a list shows: getList lists file and app evidence, `v=property` user data, `v=download`
  * (BATCH_LIST_V) file, app and user data together for the batch download screen (spec 01 §2.4, decision 028);
- * getHashSaveList hash.
+ * getHashSaveList hash, `v=web` the web captures (issue 15).
  */
 export function listKinds(v: string | undefined): EvidenceKind[] {
   if (v === BATCH_LIST_V) return ['file', 'app', 'property'];
+  if (v === 'web') return ['web'];
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
 }
 

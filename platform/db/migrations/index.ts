@@ -22,6 +22,7 @@ import { billingPurpose } from './0015_billing_purpose.ts';
 import { notaryPaper } from './0016_notary_paper.ts';
 import { ledgerWitnesses } from './0017_ledger_witnesses.ts';
 import { ledgerTimestamps } from './0018_ledger_timestamps.ts';
+import { captureJobs } from './0019_capture_jobs.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0016_notary_paper': notaryPaper(),
         '0017_ledger_witnesses': ledgerWitnesses(dialect),
         '0018_ledger_timestamps': ledgerTimestamps(),
+        '0019_capture_jobs': captureJobs(dialect),
       };
     },
   };

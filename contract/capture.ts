@@ -1,0 +1,129 @@
+/**
+ * Online capture's contract (issue 15; spec 01 §2 `/newWeb`, `/evidences-all/web`): a user asks for a web capture of
+ * one or more URLs; the job waits in the platform (so it survives restarts and any gateway may run it), a gateway's
+ * capture worker claims it with a lease, captures (server/capture/web-capture.ts) and completes it with the WACZ,
+ * which becomes the user's evidence of kind `web`, or fails it with a reason in Chinese. Times are unix seconds.
+ */
+import { z } from 'zod';
+import './zod-locale.ts';
+import { freeText } from './validators.ts';
+
+export const CapturePaths = {
+  /** `POST` (user, verified) `{urls, title, label}` → {@link CaptureJobView}. */
+  createWeb: '/api/capture/web',
+  /** `GET` (user) `?kind=web` → {@link CaptureJobView}[], the user's newest first (at most 50). */
+  jobs: '/api/capture/jobs',
+  /** `GET` (user) `?id=` → {@link CaptureJobView} of one of the user's jobs. */
+  job: '/api/capture/job',
+  /** `POST` (internal key) `{worker, leaseSeconds}` → {@link ClaimedCaptureJob} or null. */
+  claim: '/api/internal/capture/claim',
+  /** `POST` (internal key, multipart: `jobId`, `worker`, `meta` JSON, the file part `wacz`) → {@link CaptureJobView}. */
+  complete: '/api/internal/capture/complete',
+  /** `POST` (internal key) `{jobId, worker, error}` → {@link CaptureJobView}. */
+  fail: '/api/internal/capture/fail',
+} as const;
+
+/** URLs one web capture may hold (CAPTURE_MAX_PAGES defaults to the same). */
+export const MAX_CAPTURE_URLS = 10;
+/** Longest URL accepted (characters). */
+export const MAX_CAPTURE_URL_CHARS = 2048;
+/** Jobs of one user queued or running at once. */
+export const MAX_OPEN_CAPTURES_PER_USER = 2;
+/** Times a job is claimed before an interrupted one is failed instead of retried. */
+export const MAX_CAPTURE_ATTEMPTS = 3;
+
+export const CaptureMsg = {
+  urlRequired: '请输入要取证的网址',
+  urlInvalid: (url: string) => `网址格式不正确：${url.slice(0, 80)}`,
+  urlScheme: '只能取证 http:// 或 https:// 开头的网址',
+  tooManyUrls: `一次最多取证 ${MAX_CAPTURE_URLS} 个网址`,
+  tooManyOpen: '您已有取证任务在进行中，请完成后再提交',
+  jobMissing: '取证任务不存在',
+  interrupted: '取证任务多次中断，请重新提交',
+  queued: '取证任务已提交',
+} as const;
+
+/** One URL as the form gives it: trimmed, http(s), no credentials, bounded. */
+const CaptureUrl = z
+  .string()
+  .trim()
+  .min(1, CaptureMsg.urlRequired)
+  .max(MAX_CAPTURE_URL_CHARS, CaptureMsg.urlInvalid('（过长）'))
+  .superRefine((value, ctx) => {
+    let u: URL;
+    try {
+      u = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: CaptureMsg.urlInvalid(value) });
+      return;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:')
+      ctx.addIssue({ code: 'custom', message: CaptureMsg.urlScheme });
+    else if (u.username || u.password)
+      ctx.addIssue({ code: 'custom', message: CaptureMsg.urlInvalid(value) });
+  });
+
+/**
+ * `POST /api/capture/web`: the URLs (an array, or one text with a URL per line as a textarea sends it), the
+ * evidence's title and label.
+ */
+export const CreateWebCaptureBody = z.object({
+  urls: z.preprocess(
+    (v) => (typeof v === 'string' ? v.split(/\r?\n/).filter((l) => l.trim() !== '') : v),
+    z.array(CaptureUrl).min(1, CaptureMsg.urlRequired).max(MAX_CAPTURE_URLS, CaptureMsg.tooManyUrls),
+  ),
+  title: freeText('证据名称', 100),
+  label: freeText('标签', 30),
+});
+export type CreateWebCaptureBody = z.infer<typeof CreateWebCaptureBody>;
+
+/** A job's state: waiting, being captured, preserved as evidence, or failed. */
+export type CaptureStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** A capture job as its owner sees it. */
+export interface CaptureJobView {
+  id: number;
+  kind: 'web';
+  title: string;
+  label: string;
+  urls: string[];
+  status: CaptureStatus;
+  /** Why it failed, in Chinese; null unless failed. */
+  error: string | null;
+  /** The evidence it became, once done. */
+  baoquan: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A job a worker claimed: what to capture, until when it holds the lease. */
+export interface ClaimedCaptureJob {
+  id: number;
+  kind: 'web';
+  title: string;
+  urls: string[];
+  attempt: number;
+  leaseUntil: number;
+}
+
+/** `POST /api/internal/capture/claim`. */
+export const ClaimCaptureBody = z.object({
+  worker: z.string().min(1).max(64),
+  leaseSeconds: z.coerce.number().int().min(10).max(3600),
+});
+
+/** `POST /api/internal/capture/fail`. */
+export const FailCaptureBody = z.object({
+  jobId: z.coerce.number().int().positive(),
+  worker: z.string().min(1).max(64),
+  error: z.string().min(1).max(500),
+});
+
+/** The text fields of `POST /api/internal/capture/complete`. */
+export const CompleteCaptureFields = z.object({
+  jobId: z.coerce.number().int().positive(),
+  worker: z.string().min(1).max(64),
+});
+
+/** `GET /api/capture/job`. */
+export const CaptureJobQuery = z.object({ id: z.coerce.number().int().positive() });
