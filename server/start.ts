@@ -16,6 +16,8 @@ import {
   type EmbeddedPlatformMode,
 } from './embedded-platform.ts';
 import { loadPdfConfig } from './pdf/config.ts';
+import { loadCaptureConfig } from './capture/config.ts';
+import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
@@ -115,9 +117,11 @@ export async function startServer(
   // platform's, or INTERNAL_API_KEY.
   const internalKey = env.INTERNAL_API_KEY?.trim() || embedded?.internalKey;
   let gateway: FastifyInstance;
+  // The PDF renderer and the capture worker read the same environment as the rest (not process.env: a test or
+  // bench passes its own).
+  const pdf = loadPdfConfig(env);
+  const captureConfig = loadCaptureConfig(env);
   try {
-    // The PDF renderer reads the same environment as the rest (not process.env: a test or bench passes its own).
-    const pdf = loadPdfConfig(env);
     gateway = await buildServer(config, { ...opts, upstreamUrl, internalKey, loggerInstance: logger, pdf });
     await gateway.listen({ host: config.host, port });
   } catch (err) {
@@ -133,6 +137,16 @@ export async function startServer(
   const reconciler = internalKey
     ? startBillingReconciler({ upstreamUrl, internalKey, log: logger.child({ job: 'billing-reconciler' }) })
     : null;
+  // Web captures (issue 15): jobs wait in the platform; this gateway takes them while it has room.
+  const capture: CaptureWorker | null = internalKey
+    ? startCaptureWorker({
+        upstreamUrl,
+        internalKey,
+        chromiumPath: pdf.chromiumPath,
+        config: captureConfig,
+        log: logger.child({ job: 'capture' }),
+      })
+    : null;
 
   const url = urlOf(gateway.server.address());
   let closing: Promise<void> | null = null;
@@ -141,6 +155,7 @@ export async function startServer(
       try {
         await poller?.stop();
         await reconciler?.stop();
+        await capture?.stop();
         await gateway.close();
       } finally {
         await embedded?.close();

@@ -30,7 +30,10 @@ export interface CaptureConfig {
   concurrency: number;
   /** Jobs of one user running or waiting at once (CAPTURE_PER_USER, default 1). */
   perUser: number;
-  /** `address:port` pairs reachable although not public (CAPTURE_TEST_ALLOW; tests only). */
+  /**
+   * `address:port` pairs reachable although not public (CAPTURE_TEST_ALLOW; tests only). When set, captures also
+   * accept certificates Chromium would refuse (the tests' self-signed HTTPS site).
+   */
   testAllow: ReadonlySet<string>;
 }
 

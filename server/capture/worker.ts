@@ -1,0 +1,167 @@
+/**
+ * The gateway's capture worker (issue 15 points 1, 6): while the process runs it claims capture jobs from the
+ * platform (`POST /api/internal/capture/claim` with the internal key; a lease of the job timeout plus a margin), at
+ * most CAPTURE_CONCURRENCY at once, captures each in its own Chromium context through its own egress proxy
+ * (web-capture.ts), and completes the job with the WACZ (multipart, the file streamed from disk) or fails it with
+ * the reason in Chinese. A job this process dies holding is claimed again by any gateway once its lease passes
+ * (platform/capture/service.ts). One Chromium for all captures, launched on the first job, separate from the PDF
+ * renderer's. Times in milliseconds unless named seconds.
+ */
+import { openAsBlob } from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { CapturePaths, type ClaimedCaptureJob } from '../../contract/capture.ts';
+import { CHROMIUM_ARGS } from '../pdf/browser-pool.ts';
+import type { CaptureConfig } from './config.ts';
+import type { Resolver } from './egress-proxy.ts';
+import { captureWeb, type CaptureResult } from './web-capture.ts';
+
+/** How often an idle worker asks for a job. */
+export const CAPTURE_POLL_MS = 2000;
+
+/** A running worker. */
+export interface CaptureWorker {
+  /** Stops claiming, waits for the captures in flight (they complete or fail their jobs), closes Chromium. */
+  stop(): Promise<void>;
+  /** Jobs finished so far (completed or failed). */
+  readonly finished: number;
+}
+
+/** Settings of {@link startCaptureWorker}. */
+export interface CaptureWorkerOptions {
+  upstreamUrl: string;
+  internalKey: string;
+  chromiumPath: string;
+  config: CaptureConfig;
+  log: FastifyBaseLogger;
+  pollMs?: number;
+  resolver?: Resolver;
+}
+
+/** Calls an internal capture path; @returns the envelope's data. @throws on a transport error or a non-200 code */
+async function internalCall<T>(
+  opts: CaptureWorkerOptions,
+  urlPath: string,
+  body: FormData | object,
+): Promise<T> {
+  const form = body instanceof FormData;
+  const res = await fetch(`${opts.upstreamUrl}${urlPath}`, {
+    method: 'POST',
+    headers: { 'x-internal-key': opts.internalKey, ...(form ? {} : { 'content-type': 'application/json' }) },
+    body: form ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(120_000),
+  });
+  const envelope = (await res.json()) as { code: number; msg: string; data: T };
+  if (envelope.code !== 200) throw new Error(`${urlPath} answered ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+/** Why the whole job failed, in Chinese, or null when at least one page was captured. */
+function failureOf(result: CaptureResult): string | null {
+  if (result.pages.some((p) => p.screenshot !== null && p.error === null)) return null;
+  return result.pages.find((p) => p.error)?.error ?? result.blocked[0]?.reason ?? '网页取证失败';
+}
+
+/** Starts the worker; it polls until {@link CaptureWorker.stop}. */
+export function startCaptureWorker(opts: CaptureWorkerOptions): CaptureWorker {
+  const worker = `${os.hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const leaseSeconds = Math.ceil(opts.config.timeoutMs / 1000) + 120;
+  let browser: Promise<Browser> | null = null;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let finished = 0;
+  const running = new Set<Promise<void>>();
+
+  const chromium = () =>
+    (browser ??= puppeteer.launch({
+      executablePath: opts.chromiumPath,
+      headless: true,
+      args: [...CHROMIUM_ARGS],
+      pipe: true,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    }));
+
+  async function run(job: ClaimedCaptureJob): Promise<void> {
+    const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), `cz-capture-${job.id}-`));
+    const log = opts.log.child({ captureJob: job.id });
+    try {
+      const result = await Promise.race([
+        captureWeb(await chromium(), job.urls.slice(0, opts.config.maxPages), {
+          workDir,
+          title: job.title,
+          timeoutMs: opts.config.timeoutMs,
+          maxBytes: opts.config.maxBytes,
+          resolver: opts.resolver,
+          allow: opts.config.testAllow,
+          acceptInsecureCerts: opts.config.testAllow.size > 0,
+        }),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error('timeout')), opts.config.timeoutMs + 30_000).unref(),
+        ),
+      ]);
+      const failure = failureOf(result);
+      if (failure) {
+        await internalCall(opts, CapturePaths.fail, { jobId: job.id, worker, error: failure });
+        log.info({ pages: result.pages.length }, 'capture failed');
+      } else {
+        const form = new FormData();
+        form.set('jobId', String(job.id));
+        form.set('worker', worker);
+        form.set('meta', JSON.stringify({ pages: result.pages, blocked: result.blocked }));
+        form.set('wacz', await openAsBlob(result.wacz), 'capture.wacz');
+        await internalCall(opts, CapturePaths.complete, form);
+        log.info({ pages: result.pages.length, bytes: result.bytes }, 'capture preserved');
+      }
+    } catch (err) {
+      log.warn({ err }, 'capture job failed');
+      const reason =
+        (err as Error).message === 'timeout' ? '取证超时，请减少网址数量后重试' : '网页取证失败，请稍后重试';
+      await internalCall(opts, CapturePaths.fail, { jobId: job.id, worker, error: reason }).catch(
+        () => undefined,
+      );
+    } finally {
+      finished++;
+      await fsp.rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  async function poll(): Promise<void> {
+    timer = null;
+    try {
+      while (!stopped && running.size < opts.config.concurrency) {
+        const job = await internalCall<ClaimedCaptureJob | null>(opts, CapturePaths.claim, {
+          worker,
+          leaseSeconds,
+        });
+        if (!job) break;
+        const task = run(job).finally(() => {
+          running.delete(task);
+          if (!stopped && !timer) timer = setTimeout(() => void poll(), 0);
+        });
+        running.add(task);
+      }
+    } catch (err) {
+      opts.log.debug({ err }, 'capture claim failed');
+    }
+    if (!stopped && !timer) timer = setTimeout(() => void poll(), opts.pollMs ?? CAPTURE_POLL_MS);
+  }
+  timer = setTimeout(() => void poll(), 0);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await Promise.all(running);
+      if (browser) await (await browser).close().catch(() => undefined);
+    },
+    get finished() {
+      return finished;
+    },
+  };
+}
