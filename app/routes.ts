@@ -55,6 +55,10 @@ export default [
   ]),
   route('English/safekeeping', 'verify/safekeeping.tsx', { id: 'english-safekeeping' }),
   // login required (the loaders call requireToken / authedCall)
+  // online capture (issue 15): the top bar's 在线取证 is /evidences-all, the web captures' list
+  route('newWeb', 'capture/new-web.tsx'),
+  route('evidences-all', 'capture/web-list.tsx', { id: 'evidences-all' }),
+  route('evidences-all/web', 'capture/web-list.tsx'),
   route('attestation-list', 'evidence/list-index.tsx'),
   route('attestation-list/file', 'evidence/list-file.tsx'),
   route('attestation-list/hash', 'evidence/list-hash.tsx'),

@@ -48,6 +48,8 @@ const ACCOUNT_PAGES = [
   '/kyc/authorization-template',
   '/notary',
   '/notary/selectList',
+  '/newWeb',
+  '/evidences-all/web',
 ];
 
 /**

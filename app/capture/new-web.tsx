@@ -1,0 +1,93 @@
+/**
+ * /newWeb: web page capture (spec 01 §2 routes; issue 15 point 1). A plain form — the URLs (one a line, at most
+ * ten), the evidence's title and label — that queues a capture job on the platform and redirects to the list of
+ * captures (/evidences-all/web), where the job's progress shows (Post/Redirect/Get; no JavaScript needed). The capture
+ * itself runs on a gateway's worker (server/capture/worker.ts): a fresh browser records each page (screenshot, PDF,
+ * page source, every HTTP exchange as WARC, the server's address and certificate) and the WACZ package is preserved
+ * as evidence. Internal and private addresses are refused.
+ */
+import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { data, Form, Link, redirect } from 'react-router';
+import type { Route } from './+types/new-web';
+import { isSuccess } from '../../contract/envelope.ts';
+import {
+  CapturePaths,
+  CreateWebCaptureBody,
+  MAX_CAPTURE_URLS,
+  type CaptureJobView,
+} from '../../contract/capture.ts';
+import { authedCall } from '../lib/auth.server.ts';
+import { validateCsrf } from '../lib/csrf.server.ts';
+import { readForm } from '../lib/form-body.server.ts';
+import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { KycGateNotice } from '../kyc/gate-notice.tsx';
+import { CsrfInput } from '../shell/csrf-input.tsx';
+import { ErrorSummary } from '../shell/error-summary.tsx';
+import { Field, FormErrors } from '../shell/field.tsx';
+
+export const meta: Route.MetaFunction = () => [{ title: '网页取证 - 存证云' }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return { gate: await kycGateHref(request, context) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await readForm(request, context);
+  await validateCsrf(formData, request, context);
+  const submission = parseWithZod(formData, { schema: CreateWebCaptureBody });
+  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 });
+  const res = await authedCall<CaptureJobView>(request, context, CapturePaths.createWeb, {
+    // one URL a line, as the form sent them (the contract takes either form)
+    body: { ...submission.value, urls: submission.value.urls.join('\n') },
+  });
+  if (isKycRefusal(res)) return data({ result: submission.reply(), gated: res.msg }, { status: 412 });
+  if (!isSuccess(res.code))
+    return data({ result: submission.reply({ formErrors: [res.msg] }) }, { status: 400 });
+  return redirect(`/evidences-all/web?job=${res.data.id}`);
+}
+
+export default function NewWebCapture({ loaderData, actionData }: Route.ComponentProps) {
+  const gated = actionData && 'gated' in actionData ? String(actionData.gated) : null;
+  const [form, fields] = useForm<{ urls: string; title: string; label: string }>({
+    id: 'web-capture',
+    lastResult: actionData?.result,
+  });
+  return (
+    <section className="page narrow">
+      <p className="breadcrumb">
+        <Link to="/evidences-all/web">在线取证</Link> / 网页取证
+      </p>
+      <h1>网页取证</h1>
+      <p className="lead">
+        输入要取证的网址，平台在隔离的浏览器中打开网页，记录整页截图、PDF、网页源码、全部网络请求（WARC
+        格式）、服务器 IP 地址和证书，打包为 WACZ 文件保全并上链。
+      </p>
+      {loaderData.gate || gated ? (
+        <KycGateNotice href={loaderData.gate ?? '/no-type'} message={gated ?? undefined} />
+      ) : null}
+      <Form method="post" {...getFormProps(form)} className="card" noValidate>
+        <CsrfInput />
+        <ErrorSummary form={form} />
+        <Field
+          label="网址"
+          id={fields.urls.id}
+          errors={fields.urls.errors}
+          hint={`每行一个，以 http:// 或 https:// 开头，最多 ${MAX_CAPTURE_URLS} 个；不能取证内网或本机地址`}
+        >
+          <textarea {...getTextareaProps(fields.urls)} rows={5} spellCheck={false} autoComplete="off" />
+        </Field>
+        <Field label="证据名称" id={fields.title.id} errors={fields.title.errors} hint="可选，默认为网站域名">
+          <input {...getInputProps(fields.title, { type: 'text' })} maxLength={100} />
+        </Field>
+        <Field label="标签" id={fields.label.id} errors={fields.label.errors}>
+          <input {...getInputProps(fields.label, { type: 'text' })} maxLength={30} placeholder="可选" />
+        </Field>
+        <FormErrors errors={form.errors} />
+        <button type="submit" className="button primary">
+          开始取证
+        </button>
+      </Form>
+    </section>
+  );
+}
