@@ -18,6 +18,8 @@ const PNG = Buffer.from(
 
 let site: http.Server | null = null;
 
+// Playwright reads the fixtures a hook wants from its first parameter: this one wants none
+// eslint-disable-next-line no-empty-pattern
 test.beforeAll(async ({}, info) => {
   const port = captureSitePort(Number(new URL(String(info.project.use.baseURL)).port));
   site = http.createServer((req, res) => {
