@@ -10,7 +10,6 @@ describe('capture configuration', () => {
       maxBytes: 200 * 1024 * 1024,
       maxPages: 10,
       concurrency: 2,
-      perUser: 1,
       testAllow: new Set(),
     });
     expect(() => loadCaptureConfig({ CAPTURE_TIMEOUT_MS: '10' })).toThrow(

@@ -1,7 +1,7 @@
 /**
  * Settings of web capture (issue 15 points 1–2), read from the environment once (zod, failing fast like
- * server/config.ts). Limits bound what one anonymous-looking URL can make the gateway do: time, bytes, pages and
- * jobs at once. CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start
+ * server/config.ts). Limits bound what one URL can make the gateway do: time, bytes, pages and jobs at once (the
+ * open jobs of one user are bounded by the platform: MAX_OPEN_CAPTURES_PER_USER). CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start
  * (APP_ENV=production) refuses it, as the platform refuses TEST_HOOKS.
  */
 import { z } from 'zod';
@@ -14,7 +14,6 @@ const CaptureEnv = z.object({
   CAPTURE_MAX_MB: int('CAPTURE_MAX_MB', 1, 10_240, 200),
   CAPTURE_MAX_PAGES: int('CAPTURE_MAX_PAGES', 1, 50, 10),
   CAPTURE_CONCURRENCY: int('CAPTURE_CONCURRENCY', 1, 32, 2),
-  CAPTURE_PER_USER: int('CAPTURE_PER_USER', 1, 32, 1),
   CAPTURE_TEST_ALLOW: z.string().optional(),
 });
 
@@ -28,8 +27,6 @@ export interface CaptureConfig {
   maxPages: number;
   /** Jobs running at once on this gateway (CAPTURE_CONCURRENCY, default 2). */
   concurrency: number;
-  /** Jobs of one user running or waiting at once (CAPTURE_PER_USER, default 1). */
-  perUser: number;
   /**
    * `address:port` pairs reachable although not public (CAPTURE_TEST_ALLOW; tests only). When set, captures also
    * accept certificates Chromium would refuse (the tests' self-signed HTTPS site).
@@ -66,7 +63,6 @@ export function loadCaptureConfig(env: Record<string, string | undefined>): Capt
     maxBytes: e.CAPTURE_MAX_MB * 1024 * 1024,
     maxPages: e.CAPTURE_MAX_PAGES,
     concurrency: e.CAPTURE_CONCURRENCY,
-    perUser: e.CAPTURE_PER_USER,
     testAllow,
   };
 }
