@@ -6,6 +6,7 @@
  * package has no original file, user data's has data.csv); deleted evidence carries the owner's deletion date. Every
  * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
+import { capturedPageRows, WEB_STATEMENT, type CapturedPageFacts } from './certificate-web.ts';
 import { fileTypeLabel, packageContents, type EvidenceView } from '../../contract/evidence.ts';
 import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
@@ -31,6 +32,8 @@ export interface CertificateFacts extends Pick<
   /** User data: row count and fields with example values (already cut to 10 characters). */
   userData?: EvidenceView['userData'];
   device?: DeviceFacts;
+  /** Web capture: the captured pages (certificate-web.ts). */
+  capture?: CapturedPageFacts[];
 }
 
 const ESCAPES: Record<string, string> = {
@@ -118,6 +121,17 @@ function kindRows(f: CertificateFacts): [string, string][] {
     ['文件大小', sizeText(f.fileSize)],
     ['文件类型', fileTypeLabel(f.fileType)],
   ];
+  if (kind === 'web') {
+    return [
+      ...head,
+      ['证据类型', '网页取证'],
+      ...(f.capture ?? []).flatMap((p, i) => capturedPageRows(p, i + 1)),
+      ['取证包文件', `${f.fileName}（WACZ，${sizeText(f.fileSize)}）`],
+      ...tail,
+      ['取证包SHA256', f.sha256],
+      ['链上交易哈希', f.chainhash],
+    ];
+  }
   if (kind === 'app') {
     const d = f.device;
     rows.push(
@@ -134,6 +148,7 @@ function kindRows(f: CertificateFacts): [string, string][] {
 
 /** The closing statement for the kind. */
 function statement(kind: EvidenceKind): string {
+  if (kind === 'web') return WEB_STATEMENT;
   if (kind === 'hash') {
     return (
       `${HASH_ONLY_NOTICE}。上述文件名称、大小和类型由用户提供，平台未经核实，文件名称不能证明文件内容。` +

@@ -19,6 +19,7 @@ import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/
 import { notify } from '../notification/notifications.ts';
 import { appendLeaf, ownerRef, withLedgerTransaction } from '../ledger/ledger.ts';
 import { newBaoquan, storageKeyFor } from './baoquan.ts';
+import { parseCaptureMeta } from './certificate-web.ts';
 import { formatBeijingDate, renderCertificateHtml } from './certificate.ts';
 import { parseDataFields } from './property.ts';
 import type { DetectedType } from './filetype.ts';
@@ -261,19 +262,24 @@ export async function listLabels(
 
 /** The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined. */
 export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
-  return db
-    .selectFrom('evidences')
-    .innerJoin('users', 'users.id', 'evidences.user_id')
-    .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
-    .selectAll('evidences')
-    .select([
-      'users.mobile as owner_mobile',
-      // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
-      'ledger_leaves.leaf_hash as chainhash',
-      'ledger_leaves.leaf_index',
-    ])
-    .where('evidences.baoquan', '=', baoquan)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('evidences')
+      .innerJoin('users', 'users.id', 'evidences.user_id')
+      .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
+      // a web capture's record (issue 15): what the capture found at each page, for the certificate
+      .leftJoin('capture_jobs', 'capture_jobs.evidence_id', 'evidences.id')
+      .selectAll('evidences')
+      .select([
+        'capture_jobs.meta_json as capture_meta',
+        'users.mobile as owner_mobile',
+        // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
+        'ledger_leaves.leaf_hash as chainhash',
+        'ledger_leaves.leaf_index',
+      ])
+      .where('evidences.baoquan', '=', baoquan)
+      .executeTakeFirst()
+  );
 }
 
 /**
@@ -383,6 +389,7 @@ export async function buildView(
       deletedAt,
       userData,
       device,
+      capture: ev.kind === 'web' ? parseCaptureMeta(ev.capture_meta) : undefined,
     }),
     chainhash: ev.chainhash,
     filehash: ev.sha256,

@@ -2,7 +2,7 @@
  * The capture worker end to end (issue 15 points 1, 6) against a platform listening on loopback: a job a user queued
  * for a local test site (allow-listed as tests do) is claimed, captured in Chromium and completed — the job is done,
  * the owner has web evidence whose ledger record is the WACZ's SHA-256 — and a job for a private address fails with
- * the SSRF reason. Stopping the worker waits for nothing more.
+ * the SSRF reason. The evidence's certificate names the URL, the server's address, the title and the package's hash.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { CapturePaths, type CaptureJobView } from '../../contract/capture.ts';
 import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
+import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import { DEMO_MOBILE } from '../../platform/account/users.ts';
 import { forEachDialect, get, login, post } from '../../tests/support/platform.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
@@ -76,6 +77,16 @@ forEachDialect('the capture worker', (h) => {
       const proof = await get<ProofBundle>(h.app, LedgerPaths.proof, { baoquan: done.baoquan! });
       expect(proof.data.record).toMatchObject({ kind: 'web' });
       expect(proof.data.fileName).toBe(`网页取证-${done.id}.wacz`);
+      // the certificate says what was captured: the URL, the server's address, the title, the package's hash
+      const view = await get<EvidenceView>(h.app, EvidencePaths.view, { baoquan: done.baoquan! }, token);
+      for (const text of [
+        '网页取证',
+        `取证网址 1</th><td>http://127.0.0.1:${sitePort}/`,
+        '服务器IP地址</th><td>127.0.0.1',
+        '网页标题</th><td>取证目标',
+        `取证包SHA256</th><td class="cz-hash">${proof.data.record.sha256}`,
+      ])
+        expect(view.data.html).toContain(text);
 
       const failed = await settled(bad.data.id);
       expect(failed).toMatchObject({ status: 'failed', baoquan: null });
