@@ -4,6 +4,9 @@
  * the filters of spec 01 §2.4, labels, and the certificate view of spec 01 §2.3, §3.
  */
 import { sql, type Kysely } from 'kysely';
+import type { findByBaoquan } from './lookup.ts';
+
+export { findByBaoquan, findBySha256 } from './lookup.ts';
 import {
   BATCH_LIST_V,
   type EvidenceListData,
@@ -258,45 +261,6 @@ export async function listLabels(
     .orderBy('label')
     .execute();
   return rows.map((r) => ({ label: r.label }));
-}
-
-/** The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined. */
-export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
-  return (
-    db
-      .selectFrom('evidences')
-      .innerJoin('users', 'users.id', 'evidences.user_id')
-      .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
-      // a web capture's record (issue 15): what the capture found at each page, for the certificate
-      .leftJoin('capture_jobs', 'capture_jobs.evidence_id', 'evidences.id')
-      .selectAll('evidences')
-      .select([
-        'capture_jobs.meta_json as capture_meta',
-        'users.mobile as owner_mobile',
-        // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
-        'ledger_leaves.leaf_hash as chainhash',
-        'ledger_leaves.leaf_index',
-      ])
-      .where('evidences.baoquan', '=', baoquan)
-      .executeTakeFirst()
-  );
-}
-
-/**
- * Evidences whose SHA-256 is `sha256` (lower-case hex), newest first, at most `limit`, with their chain hash — the
- * public lookup by hash (spec 01 §2.1 /queryAuthentication).
- */
-export async function findBySha256(db: Kysely<Database>, sha256: string, limit: number) {
-  return db
-    .selectFrom('evidences')
-    .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
-    .selectAll('evidences')
-    .select(['ledger_leaves.leaf_hash as chainhash'])
-    .where('evidences.sha256', '=', sha256)
-    .orderBy('evidences.created_at', 'desc')
-    .orderBy('evidences.id', 'desc')
-    .limit(limit)
-    .execute();
 }
 
 /** The evidences among `ids` that `userId` owns (any order; others' and unknown ids are simply absent). */
