@@ -14,7 +14,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { RUNTIME_FLAGS } from './server/runtime-flags.ts';
 import { e2eWitnessKey } from './tests/support/e2e-witness.ts';
-import { captureSitePort } from './tests/support/e2e-capture.ts';
+import { captureSitePort, captureTlsSitePort } from './tests/support/e2e-capture.ts';
 
 /** The js-on server listens on E2E_PORT (default 3100), the js-off server on the next port. */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -146,7 +146,7 @@ function server(port: number) {
       ]),
       LEDGER_WITNESS_INTERVAL_SECONDS: '1',
       // web captures may reach the spec's local test site only (tests/e2e/web-capture.spec.ts; issue 15)
-      CAPTURE_TEST_ALLOW: `127.0.0.1:${captureSitePort(port)}`,
+      CAPTURE_TEST_ALLOW: `127.0.0.1:${captureSitePort(port)},127.0.0.1:${captureTlsSitePort(port)}`,
     },
   };
 }

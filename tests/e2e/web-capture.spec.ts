@@ -1,14 +1,22 @@
 /**
  * Web capture (issue 15 point 1), JS on and off: the demo user asks /newWeb to capture pages of a local test site
- * (allow-listed for this server's captures only: CAPTURE_TEST_ALLOW) — a page with an image and a redirected one —
+ * (allow-listed for this server's captures only: CAPTURE_TEST_ALLOW) — a page with an image, a redirect to it, a
+ * second page and the same over HTTPS with a self-signed certificate —
  * and is sent to /evidences-all/web, which refreshes itself until the job is preserved and links to the evidence's
- * certificate; a capture of a private address fails there with the SSRF reason; a URL that is not http(s) is refused
- * by the form with the contract's message.
+ * certificate, which names the URL, where it ended and the server's address; its package passes `npm run verify` and
+ * the WACZ inside validates (every listed hash, the WARC records). A capture of a private address fails there with the
+ * SSRF reason; a URL that is not http(s) is refused by the form with the contract's message.
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { DEMO } from '../support/e2e.ts';
-import { captureSitePort } from '../support/e2e-capture.ts';
+import { captureSitePort, captureTlsSitePort } from '../support/e2e-capture.ts';
+import { checkWacz, unzipAll } from '../support/wacz-check.ts';
 import { CaptureMsg } from '../../contract/capture.ts';
 
 const PNG = Buffer.from(
@@ -17,22 +25,41 @@ const PNG = Buffer.from(
 );
 
 let site: http.Server | null = null;
+let tlsSite: https.Server | null = null;
+
+/** The test site: a page with an image, a redirect to it, a second page. */
+function handler(req: http.IncomingMessage, res: http.ServerResponse) {
+  if (req.url === '/pic.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+  if (req.url === '/old') return res.writeHead(302, { location: '/' }).end();
+  const title = req.url === '/b' ? '取证测试站B' : '取证测试站';
+  res
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    .end(`<!doctype html><title>${title}</title><h1>${title}</h1><img src="/pic.png" alt="">`);
+}
 
 // Playwright reads the fixtures a hook wants from its first parameter: this one wants none
 // eslint-disable-next-line no-empty-pattern
 test.beforeAll(async ({}, info) => {
-  const port = captureSitePort(Number(new URL(String(info.project.use.baseURL)).port));
-  site = http.createServer((req, res) => {
-    if (req.url === '/pic.png') return res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-    if (req.url === '/old') return res.writeHead(302, { location: '/' }).end();
-    res
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end('<!doctype html><title>取证测试站</title><h1>取证测试站</h1><img src="/pic.png" alt="">');
-  });
-  await new Promise<void>((resolve) => site!.listen(port, '127.0.0.1', resolve));
+  const port = Number(new URL(String(info.project.use.baseURL)).port);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cz-capture-tls-'));
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1']
+      .concat(['-subj', '/CN=capture.test', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:capture.test'])
+      .concat(['-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')]),
+    { stdio: 'ignore' },
+  );
+  site = http.createServer(handler);
+  tlsSite = https.createServer(
+    { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) },
+    handler,
+  );
+  await new Promise<void>((resolve) => site!.listen(captureSitePort(port), '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => tlsSite!.listen(captureTlsSitePort(port), '127.0.0.1', resolve));
 });
 test.afterAll(async () => {
   await new Promise((resolve) => site?.close(resolve));
+  await new Promise((resolve) => tlsSite?.close(resolve));
 });
 
 test('a web capture is queued, preserved and linked to its certificate; a private address fails', async ({
@@ -40,7 +67,9 @@ test('a web capture is queued, preserved and linked to its certificate; a privat
   loginAs,
 }, info) => {
   test.setTimeout(120_000);
-  const port = captureSitePort(Number(new URL(String(info.project.use.baseURL)).port));
+  const serverPort = Number(new URL(String(info.project.use.baseURL)).port);
+  const port = captureSitePort(serverPort);
+  const tlsPort = captureTlsSitePort(serverPort);
   await loginAs(DEMO, '/newWeb');
 
   // not http(s): refused by the form
@@ -48,7 +77,13 @@ test('a web capture is queued, preserved and linked to its certificate; a privat
   await page.getByRole('button', { name: '开始取证' }).click();
   await expect(page.getByText(CaptureMsg.urlScheme).first()).toBeVisible();
 
-  await page.getByLabel('网址').fill(`http://127.0.0.1:${port}/\nhttp://127.0.0.1:${port}/old`);
+  await page
+    .getByLabel('网址')
+    .fill(
+      [`http://127.0.0.1:${port}/`, `http://127.0.0.1:${port}/old`, `http://127.0.0.1:${port}/b`]
+        .concat(`https://127.0.0.1:${tlsPort}/`)
+        .join('\n'),
+    );
   await page.getByLabel('证据名称').fill(`网页取证-${info.project.name}`);
   await page.getByRole('button', { name: '开始取证' }).click();
   await expect(page).toHaveURL(/\/evidences-all\/web\?job=\d+$/);
@@ -58,6 +93,33 @@ test('a web capture is queued, preserved and linked to its certificate; a privat
   await expect(row).toContainText('已保全');
   await row.getByRole('link', { name: /查看证书/ }).click();
   await expect(page.getByText(`网页取证-${info.project.name}`).first()).toBeVisible();
+  // the certificate names what was captured, and where from
+  await expect(page.getByRole('row', { name: /取证网址 1/ })).toContainText(`http://127.0.0.1:${port}/`);
+  await expect(page.getByRole('row', { name: /服务器IP地址/ }).first()).toContainText('127.0.0.1');
+  await expect(page.getByRole('row', { name: /跳转后网址/ })).toContainText(`http://127.0.0.1:${port}/`);
+  await expect(page.getByRole('row', { name: /取证网址 4/ })).toContainText(`https://127.0.0.1:${tlsPort}/`);
+  await expect(page.getByRole('row', { name: /TLS 证书/ })).toContainText('capture.test');
+
+  // its package: npm run verify accepts it, and the WACZ inside validates
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: '下载证据' }).click();
+  const saved = info.outputPath('web-package.zip');
+  await (await download).saveAs(saved);
+  const out = execFileSync('node', ['--import', 'tsx', 'platform/ledger/verify-cli.ts', saved], {
+    encoding: 'utf8',
+  });
+  expect(out).toMatch(/✓/);
+  expect(out).not.toMatch(/✗/);
+  const entries = await unzipAll(saved);
+  const name = [...entries.keys()].find((n) => n.endsWith('.wacz'));
+  expect(name).toMatch(/^evidence\/网页取证-\d+\.wacz$/);
+  const wacz = info.outputPath('capture.wacz');
+  fs.writeFileSync(wacz, entries.get(name!)!);
+  const checked = await checkWacz(wacz);
+  expect(checked.problems).toEqual([]);
+  expect(
+    checked.records.some((r) => r.type === 'response' && r.url === `http://127.0.0.1:${port}/pic.png`),
+  ).toBe(true);
 
   await page.goto('/newWeb');
   await page.getByLabel('网址').fill('http://10.0.0.1/');

@@ -28,7 +28,8 @@ export interface WaczCheck {
   read(name: string): Buffer;
 }
 
-async function unzipAll(file: string): Promise<Map<string, Buffer>> {
+/** Every entry of the ZIP at `file`, by name (test-sized files only: all held in memory). */
+export async function unzipAll(file: string): Promise<Map<string, Buffer>> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
     yauzl.open(file, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
   );
