@@ -162,3 +162,43 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ch
   );
   return { ...child, dataDir };
 }
+
+/** The pids of `pid` and all its descendants (Linux /proc, read once). */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const out: number[] = [];
+  const visit = (p: number) => {
+    out.push(p);
+    for (const c of children.get(p) ?? []) visit(c);
+  };
+  visit(pid);
+  return out;
+}
+
+/**
+ * Proportional set size of `pid` and its descendants together (bytes; Linux `smaps_rollup`): each shared page is
+ * divided among the processes sharing it, so the sum is what the tree really holds — summing RSS would count
+ * Chromium's shared libraries once per renderer.
+ */
+export function treePssOf(pid: number): number {
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${p}/smaps_rollup`, 'utf8'));
+      sum += m ? Number(m[1]) * 1024 : 0;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return sum;
+}
