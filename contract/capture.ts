@@ -77,6 +77,18 @@ export const CreateWebCaptureBody = z.object({
 });
 export type CreateWebCaptureBody = z.infer<typeof CreateWebCaptureBody>;
 
+/** Steps one process capture may hold. */
+export const MAX_PROCESS_STEPS = 20;
+
+/** One step of a process capture's script (issue 15 point 3). */
+export type ProcessStep =
+  | { action: 'visit'; url: string }
+  | { action: 'click'; target: string }
+  | { action: 'type'; target: string; text: string }
+  | { action: 'scroll'; pixels: number }
+  | { action: 'wait'; seconds: number }
+  | { action: 'screenshot' };
+
 /** A job's state: waiting, being captured, preserved as evidence, or failed. */
 export type CaptureStatus = 'queued' | 'running' | 'done' | 'failed';
 

@@ -193,16 +193,22 @@ async function capturePage(
   };
 }
 
+/** A capture in progress: the page, its proxy, the WARC being written, the files for the WACZ. */
+export interface CaptureSession {
+  page: Page;
+  proxy: EgressProxy;
+  files: WaczFile[];
+  /** Closes the context, the proxy and the WARC (after the exchanges still being read). */
+  close(): Promise<void>;
+  /** Packages the WACZ: the WARC, its index, `capture/capture.json` of `record`, `files`, the listed pages. */
+  finish(record: object, pages: WaczPage[]): Promise<{ wacz: string; sha256: string; bytes: number }>;
+}
+
 /**
- * Captures `urls` one after the other in a fresh context of `browser` and packages everything as a WACZ.
- * A URL that cannot be captured (refused, unreachable, timed out) is reported in its page's `error`; the job still
- * packages the others. @throws when the work directory or the package cannot be written
+ * Opens a capture in a fresh context of `browser` whose only way out is a new egress proxy; downloads denied,
+ * pop-ups closed, dialogs dismissed; every exchange of the page recorded into the WARC.
  */
-export async function captureWeb(
-  browser: Browser,
-  urls: string[],
-  opts: CaptureOptions,
-): Promise<CaptureResult> {
+export async function openCaptureSession(browser: Browser, opts: CaptureOptions): Promise<CaptureSession> {
   const now = opts.now ?? (() => new Date());
   await fsp.mkdir(opts.workDir, { recursive: true });
   const proxy = await startEgressProxy({
@@ -216,45 +222,83 @@ export async function captureWeb(
     proxyServer: proxy.url,
     proxyBypassList: ['<-loopback>'],
   });
+  const page = await context.newPage();
+  const cdp = await page.createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', {
+    behavior: 'deny',
+    browserContextId: (context as unknown as { id?: string }).id,
+  });
+  if (opts.acceptInsecureCerts) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
+  page.on('popup', (p) => void p?.close().catch(() => undefined));
+  page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+  await page.setViewport(VIEWPORT);
+  const settled = recordExchanges(page, proxy, warc, now);
   const files: WaczFile[] = [];
+  let closed: Promise<void> | null = null;
+  const close = () =>
+    (closed ??= (async () => {
+      await settled().catch(() => undefined);
+      await context.close().catch(() => undefined);
+      await proxy.close();
+      await warc.close();
+    })());
+  return {
+    page,
+    proxy,
+    files,
+    close,
+    async finish(record, pages) {
+      await close();
+      const capture = {
+        software: SOFTWARE,
+        ...record,
+        blocked: proxy.blocked,
+        connections: proxy.connections,
+      };
+      const all: WaczFile[] = [
+        { path: 'archive/data.warc.gz', source: warcFile },
+        {
+          path: 'indexes/index.cdx',
+          source: new TextEncoder().encode(await cdxjOf(warcFile, 'data.warc.gz')),
+        },
+        {
+          path: 'capture/capture.json',
+          source: new TextEncoder().encode(`${JSON.stringify(capture, null, 2)}\n`),
+        },
+        ...files,
+      ];
+      const wacz = path.join(opts.workDir, 'capture.wacz');
+      const { sha256, bytes } = await writeWacz(wacz, all, pages, {
+        title: opts.title,
+        created: now(),
+        software: SOFTWARE,
+      });
+      return { wacz, sha256, bytes };
+    },
+  };
+}
+
+/**
+ * Captures `urls` one after the other in a fresh context of `browser` and packages everything as a WACZ.
+ * A URL that cannot be captured (refused, unreachable, timed out) is reported in its page's `error`; the job still
+ * packages the others. @throws when the work directory or the package cannot be written
+ */
+export async function captureWeb(
+  browser: Browser,
+  urls: string[],
+  opts: CaptureOptions,
+): Promise<CaptureResult> {
+  const session = await openCaptureSession(browser, opts);
   const pages: CapturedPage[] = [];
   try {
-    const page = await context.newPage();
-    const cdp = await page.createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', {
-      behavior: 'deny',
-      browserContextId: (context as unknown as { id?: string }).id,
-    });
-    if (opts.acceptInsecureCerts) await cdp.send('Security.setIgnoreCertificateErrors', { ignore: true });
-    page.on('popup', (p) => void p?.close().catch(() => undefined));
-    page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
-    await page.setViewport(VIEWPORT);
-    const settled = recordExchanges(page, proxy, warc, now);
     for (const [i, url] of urls.entries())
-      pages.push(await capturePage(page, url, i + 1, opts, proxy, files));
-    await settled();
+      pages.push(await capturePage(session.page, url, i + 1, opts, session.proxy, session.files));
   } finally {
-    await context.close().catch(() => undefined);
-    await proxy.close();
-    await warc.close();
+    await session.close();
   }
-  const capture = { software: SOFTWARE, pages, blocked: proxy.blocked, connections: proxy.connections };
-  files.unshift(
-    { path: 'archive/data.warc.gz', source: warcFile },
-    { path: 'indexes/index.cdx', source: new TextEncoder().encode(await cdxjOf(warcFile, 'data.warc.gz')) },
-    {
-      path: 'capture/capture.json',
-      source: new TextEncoder().encode(`${JSON.stringify(capture, null, 2)}\n`),
-    },
-  );
   const waczPages: WaczPage[] = pages.flatMap((p, i) =>
     p.screenshot ? [{ id: `page-${i + 1}`, url: p.finalUrl, ts: p.capturedAt, title: p.title }] : [],
   );
-  const wacz = path.join(opts.workDir, 'capture.wacz');
-  const { sha256, bytes } = await writeWacz(wacz, files, waczPages, {
-    title: opts.title,
-    created: now(),
-    software: SOFTWARE,
-  });
-  return { wacz, sha256, bytes, pages, blocked: proxy.blocked };
+  const { wacz, sha256, bytes } = await session.finish({ pages }, waczPages);
+  return { wacz, sha256, bytes, pages, blocked: session.proxy.blocked };
 }
