@@ -11,7 +11,9 @@ import { freeText } from './validators.ts';
 export const CapturePaths = {
   /** `POST` (user, verified) `{urls, title, label}` → {@link CaptureJobView}. */
   createWeb: '/api/capture/web',
-  /** `GET` (user) `?kind=web` → {@link CaptureJobView}[], the user's newest first (at most 50). */
+  /** `POST` (user, verified) `{steps, title, label}` (JSON) → {@link CaptureJobView}. */
+  createProcess: '/api/capture/process',
+  /** `GET` (user) `?kind=web|process` → {@link CaptureJobView}[], the user's newest first (at most 50). */
   jobs: '/api/capture/jobs',
   /** `GET` (user) `?id=` → {@link CaptureJobView} of one of the user's jobs. */
   job: '/api/capture/job',
@@ -89,15 +91,75 @@ export type ProcessStep =
   | { action: 'wait'; seconds: number }
   | { action: 'screenshot' };
 
+/** A step as the process form sends it: the action and its one or two values (`value`: URL, selector or link text,
+ * pixels or seconds; `text`: what to type). */
+const ProcessStepRow = z
+  .object({
+    action: z.enum(['visit', 'click', 'type', 'scroll', 'wait', 'screenshot'], { error: '请选择步骤类型' }),
+    value: z.string().trim().max(MAX_CAPTURE_URL_CHARS).optional(),
+    text: z.string().max(500).optional(),
+  })
+  .transform((row, ctx): ProcessStep => {
+    const value = row.value ?? '';
+    const need = (message: string) => {
+      ctx.addIssue({ code: 'custom', message, path: ['value'] });
+      return z.NEVER;
+    };
+    switch (row.action) {
+      case 'visit': {
+        const url = CaptureUrl.safeParse(value);
+        return url.success ? { action: 'visit', url: url.data } : need(url.error.issues[0]!.message);
+      }
+      case 'click':
+        return value
+          ? { action: 'click', target: value }
+          : need('请填写要点击的元素（CSS 选择器或链接文字）');
+      case 'type':
+        return value
+          ? { action: 'type', target: value, text: row.text ?? '' }
+          : need('请填写输入框（CSS 选择器）');
+      case 'scroll': {
+        const pixels = Number(value || 600);
+        return Number.isInteger(pixels) && Math.abs(pixels) <= 100_000
+          ? { action: 'scroll', pixels }
+          : need('滚动距离须为整数像素');
+      }
+      case 'wait': {
+        const seconds = Number(value || 2);
+        return Number.isInteger(seconds) && seconds >= 1 && seconds <= 30
+          ? { action: 'wait', seconds }
+          : need('等待时间须为 1–30 秒');
+      }
+      case 'screenshot':
+        return { action: 'screenshot' };
+    }
+  });
+
+/** `POST /api/capture/process`: the script (its first step must open a URL), the evidence's title and label. */
+export const CreateProcessCaptureBody = z.object({
+  steps: z
+    .array(ProcessStepRow)
+    .min(1, '请添加取证步骤')
+    .max(MAX_PROCESS_STEPS, `最多 ${MAX_PROCESS_STEPS} 个步骤`)
+    .refine((steps) => steps[0]?.action === 'visit', '第一步须为“打开网址”'),
+  title: freeText('证据名称', 100),
+  label: freeText('标签', 30),
+});
+export type CreateProcessCaptureBody = z.infer<typeof CreateProcessCaptureBody>;
+
+/** The kinds of capture job. */
+export type CaptureKind = 'web' | 'process';
+
 /** A job's state: waiting, being captured, preserved as evidence, or failed. */
 export type CaptureStatus = 'queued' | 'running' | 'done' | 'failed';
 
 /** A capture job as its owner sees it. */
 export interface CaptureJobView {
   id: number;
-  kind: 'web';
+  kind: CaptureKind;
   title: string;
   label: string;
+  /** The URLs of a web capture; of a process capture, those its script opens. */
   urls: string[];
   status: CaptureStatus;
   /** Why it failed, in Chinese; null unless failed. */
@@ -111,9 +173,11 @@ export interface CaptureJobView {
 /** A job a worker claimed: what to capture, until when it holds the lease. */
 export interface ClaimedCaptureJob {
   id: number;
-  kind: 'web';
+  kind: CaptureKind;
   title: string;
   urls: string[];
+  /** A process capture's script (empty for a web capture). */
+  steps: ProcessStep[];
   attempt: number;
   leaseUntil: number;
 }

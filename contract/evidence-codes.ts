@@ -75,9 +75,9 @@ export function fileTypeFromQuery(value: string | null): FileTypeCode | null {
 
 /**
  * The kinds of evidence (spec 01 §1, §3; decision 006): uploaded file, submitted hash only, user data rows, app
- * capture, and web capture (the WACZ of a capture job; issue 15).
+ * capture, web capture and process capture (the WACZ of a capture job; issue 15).
  */
-export type EvidenceKindName = 'file' | 'hash' | 'property' | 'app' | 'web';
+export type EvidenceKindName = 'file' | 'hash' | 'property' | 'app' | 'web' | 'process';
 
 /** The `v` of getList that lists what the batch download screen offers: file, app and user-data evidence. */
 export const BATCH_LIST_V = 'download';
@@ -98,7 +98,7 @@ export function packageContents(kind: EvidenceKindName, en = false): string {
       ? 'the user data as evidence/data.csv (the exact bytes hashed), certificate.pdf and the ledger proof proof.json'
       : '用户数据 evidence/data.csv（即计算哈希的数据本身）、保全证书 certificate.pdf 和账本证明 proof.json';
   }
-  if (kind === 'web') {
+  if (kind === 'web' || kind === 'process') {
     return en
       ? 'the web capture as a WACZ under evidence/ (WARC, screenshots, PDFs, DOM), certificate.pdf and proof.json'
       : '网页取证包 WACZ（evidence/ 目录下，含 WARC、截图、PDF 和网页源码）、保全证书 certificate.pdf 和账本证明 proof.json';

@@ -57,6 +57,8 @@ const VERIFY_HINT: Record<EvidenceView['kind'], string> = {
   hash: '平台仅保存了用户提交的哈希值，证据包中没有原始文件。请使用任意 SHA-256 工具计算您持有的原始文件的哈希值，与下方“文件SHA256”一致即可证明文件未被修改。',
   property:
     '使用任意 SHA-256 工具计算证据包中 evidence/data.csv 的哈希值，与下方“数据SHA256”比对一致，即可证明数据自保全以来未被修改。',
+  process:
+    '使用任意 SHA-256 工具计算证据包中 evidence/ 目录下过程取证包（WACZ 文件，含录像）的哈希值，与下方“文件SHA256”比对一致，即可证明取证包自保全以来未被修改；取证包内 datapackage.json 列出其中每个文件的哈希值。',
   web: '使用任意 SHA-256 工具计算证据包中 evidence/ 目录下网页取证包（WACZ 文件）的哈希值，与下方“文件SHA256”比对一致，即可证明取证包自保全以来未被修改；取证包内 datapackage.json 列出其中每个文件的哈希值。',
 };
 

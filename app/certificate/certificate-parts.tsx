@@ -113,6 +113,7 @@ const KIND_EN: Record<EvidenceView['kind'], string> = {
   property: 'User data preservation',
   app: 'App capture',
   web: 'Web capture',
+  process: 'Process capture',
 };
 
 /** The English facts of the kind (the platform's certificate body is Chinese only). */

@@ -9,6 +9,7 @@ const KIND: Record<PublicEvidence['kind'], string> = {
   property: '用户数据保全',
   app: '移动取证',
   web: '网页取证',
+  process: '过程取证',
 };
 
 /** The kinds in English (the /English pages, decision 028). */
@@ -18,6 +19,7 @@ const KIND_EN: Record<PublicEvidence['kind'], string> = {
   property: 'User data preservation',
   app: 'App capture',
   web: 'Web capture',
+  process: 'Process capture',
 };
 
 export function EvidenceResult({

@@ -103,6 +103,53 @@ forEachDialect('capture jobs', (h) => {
     await drain();
   });
 
+  it('queues a process script whose first step opens a URL, and refuses bad steps', async () => {
+    await drain();
+    const notFirst = await post(
+      h.app,
+      CapturePaths.createProcess,
+      { steps: [{ action: 'screenshot' }] },
+      token,
+    );
+    expect(notFirst.msg).toBe('第一步须为“打开网址”');
+    const badWait = await post(
+      h.app,
+      CapturePaths.createProcess,
+      {
+        steps: [
+          { action: 'visit', value: 'https://example.com/' },
+          { action: 'wait', value: '99' },
+        ],
+      },
+      token,
+    );
+    expect(badWait.msg).toBe('等待时间须为 1–30 秒');
+    const job = await post<CaptureJobView>(
+      h.app,
+      CapturePaths.createProcess,
+      {
+        steps: [
+          { action: 'visit', value: 'https://example.com/' },
+          { action: 'type', value: '#q', text: '存证' },
+          { action: 'click', value: '搜索' },
+          { action: 'scroll', value: '' },
+          { action: 'screenshot' },
+        ],
+      },
+      token,
+    );
+    expect(job.data).toMatchObject({ kind: 'process', status: 'queued', urls: ['https://example.com/'] });
+    const claimed = (await claim('gw')).data;
+    expect(claimed?.steps).toEqual([
+      { action: 'visit', url: 'https://example.com/' },
+      { action: 'type', target: '#q', text: '存证' },
+      { action: 'click', target: '搜索' },
+      { action: 'scroll', pixels: 600 },
+      { action: 'screenshot' },
+    ]);
+    await fail(claimed!.id, 'gw', '测试');
+  });
+
   it('lets one worker hold a job; completing makes web evidence with its ledger entry', async () => {
     await drain();
     const job = (
@@ -111,7 +158,13 @@ forEachDialect('capture jobs', (h) => {
     const [a, b] = await Promise.all([claim('gw-a'), claim('gw-b')]);
     const claims = [a.data, b.data].filter((c) => c !== null);
     expect(claims).toHaveLength(1);
-    expect(claims[0]).toMatchObject({ id: job.id, urls: ['https://example.com/'], attempt: 1 });
+    expect(claims[0]).toMatchObject({
+      id: job.id,
+      kind: 'web',
+      urls: ['https://example.com/'],
+      steps: [],
+      attempt: 1,
+    });
     const holder = a.data ? 'gw-a' : 'gw-b';
     const other = a.data ? 'gw-b' : 'gw-a';
 

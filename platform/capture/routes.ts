@@ -12,6 +12,7 @@ import {
   CapturePaths,
   ClaimCaptureBody,
   CompleteCaptureFields,
+  CreateProcessCaptureBody,
   CreateWebCaptureBody,
   FailCaptureBody,
 } from '../../contract/capture.ts';
@@ -26,6 +27,7 @@ import {
   captureOf,
   claimCapture,
   completeCapture,
+  createProcessCapture,
   createWebCapture,
   failCapture,
   listCaptures,
@@ -47,6 +49,17 @@ export async function captureRoutes(app: FastifyInstance): Promise<void> {
       const body = parseInput(CreateWebCaptureBody, request.body);
       const job = await createWebCapture(db, currentUser(request).id, body, nowSeconds());
       request.log.info({ captureJob: job.id, urls: job.urls.length }, 'capture queued');
+      return ok(job, CaptureMsg.queued);
+    },
+  );
+
+  app.post(
+    CapturePaths.createProcess,
+    { preHandler: [app.requireUser, app.requireVerified] },
+    async (request) => {
+      const body = parseInput(CreateProcessCaptureBody, request.body);
+      const job = await createProcessCapture(db, currentUser(request).id, body, nowSeconds());
+      request.log.info({ captureJob: job.id, steps: body.steps.length }, 'process capture queued');
       return ok(job, CaptureMsg.queued);
     },
   );

@@ -13,8 +13,11 @@ import {
   MAX_CAPTURE_ATTEMPTS,
   MAX_OPEN_CAPTURES_PER_USER,
   type CaptureJobView,
+  type CaptureKind,
   type ClaimedCaptureJob,
+  type CreateProcessCaptureBody,
   type CreateWebCaptureBody,
+  type ProcessStep,
 } from '../../contract/capture.ts';
 import { ApiError } from '../core/errors.ts';
 import type { PlatformDb } from '../db/database.ts';
@@ -30,6 +33,7 @@ const notHeld = () => new ApiError(ApiCode.BAD_REQUEST, CaptureMsg.jobMissing, 4
 /** The owner's view of a job row (and the baoquan of its evidence). */
 function viewOf(r: {
   id: number;
+  kind: CaptureKind;
   title: string;
   label: string;
   urls_json: string;
@@ -41,7 +45,7 @@ function viewOf(r: {
 }): CaptureJobView {
   return {
     id: Number(r.id),
-    kind: 'web',
+    kind: r.kind,
     title: r.title,
     label: r.label,
     urls: JSON.parse(r.urls_json) as string[],
@@ -59,6 +63,7 @@ function jobsWithEvidence(db: Kysely<Database>) {
     .leftJoin('evidences as e', 'e.id', 'j.evidence_id')
     .select([
       'j.id',
+      'j.kind',
       'j.title',
       'j.label',
       'j.urls_json',
@@ -74,10 +79,36 @@ function jobsWithEvidence(db: Kysely<Database>) {
  * Queues a web capture for `userId`; the title defaults to the first URL's host.
  * @throws ApiError 400 CaptureMsg.tooManyOpen when the user already has MAX_OPEN_CAPTURES_PER_USER jobs open
  */
-export async function createWebCapture(
+export function createWebCapture(
   db: Kysely<Database>,
   userId: number,
   body: CreateWebCaptureBody,
+  now: number,
+): Promise<CaptureJobView> {
+  return createCapture(db, userId, 'web', body.urls, null, body, now);
+}
+
+/**
+ * Queues a process capture of `body.steps` for `userId`; the title defaults to the host its first step opens.
+ * @throws ApiError 400 CaptureMsg.tooManyOpen as createWebCapture
+ */
+export function createProcessCapture(
+  db: Kysely<Database>,
+  userId: number,
+  body: CreateProcessCaptureBody,
+  now: number,
+): Promise<CaptureJobView> {
+  const urls = body.steps.flatMap((s) => (s.action === 'visit' ? [s.url] : []));
+  return createCapture(db, userId, 'process', urls, body.steps, body, now);
+}
+
+async function createCapture(
+  db: Kysely<Database>,
+  userId: number,
+  kind: CaptureKind,
+  urls: string[],
+  steps: ProcessStep[] | null,
+  body: { title?: string | undefined; label?: string | undefined },
   now: number,
 ): Promise<CaptureJobView> {
   const id = await db.transaction().execute(async (trx) => {
@@ -93,10 +124,11 @@ export async function createWebCapture(
       .insertInto('capture_jobs')
       .values({
         user_id: userId,
-        kind: 'web',
-        title: body.title ?? new URL(body.urls[0]!).hostname.slice(0, 100),
+        kind,
+        title: body.title ?? new URL(urls[0]!).hostname.slice(0, 100),
         label: body.label ?? '',
-        urls_json: JSON.stringify(body.urls),
+        urls_json: JSON.stringify(urls),
+        steps_json: steps ? JSON.stringify(steps) : null,
         status: 'queued',
         created_at: now,
         updated_at: now,
@@ -167,14 +199,15 @@ export async function claimCapture(
       updated_at: now,
     }))
     .where('id', '=', next)
-    .returning(['id', 'title', 'urls_json', 'attempts', 'lease_until'])
+    .returning(['id', 'kind', 'title', 'urls_json', 'steps_json', 'attempts', 'lease_until'])
     .executeTakeFirst();
   if (!row) return null;
   return {
     id: Number(row.id),
-    kind: 'web',
+    kind: row.kind,
     title: row.title,
     urls: JSON.parse(row.urls_json) as string[],
+    steps: row.steps_json ? (JSON.parse(row.steps_json) as ProcessStep[]) : [],
     attempt: Number(row.attempts),
     leaseUntil: Number(row.lease_until),
   };
@@ -184,7 +217,7 @@ export async function claimCapture(
 async function heldJob(db: Kysely<Database>, id: number, worker: string) {
   const job = await db
     .selectFrom('capture_jobs')
-    .select(['user_id', 'title', 'label'])
+    .select(['user_id', 'kind', 'title', 'label'])
     .where('id', '=', id)
     .where('status', '=', 'running')
     .where('worker', '=', worker)
@@ -212,10 +245,10 @@ export async function completeCapture(
     userId: Number(job.user_id),
     title: job.title,
     label: job.label,
-    fileName: `网页取证-${id}.wacz`,
+    fileName: `${job.kind === 'process' ? '过程取证' : '网页取证'}-${id}.wacz`,
     file: wacz,
     type: await detectFileType(wacz.path, false),
-    kind: 'web',
+    kind: job.kind,
     alsoInTransaction: async (trx, evidenceId) => {
       const done = await trx
         .updateTable('capture_jobs')

@@ -3,7 +3,7 @@
  * PostgreSQL BIGINTs are parsed to JS numbers (see database.ts), so one set of types serves SQLite and PostgreSQL.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { CaptureStatus } from '../../contract/capture.ts';
+import type { CaptureKind, CaptureStatus } from '../../contract/capture.ts';
 import type { EvidenceKindName } from '../../contract/evidence-codes.ts';
 
 export interface UsersTable {
@@ -176,11 +176,13 @@ export interface LedgerTimestampsTable {
 export interface CaptureJobsTable {
   id: Generated<number>;
   user_id: number;
-  kind: 'web';
+  kind: CaptureKind;
   title: string;
   label: string;
   /** JSON array of the URLs. */
   urls_json: string;
+  /** A process capture's script, JSON array of ProcessStep (migration 0020); null for a web capture. */
+  steps_json: string | null;
   status: CaptureStatus;
   worker: string | null;
   lease_until: number | null;

@@ -83,3 +83,9 @@ export const WEB_STATEMENT =
   '兹证明：上述网页由本平台于取证时间在隔离的浏览器中访问并记录（整页截图、PDF、网页源码及全部网络请求的 WARC 记录，' +
   '服务器IP地址与TLS证书如上），打包为 WACZ 取证包后保全；平台计算了取证包的SHA256哈希值，并将其记录于防篡改的存证账本' +
   '（链上交易哈希如上）。取证包内 datapackage.json 列出其中每个文件的SHA256哈希值，任何人可据此逐一核验。';
+
+/** The closing statement of a process capture's certificate. */
+export const PROCESS_STATEMENT =
+  '兹证明：上述取证过程由本平台于取证时间在隔离的浏览器中按用户设定的步骤执行，全程录像，并记录每一步的截图与日志及全部网络请求的' +
+  ' WARC 记录，打包为 WACZ 取证包后保全；平台计算了取证包的SHA256哈希值，并将其记录于防篡改的存证账本（链上交易哈希如上）。' +
+  '取证包内 datapackage.json 列出其中每个文件的SHA256哈希值，任何人可据此逐一核验。';

@@ -6,7 +6,12 @@
  * package has no original file, user data's has data.csv); deleted evidence carries the owner's deletion date. Every
  * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
-import { capturedPageRows, WEB_STATEMENT, type CapturedPageFacts } from './certificate-web.ts';
+import {
+  capturedPageRows,
+  PROCESS_STATEMENT,
+  WEB_STATEMENT,
+  type CapturedPageFacts,
+} from './certificate-web.ts';
 import { fileTypeLabel, packageContents, type EvidenceView } from '../../contract/evidence.ts';
 import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
@@ -121,10 +126,10 @@ function kindRows(f: CertificateFacts): [string, string][] {
     ['文件大小', sizeText(f.fileSize)],
     ['文件类型', fileTypeLabel(f.fileType)],
   ];
-  if (kind === 'web') {
+  if (kind === 'web' || kind === 'process') {
     return [
       ...head,
-      ['证据类型', '网页取证'],
+      ['证据类型', kind === 'web' ? '网页取证' : '过程取证（录像）'],
       ...(f.capture ?? []).flatMap((p, i) => capturedPageRows(p, i + 1)),
       ['取证包文件', `${f.fileName}（WACZ，${sizeText(f.fileSize)}）`],
       ...tail,
@@ -149,6 +154,7 @@ function kindRows(f: CertificateFacts): [string, string][] {
 /** The closing statement for the kind. */
 function statement(kind: EvidenceKind): string {
   if (kind === 'web') return WEB_STATEMENT;
+  if (kind === 'process') return PROCESS_STATEMENT;
   if (kind === 'hash') {
     return (
       `${HASH_ONLY_NOTICE}。上述文件名称、大小和类型由用户提供，平台未经核实，文件名称不能证明文件内容。` +

@@ -58,7 +58,7 @@ forEachDialect('the capture worker', (h) => {
   }
 
   it.skipIf(!hasChromium())(
-    'captures a queued job into web evidence, and fails one for a private address',
+    'captures queued web and process jobs into evidence, and fails one for a private address',
     async () => {
       const ok = await post<CaptureJobView>(
         h.app,
@@ -87,6 +87,31 @@ forEachDialect('the capture worker', (h) => {
         `取证包SHA256</th><td class="cz-hash">${proof.data.record.sha256}`,
       ])
         expect(view.data.html).toContain(text);
+
+      // a process script: recorded and preserved as process evidence
+      const script = await post<CaptureJobView>(
+        h.app,
+        CapturePaths.createProcess,
+        {
+          steps: [
+            { action: 'visit', value: `http://127.0.0.1:${sitePort}/` },
+            { action: 'scroll', value: '200' },
+          ],
+          title: '过程取证测试',
+        },
+        token,
+      );
+      const recorded = await settled(script.data.id);
+      expect(recorded).toMatchObject({ status: 'done', kind: 'process' });
+      const processProof = await get<ProofBundle>(h.app, LedgerPaths.proof, { baoquan: recorded.baoquan! });
+      expect(processProof.data.record).toMatchObject({ kind: 'process' });
+      const processView = await get<EvidenceView>(
+        h.app,
+        EvidencePaths.view,
+        { baoquan: recorded.baoquan! },
+        token,
+      );
+      expect(processView.data.html).toContain('过程取证（录像）');
 
       const failed = await settled(bad.data.id);
       expect(failed).toMatchObject({ status: 'failed', baoquan: null });

@@ -18,7 +18,8 @@ import { CapturePaths, type ClaimedCaptureJob } from '../../contract/capture.ts'
 import { CHROMIUM_ARGS } from '../pdf/browser-pool.ts';
 import type { CaptureConfig } from './config.ts';
 import type { Resolver } from './egress-proxy.ts';
-import { captureWeb, type CaptureResult } from './web-capture.ts';
+import { captureProcess } from './process-capture.ts';
+import { captureWeb, type CaptureOptions, type CaptureResult } from './web-capture.ts';
 
 /** How often an idle worker asks for a job. */
 export const CAPTURE_POLL_MS = 2000;
@@ -60,10 +61,30 @@ async function internalCall<T>(
   return envelope.data;
 }
 
-/** Why the whole job failed, in Chinese, or null when at least one page was captured. */
+/** Why the whole web capture failed, in Chinese, or null when at least one page was captured. */
 function failureOf(result: CaptureResult): string | null {
   if (result.pages.some((p) => p.screenshot !== null && p.error === null)) return null;
   return result.pages.find((p) => p.error)?.error ?? result.blocked[0]?.reason ?? '网页取证失败';
+}
+
+/**
+ * Captures `job` (web or process) with `opts`.
+ * @returns the WACZ, what to record with the evidence, and why the job failed (null when it is to be preserved: a
+ * process capture is preserved unless its first step, opening the URL, failed)
+ */
+async function captureJob(browser: Browser, job: ClaimedCaptureJob, opts: CaptureOptions, maxPages: number) {
+  if (job.kind === 'process') {
+    const r = await captureProcess(browser, job.steps, opts);
+    const failure = r.steps[0]?.ok ? null : (r.steps[0]?.error ?? '过程取证失败');
+    return { wacz: r.wacz, bytes: r.bytes, meta: { steps: r.steps, video: r.video }, failure };
+  }
+  const r = await captureWeb(browser, job.urls.slice(0, maxPages), opts);
+  return {
+    wacz: r.wacz,
+    bytes: r.bytes,
+    meta: { pages: r.pages, blocked: r.blocked },
+    failure: failureOf(r),
+  };
 }
 
 /** Starts the worker; it polls until {@link CaptureWorker.stop}. */
@@ -92,31 +113,36 @@ export function startCaptureWorker(opts: CaptureWorkerOptions): CaptureWorker {
     const log = opts.log.child({ captureJob: job.id });
     try {
       const result = await Promise.race([
-        captureWeb(await chromium(), job.urls.slice(0, opts.config.maxPages), {
-          workDir,
-          title: job.title,
-          timeoutMs: opts.config.timeoutMs,
-          maxBytes: opts.config.maxBytes,
-          resolver: opts.resolver,
-          allow: opts.config.testAllow,
-          acceptInsecureCerts: opts.config.testAllow.size > 0,
-        }),
+        captureJob(
+          await chromium(),
+          job,
+          {
+            workDir,
+            title: job.title,
+            timeoutMs: opts.config.timeoutMs,
+            maxBytes: opts.config.maxBytes,
+            resolver: opts.resolver,
+            allow: opts.config.testAllow,
+            acceptInsecureCerts: opts.config.testAllow.size > 0,
+          },
+          opts.config.maxPages,
+        ),
         new Promise<never>((_, reject) =>
           setTimeout(() => reject(new Error('timeout')), opts.config.timeoutMs + 30_000).unref(),
         ),
       ]);
-      const failure = failureOf(result);
+      const failure = result.failure;
       if (failure) {
         await internalCall(opts, CapturePaths.fail, { jobId: job.id, worker, error: failure });
-        log.info({ pages: result.pages.length }, 'capture failed');
+        log.info({ kind: job.kind }, 'capture failed');
       } else {
         const form = new FormData();
         form.set('jobId', String(job.id));
         form.set('worker', worker);
-        form.set('meta', JSON.stringify({ pages: result.pages, blocked: result.blocked }));
+        form.set('meta', JSON.stringify(result.meta));
         form.set('wacz', await openAsBlob(result.wacz), 'capture.wacz');
         await internalCall(opts, CapturePaths.complete, form);
-        log.info({ pages: result.pages.length, bytes: result.bytes }, 'capture preserved');
+        log.info({ kind: job.kind, bytes: result.bytes }, 'capture preserved');
       }
     } catch (err) {
       log.warn({ err }, 'capture job failed');

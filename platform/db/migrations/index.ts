@@ -23,6 +23,7 @@ import { notaryPaper } from './0016_notary_paper.ts';
 import { ledgerWitnesses } from './0017_ledger_witnesses.ts';
 import { ledgerTimestamps } from './0018_ledger_timestamps.ts';
 import { captureJobs } from './0019_capture_jobs.ts';
+import { captureSteps } from './0020_capture_steps.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -48,6 +49,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0017_ledger_witnesses': ledgerWitnesses(dialect),
         '0018_ledger_timestamps': ledgerTimestamps(),
         '0019_capture_jobs': captureJobs(dialect),
+        '0020_capture_steps': captureSteps(),
       };
     },
   };
