@@ -57,6 +57,8 @@ export default [
   // login required (the loaders call requireToken / authedCall)
   // online capture (issue 15): the top bar's 在线取证 is /evidences-all, the web captures' list
   route('newWeb', 'capture/new-web.tsx'),
+  route('newProcess', 'capture/new-process.tsx'),
+  route('evidences-all/process', 'capture/web-list.tsx', { id: 'evidences-all-process' }),
   route('evidences-all', 'capture/web-list.tsx', { id: 'evidences-all' }),
   route('evidences-all/web', 'capture/web-list.tsx'),
   route('attestation-list', 'evidence/list-index.tsx'),

@@ -137,11 +137,22 @@ const ProcessStepRow = z
 
 /** `POST /api/capture/process`: the script (its first step must open a URL), the evidence's title and label. */
 export const CreateProcessCaptureBody = z.object({
-  steps: z
-    .array(ProcessStepRow)
-    .min(1, '请添加取证步骤')
-    .max(MAX_PROCESS_STEPS, `最多 ${MAX_PROCESS_STEPS} 个步骤`)
-    .refine((steps) => steps[0]?.action === 'visit', '第一步须为“打开网址”'),
+  // an array, or its JSON text (the gateway forwards the form's rows that way)
+  steps: z.preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
+    },
+    z
+      .array(ProcessStepRow)
+      .min(1, '请添加取证步骤')
+      .max(MAX_PROCESS_STEPS, `最多 ${MAX_PROCESS_STEPS} 个步骤`)
+      .refine((steps) => steps[0]?.action === 'visit', '第一步须为“打开网址”'),
+  ),
   title: freeText('证据名称', 100),
   label: freeText('标签', 30),
 });

@@ -1,12 +1,18 @@
 /**
- * /evidences-all/web: the user's web captures (issue 15 point 1): each job with its URLs, state and result — the
+ * /evidences-all/web and /evidences-all/process: the user's web and process captures (issue 15 points 1, 3): each
+ * job with its URLs, state and result — the
  * preserved evidence's certificate, or why it failed. While a job is queued or running the page refreshes itself
  * every few seconds (a meta refresh, so without JavaScript too). /evidences-all (the top bar's 在线取证) comes here.
  */
 import { Link, redirect } from 'react-router';
 import type { Route } from './+types/web-list';
 import { isSuccess } from '../../contract/envelope.ts';
-import { CapturePaths, type CaptureJobView, type CaptureStatus } from '../../contract/capture.ts';
+import {
+  CapturePaths,
+  type CaptureJobView,
+  type CaptureKind,
+  type CaptureStatus,
+} from '../../contract/capture.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
@@ -21,14 +27,18 @@ const STATUS: Record<CaptureStatus, string> = {
   failed: '取证失败',
 };
 
-export const meta: Route.MetaFunction = () => [{ title: '网页取证记录 - 存证云' }];
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: `${data?.kind === 'process' ? '过程取证' : '网页取证'}记录 - 存证云` },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (new URL(request.url).pathname.replace(/\/+$/, '') === '/evidences-all')
-    throw redirect('/evidences-all/web');
+  const where = new URL(request.url).pathname.replace(/\/+$/, '');
+  if (where === '/evidences-all') throw redirect('/evidences-all/web');
+  const kind: CaptureKind = where === '/evidences-all/process' ? 'process' : 'web';
   const res = await authedCall<CaptureJobView[]>(request, context, CapturePaths.jobs, { method: 'GET' });
-  const jobs = isSuccess(res.code) ? res.data : [];
+  const jobs = isSuccess(res.code) ? res.data.filter((j) => j.kind === kind) : [];
   return {
+    kind,
     jobs,
     error: isSuccess(res.code) ? null : res.msg,
     open: jobs.some((j) => j.status === 'queued' || j.status === 'running'),
@@ -36,14 +46,23 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function WebCaptures({ loaderData }: Route.ComponentProps) {
-  const { jobs, error, open } = loaderData;
+  const { kind, jobs, error, open } = loaderData;
+  const name = kind === 'web' ? '网页取证' : '过程取证';
   return (
     <section className="page">
       {open ? <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} /> : null}
-      <h1>网页取证</h1>
+      <h1>{name}</h1>
+      <nav className="tabs" aria-label="在线取证">
+        <Link to="/evidences-all/web" aria-current={kind === 'web' ? 'page' : undefined}>
+          网页取证
+        </Link>
+        <Link to="/evidences-all/process" aria-current={kind === 'process' ? 'page' : undefined}>
+          过程取证
+        </Link>
+      </nav>
       <p>
-        <Link to="/newWeb" className="button primary">
-          新建网页取证
+        <Link to={kind === 'web' ? '/newWeb' : '/newProcess'} className="button primary">
+          新建{name}
         </Link>
       </p>
       {error ? (
@@ -59,7 +78,7 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
       <DataTable
         headers={['提交时间', '证据名称', '网址', '状态', '结果']}
         items={jobs}
-        empty="暂无网页取证记录"
+        empty={`暂无${name}记录`}
         row={(j) => (
           <tr key={j.id} data-testid="capture-row" data-status={j.status}>
             <td>{formatBeijing(j.createdAt)}</td>

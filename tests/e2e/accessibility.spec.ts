@@ -50,6 +50,8 @@ const ACCOUNT_PAGES = [
   '/notary/selectList',
   '/newWeb',
   '/evidences-all/web',
+  '/newProcess',
+  '/evidences-all/process',
 ];
 
 /**

@@ -133,3 +133,28 @@ test('a web capture is queued, preserved and linked to its certificate; a privat
   await page.goto('/evidences-all');
   await expect(page).toHaveURL(/\/evidences-all\/web$/);
 });
+
+test('a process capture: steps added by the form, replayed, recorded and preserved', async ({
+  page,
+  loginAs,
+}, info) => {
+  test.setTimeout(120_000);
+  const port = captureSitePort(Number(new URL(String(info.project.use.baseURL)).port));
+  await loginAs(DEMO, '/newProcess');
+  await page.getByLabel('第 1 步的网址、元素或数值').fill(`http://127.0.0.1:${port}/`);
+  // a row more: a server round trip without JavaScript, at once with it
+  await page.getByRole('button', { name: '添加步骤' }).click();
+  await expect(page.getByTestId('process-step')).toHaveCount(2);
+  await page.getByLabel('第 2 步', { exact: true }).selectOption('scroll');
+  await page.getByLabel('第 2 步的网址、元素或数值').fill('300');
+  await page.getByRole('button', { name: '添加步骤' }).click();
+  await expect(page.getByTestId('process-step')).toHaveCount(3);
+  await page.getByLabel('第 3 步', { exact: true }).selectOption('screenshot');
+  await page.getByLabel('证据名称').fill(`过程-${info.project.name}`);
+  await page.getByRole('button', { name: '开始取证' }).click();
+  await expect(page).toHaveURL(/\/evidences-all\/process\?job=\d+$/);
+  const row = page.getByTestId('capture-row').filter({ hasText: `过程-${info.project.name}` });
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await row.getByRole('link', { name: /查看证书/ }).click();
+  await expect(page.getByText('过程取证（录像）')).toBeVisible();
+});
