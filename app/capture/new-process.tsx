@@ -24,6 +24,7 @@ import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { ErrorSummary } from '../shell/error-summary.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
+import { CaptureEvidenceFields } from './evidence-fields.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '过程取证 - 存证云' }];
 
@@ -141,12 +142,7 @@ export default function NewProcessCapture({ loaderData, actionData }: Route.Comp
             添加步骤
           </button>
         ) : null}
-        <Field label="证据名称" id={fields.title.id} errors={fields.title.errors} hint="可选，默认为网站域名">
-          <input {...getInputProps(fields.title, { type: 'text' })} maxLength={100} />
-        </Field>
-        <Field label="标签" id={fields.label.id} errors={fields.label.errors}>
-          <input {...getInputProps(fields.label, { type: 'text' })} maxLength={30} placeholder="可选" />
-        </Field>
+        <CaptureEvidenceFields title={fields.title} label={fields.label} />
         <FormErrors errors={form.errors} />
         <button type="submit" className="button primary">
           开始取证

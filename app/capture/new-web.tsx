@@ -6,7 +6,7 @@
  * page source, every HTTP exchange as WARC, the server's address and certificate) and the WACZ package is preserved
  * as evidence. Internal and private addresses are refused.
  */
-import { getFormProps, getInputProps, getTextareaProps, useForm } from '@conform-to/react';
+import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/new-web';
@@ -25,6 +25,7 @@ import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { ErrorSummary } from '../shell/error-summary.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
+import { CaptureEvidenceFields } from './evidence-fields.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '网页取证 - 存证云' }];
 
@@ -77,12 +78,7 @@ export default function NewWebCapture({ loaderData, actionData }: Route.Componen
         >
           <textarea {...getTextareaProps(fields.urls)} rows={5} spellCheck={false} autoComplete="off" />
         </Field>
-        <Field label="证据名称" id={fields.title.id} errors={fields.title.errors} hint="可选，默认为网站域名">
-          <input {...getInputProps(fields.title, { type: 'text' })} maxLength={100} />
-        </Field>
-        <Field label="标签" id={fields.label.id} errors={fields.label.errors}>
-          <input {...getInputProps(fields.label, { type: 'text' })} maxLength={30} placeholder="可选" />
-        </Field>
+        <CaptureEvidenceFields title={fields.title} label={fields.label} />
         <FormErrors errors={form.errors} />
         <button type="submit" className="button primary">
           开始取证

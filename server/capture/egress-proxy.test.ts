@@ -8,9 +8,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser, type BrowserContext } from 'puppeteer-core';
+import type { Browser, BrowserContext } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS } from '../pdf/browser-pool.ts';
+import { launchChromium } from '../pdf/browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { addressRefusal, allowKey, parseAllowList } from './address-policy.ts';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.ts';
@@ -107,12 +107,7 @@ describe.skipIf(!hasChromium())('the egress proxy, with Chromium behind it', () 
   beforeAll(async () => {
     sitePort = await listen(site);
     otherPort = await listen(other);
-    browser = await puppeteer.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      pipe: true,
-    });
+    browser = await launchChromium(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
   });
   afterAll(async () => {
     await browser?.close();

@@ -10,9 +10,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS } from '../pdf/browser-pool.ts';
+import { launchChromium } from '../pdf/browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { checkWacz } from '../../tests/support/wacz-check.ts';
 import { allowKey } from './address-policy.ts';
@@ -44,12 +44,7 @@ describe.skipIf(!hasChromium())('process capture', () => {
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-process-'));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     port = (site.address() as AddressInfo).port;
-    browser = await puppeteer.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      pipe: true,
-    });
+    browser = await launchChromium(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
   });
   afterAll(async () => {
     await browser?.close();

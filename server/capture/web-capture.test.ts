@@ -14,9 +14,9 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS } from '../pdf/browser-pool.ts';
+import { launchChromium } from '../pdf/browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { checkWacz } from '../../tests/support/wacz-check.ts';
 import { allowKey } from './address-policy.ts';
@@ -95,12 +95,7 @@ describe.skipIf(!hasChromium())('web capture to WACZ', () => {
     secure = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, handler);
     p = await listen(plain);
     s = await listen(secure);
-    browser = await puppeteer.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      pipe: true,
-    });
+    browser = await launchChromium(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
   });
   afterAll(async () => {
     await browser?.close();

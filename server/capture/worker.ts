@@ -13,9 +13,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { CapturePaths, type ClaimedCaptureJob } from '../../contract/capture.ts';
-import { CHROMIUM_ARGS } from '../pdf/browser-pool.ts';
+import { launchChromium } from '../pdf/browser-pool.ts';
 import type { CaptureConfig } from './config.ts';
 import type { Resolver } from './egress-proxy.ts';
 import { captureProcess } from './process-capture.ts';
@@ -97,16 +97,7 @@ export function startCaptureWorker(opts: CaptureWorkerOptions): CaptureWorker {
   let finished = 0;
   const running = new Set<Promise<void>>();
 
-  const chromium = () =>
-    (browser ??= puppeteer.launch({
-      executablePath: opts.chromiumPath,
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      pipe: true,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    }));
+  const chromium = () => (browser ??= launchChromium(opts.chromiumPath));
 
   async function run(job: ClaimedCaptureJob): Promise<void> {
     const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), `cz-capture-${job.id}-`));

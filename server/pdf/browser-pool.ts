@@ -20,6 +20,25 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--headless=new',
 ];
 
+/**
+ * Launches the gateway's headless Chromium at `chromiumPath` (the PDF pool's and the capture worker's): DevTools over
+ * a pipe, not a port — when the gateway dies (even by SIGKILL) the pipe closes and Chromium exits with it instead of
+ * living on as an orphan, and nothing else on the machine can connect to it; the gateway's own shutdown closes it
+ * (puppeteer still kills it on exit). `protocolTimeout` in milliseconds.
+ */
+export function launchChromium(chromiumPath: string, protocolTimeout?: number): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: [...CHROMIUM_ARGS],
+    pipe: true,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+    ...(protocolTimeout ? { protocolTimeout } : {}),
+  });
+}
+
 /** Thrown when the pool and its queue are full: the caller answers 503 with Retry-After. */
 export class PoolBusyError extends Error {
   override name = 'PoolBusyError';
@@ -285,19 +304,7 @@ export class BrowserPool {
 
   private async launch(): Promise<Browser> {
     const started = Date.now();
-    const browser = await puppeteer.launch({
-      executablePath: this.opts.chromiumPath,
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      // DevTools over a pipe, not a port: when the gateway dies (even by SIGKILL) the pipe closes and Chromium
-      // exits with it instead of living on as an orphan; nothing else on the machine can connect to it either.
-      pipe: true,
-      // The gateway's own shutdown closes the browser after in-flight renders; puppeteer still kills it on exit.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      protocolTimeout: Math.max(this.opts.timeoutMs * 2, 30_000),
-    });
+    const browser = await launchChromium(this.opts.chromiumPath, Math.max(this.opts.timeoutMs * 2, 30_000));
     this.launches++;
     browser.on('disconnected', () => {
       if (this.browser === browser) {
