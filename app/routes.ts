@@ -59,6 +59,7 @@ export default [
   route('newWeb', 'capture/new-web.tsx'),
   route('newProcess', 'capture/new-process.tsx'),
   route('evidences-all/process', 'capture/web-list.tsx', { id: 'evidences-all-process' }),
+  route('evidences-all/process/queue/:id', 'capture/process-queue.tsx'),
   route('evidences-all', 'capture/web-list.tsx', { id: 'evidences-all' }),
   route('evidences-all/web', 'capture/web-list.tsx'),
   route('attestation-list', 'evidence/list-index.tsx'),

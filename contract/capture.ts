@@ -177,6 +177,9 @@ export interface CaptureJobView {
   error: string | null;
   /** The evidence it became, once done. */
   baoquan: string | null;
+  /** A finished process capture's step log (n from 1; `error` in Chinese), else null. */
+  log:
+    { n: number; action: ProcessStep['action']; detail: string; ok: boolean; error: string | null }[] | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -2,7 +2,7 @@
  * /newProcess: process capture (spec 01 §2 routes; issue 15 point 3). The user writes a short script — open a URL,
  * click, type, scroll, wait, screenshot — one row a step; 添加步骤 and 删除 are form submissions (Conform's list
  * intents), so rows are added and removed by a server round trip without JavaScript and at once with it. 开始取证
- * queues the job (Post/Redirect/Get) and leads to /evidences-all/process, where its progress shows. The gateway's
+ * queues the job (Post/Redirect/Get) and leads to its progress page (/evidences-all/process/queue/:id). The gateway's
  * worker replays the script in an isolated browser while recording a video (server/capture/process-capture.ts).
  */
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (isKycRefusal(res)) return data({ result: submission.reply(), gated: res.msg }, { status: 412 });
   if (!isSuccess(res.code))
     return data({ result: submission.reply({ formErrors: [res.msg] }) }, { status: 400 });
-  return redirect(`/evidences-all/process?job=${res.data.id}`);
+  return redirect(`/evidences-all/process/queue/${res.data.id}`);
 }
 
 export default function NewProcessCapture({ loaderData, actionData }: Route.ComponentProps) {

@@ -87,7 +87,13 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
               {j.urls[0]}
               {j.urls.length > 1 ? ` 等 ${j.urls.length} 个` : ''}
             </td>
-            <td>{STATUS[j.status]}</td>
+            <td>
+              {j.kind === 'process' ? (
+                <Link to={`/evidences-all/process/queue/${j.id}`}>{STATUS[j.status]}</Link>
+              ) : (
+                STATUS[j.status]
+              )}
+            </td>
             <td>
               {j.status === 'done' && j.baoquan ? (
                 <Link to={`/attestation/${encodeURIComponent(j.baoquan)}`}>查看证书 {j.baoquan}</Link>

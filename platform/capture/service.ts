@@ -30,6 +30,24 @@ import type { IntakeFile } from '../files/intake.ts';
 /** The answer when a worker no longer holds a job (another claimed it after the lease, or it ended). */
 const notHeld = () => new ApiError(ApiCode.BAD_REQUEST, CaptureMsg.jobMissing, 409);
 
+/** The step log of a process capture's record (`{steps: StepLog[]}`), or null when it has none. */
+function stepLogOf(meta: string | null): CaptureJobView['log'] {
+  if (!meta) return null;
+  try {
+    const steps = (JSON.parse(meta) as { steps?: unknown }).steps;
+    if (!Array.isArray(steps)) return null;
+    return steps.map((s: Record<string, unknown>) => ({
+      n: Number(s.n),
+      action: s.action as ProcessStep['action'],
+      detail: String(s.detail ?? ''),
+      ok: s.ok === true,
+      error: typeof s.error === 'string' ? s.error : null,
+    }));
+  } catch {
+    return null;
+  }
+}
+
 /** The owner's view of a job row (and the baoquan of its evidence). */
 function viewOf(r: {
   id: number;
@@ -40,6 +58,7 @@ function viewOf(r: {
   status: CaptureJobView['status'];
   error: string | null;
   baoquan: string | null;
+  meta_json: string | null;
   created_at: number;
   updated_at: number;
 }): CaptureJobView {
@@ -52,6 +71,7 @@ function viewOf(r: {
     status: r.status,
     error: r.error,
     baoquan: r.baoquan,
+    log: r.kind === 'process' ? stepLogOf(r.meta_json) : null,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   };
@@ -70,6 +90,7 @@ function jobsWithEvidence(db: Kysely<Database>) {
       'j.status',
       'j.error',
       'e.baoquan',
+      'j.meta_json',
       'j.created_at',
       'j.updated_at',
     ]);

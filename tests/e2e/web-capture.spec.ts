@@ -152,9 +152,14 @@ test('a process capture: steps added by the form, replayed, recorded and preserv
   await page.getByLabel('第 3 步', { exact: true }).selectOption('screenshot');
   await page.getByLabel('证据名称').fill(`过程-${info.project.name}`);
   await page.getByRole('button', { name: '开始取证' }).click();
-  await expect(page).toHaveURL(/\/evidences-all\/process\?job=\d+$/);
+  // its progress page refreshes itself until the capture ends, then shows each step's log line
+  await expect(page).toHaveURL(/\/evidences-all\/process\/queue\/\d+$/);
+  await expect(page.getByTestId('queue-status')).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await expect(page.getByTestId('step-log').locator('li')).toHaveCount(3);
+  await expect(page.getByTestId('step-log')).toContainText('滚动页面：完成');
+  await page.goto('/evidences-all/process');
   const row = page.getByTestId('capture-row').filter({ hasText: `过程-${info.project.name}` });
-  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await expect(row).toHaveAttribute('data-status', 'done');
   await row.getByRole('link', { name: /查看证书/ }).click();
   await expect(page.getByText('过程取证（录像）')).toBeVisible();
 });

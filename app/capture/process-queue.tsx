@@ -1,0 +1,75 @@
+/**
+ * /evidences-all/process/queue/:id: one process capture's progress (spec 01 §2 routes; issue 15 point 3) — its state,
+ * refreshed every few seconds while it is queued or running (a meta refresh: no JavaScript needed), then each step's
+ * log line (what was done and whether it worked) and the link to the preserved evidence's certificate, or why it
+ * failed.
+ */
+import { data, Link } from 'react-router';
+import type { Route } from './+types/process-queue';
+import { isSuccess } from '../../contract/envelope.ts';
+import { CapturePaths, type CaptureJobView } from '../../contract/capture.ts';
+import { authedCall } from '../lib/auth.server.ts';
+
+/** Seconds between refreshes while the capture is open. */
+const REFRESH_SECONDS = 3;
+
+const ACTION: Record<string, string> = {
+  visit: '打开网址',
+  click: '点击',
+  type: '输入文字',
+  scroll: '滚动页面',
+  wait: '等待',
+  screenshot: '截图',
+};
+
+export const meta: Route.MetaFunction = () => [{ title: '过程取证进度 - 存证云' }];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) throw data('取证任务不存在', { status: 404 });
+  const res = await authedCall<CaptureJobView>(request, context, CapturePaths.job, { query: { id } });
+  if (!isSuccess(res.code) || res.data.kind !== 'process')
+    throw data(res.msg || '取证任务不存在', { status: 404 });
+  return { job: res.data };
+}
+
+export default function ProcessQueue({ loaderData }: Route.ComponentProps) {
+  const { job } = loaderData;
+  const open = job.status === 'queued' || job.status === 'running';
+  return (
+    <section className="page narrow">
+      {open ? <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} /> : null}
+      <p className="breadcrumb">
+        <Link to="/evidences-all/process">过程取证</Link> / {job.title}
+      </p>
+      <h1>过程取证进度</h1>
+      <p role="status" data-testid="queue-status" data-status={job.status}>
+        {job.status === 'queued'
+          ? `排队中，本页每 ${REFRESH_SECONDS} 秒自动刷新。`
+          : job.status === 'running'
+            ? `取证中，本页每 ${REFRESH_SECONDS} 秒自动刷新。`
+            : job.status === 'done'
+              ? '取证完成，已保全。'
+              : `取证失败：${job.error ?? ''}`}
+      </p>
+      {job.log ? (
+        <ol className="verify-steps" data-testid="step-log">
+          {job.log.map((s) => (
+            <li key={s.n} data-status={s.ok ? 'pass' : 'fail'}>
+              <strong>
+                {ACTION[s.action] ?? s.action}：{s.ok ? '完成' : '未完成'}
+              </strong>
+              {s.detail ? <p className="break">{s.detail}</p> : null}
+              {s.error ? <p className="form-error">{s.error}</p> : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {job.status === 'done' && job.baoquan ? (
+        <p>
+          <Link to={`/attestation/${encodeURIComponent(job.baoquan)}`}>查看证书 {job.baoquan}</Link>
+        </p>
+      ) : null}
+    </section>
+  );
+}
