@@ -164,6 +164,27 @@ export type CaptureKind = 'web' | 'process';
 /** A job's state: waiting, being captured, preserved as evidence, or failed. */
 export type CaptureStatus = 'queued' | 'running' | 'done' | 'failed';
 
+/** The states as the pages name them. */
+export const CAPTURE_STATUS_WORDS: Record<CaptureStatus, string> = {
+  queued: '排队中',
+  running: '取证中',
+  done: '已保全',
+  failed: '取证失败',
+};
+
+/** The step actions as the form, the log and the pages name them. */
+export const PROCESS_ACTION_WORDS: Record<ProcessStep['action'], string> = {
+  visit: '打开网址',
+  click: '点击',
+  type: '输入文字',
+  scroll: '滚动页面',
+  wait: '等待',
+  screenshot: '截图',
+};
+
+/** Seconds between the self-refreshes of a capture's pages while it is open. */
+export const CAPTURE_REFRESH_SECONDS = 3;
+
 /** A capture job as its owner sees it. */
 export interface CaptureJobView {
   id: number;

@@ -7,20 +7,13 @@
 import { data, Link } from 'react-router';
 import type { Route } from './+types/process-queue';
 import { isSuccess } from '../../contract/envelope.ts';
-import { CapturePaths, type CaptureJobView } from '../../contract/capture.ts';
+import {
+  CAPTURE_REFRESH_SECONDS,
+  CapturePaths,
+  PROCESS_ACTION_WORDS,
+  type CaptureJobView,
+} from '../../contract/capture.ts';
 import { authedCall } from '../lib/auth.server.ts';
-
-/** Seconds between refreshes while the capture is open. */
-const REFRESH_SECONDS = 3;
-
-const ACTION: Record<string, string> = {
-  visit: '打开网址',
-  click: '点击',
-  type: '输入文字',
-  scroll: '滚动页面',
-  wait: '等待',
-  screenshot: '截图',
-};
 
 export const meta: Route.MetaFunction = () => [{ title: '过程取证进度 - 存证云' }];
 
@@ -38,16 +31,16 @@ export default function ProcessQueue({ loaderData }: Route.ComponentProps) {
   const open = job.status === 'queued' || job.status === 'running';
   return (
     <section className="page narrow">
-      {open ? <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} /> : null}
+      {open ? <meta httpEquiv="refresh" content={String(CAPTURE_REFRESH_SECONDS)} /> : null}
       <p className="breadcrumb">
         <Link to="/evidences-all/process">过程取证</Link> / {job.title}
       </p>
       <h1>过程取证进度</h1>
       <p role="status" data-testid="queue-status" data-status={job.status}>
         {job.status === 'queued'
-          ? `排队中，本页每 ${REFRESH_SECONDS} 秒自动刷新。`
+          ? `排队中，本页每 ${CAPTURE_REFRESH_SECONDS} 秒自动刷新。`
           : job.status === 'running'
-            ? `取证中，本页每 ${REFRESH_SECONDS} 秒自动刷新。`
+            ? `取证中，本页每 ${CAPTURE_REFRESH_SECONDS} 秒自动刷新。`
             : job.status === 'done'
               ? '取证完成，已保全。'
               : `取证失败：${job.error ?? ''}`}
@@ -57,7 +50,7 @@ export default function ProcessQueue({ loaderData }: Route.ComponentProps) {
           {job.log.map((s) => (
             <li key={s.n} data-status={s.ok ? 'pass' : 'fail'}>
               <strong>
-                {ACTION[s.action] ?? s.action}：{s.ok ? '完成' : '未完成'}
+                {PROCESS_ACTION_WORDS[s.action]}：{s.ok ? '完成' : '未完成'}
               </strong>
               {s.detail ? <p className="break">{s.detail}</p> : null}
               {s.error ? <p className="form-error">{s.error}</p> : null}

@@ -8,24 +8,15 @@ import { Link, redirect } from 'react-router';
 import type { Route } from './+types/web-list';
 import { isSuccess } from '../../contract/envelope.ts';
 import {
+  CAPTURE_REFRESH_SECONDS,
+  CAPTURE_STATUS_WORDS,
   CapturePaths,
   type CaptureJobView,
   type CaptureKind,
-  type CaptureStatus,
 } from '../../contract/capture.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
-
-/** Seconds between refreshes while a capture is open. */
-const REFRESH_SECONDS = 3;
-
-const STATUS: Record<CaptureStatus, string> = {
-  queued: '排队中',
-  running: '取证中',
-  done: '已保全',
-  failed: '取证失败',
-};
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: `${data?.kind === 'process' ? '过程取证' : '网页取证'}记录 - 存证云` },
@@ -50,7 +41,7 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
   const name = kind === 'web' ? '网页取证' : '过程取证';
   return (
     <section className="page">
-      {open ? <meta httpEquiv="refresh" content={String(REFRESH_SECONDS)} /> : null}
+      {open ? <meta httpEquiv="refresh" content={String(CAPTURE_REFRESH_SECONDS)} /> : null}
       <h1>{name}</h1>
       <nav className="tabs" aria-label="在线取证">
         <Link to="/evidences-all/web" aria-current={kind === 'web' ? 'page' : undefined}>
@@ -72,7 +63,7 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
       ) : null}
       {open ? (
         <p role="status" className="form-notice">
-          取证进行中，本页每 {REFRESH_SECONDS} 秒自动刷新。
+          取证进行中，本页每 {CAPTURE_REFRESH_SECONDS} 秒自动刷新。
         </p>
       ) : null}
       <DataTable
@@ -89,9 +80,9 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
             </td>
             <td>
               {j.kind === 'process' ? (
-                <Link to={`/evidences-all/process/queue/${j.id}`}>{STATUS[j.status]}</Link>
+                <Link to={`/evidences-all/process/queue/${j.id}`}>{CAPTURE_STATUS_WORDS[j.status]}</Link>
               ) : (
-                STATUS[j.status]
+                CAPTURE_STATUS_WORDS[j.status]
               )}
             </td>
             <td>

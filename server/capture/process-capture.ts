@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'puppeteer-core';
-import type { ProcessStep } from '../../contract/capture.ts';
+import { PROCESS_ACTION_WORDS, type ProcessStep } from '../../contract/capture.ts';
 import { openCaptureSession, type CaptureOptions } from './web-capture.ts';
 
 /** One step as the log records it. */
@@ -84,16 +84,6 @@ async function doStep(page: Page, s: ProcessStep, timeout: number): Promise<stri
   }
 }
 
-/** The actions as the log and the form name them. */
-export const ACTION_WORDS: Record<ProcessStep['action'], string> = {
-  visit: '打开网址',
-  click: '点击',
-  type: '输入文字',
-  scroll: '滚动页面',
-  wait: '等待',
-  screenshot: '截图',
-};
-
 /**
  * Replays `steps` in a capture session of `browser`, recording the video, a screenshot and log line per step and
  * the WARC, and packages them as a WACZ. @throws when the work directory or the package cannot be written
@@ -121,7 +111,7 @@ export async function captureProcess(
           detail = await doStep(page, s, opts.timeoutMs);
         } catch (err) {
           const reason = (err as Error).message.split('\n')[0];
-          error = `第 ${n} 步（${ACTION_WORDS[s.action]}）无法完成：${reason}`;
+          error = `第 ${n} 步（${PROCESS_ACTION_WORDS[s.action]}）无法完成：${reason}`;
         }
         const shot = path.join(opts.workDir, `step-${n}.png`);
         const saved = await page
