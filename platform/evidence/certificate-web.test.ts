@@ -1,6 +1,6 @@
 /** The web capture's certificate rows (certificate-web.ts): read defensively from the job's record, escaped when shown. */
 import { describe, expect, it } from 'vitest';
-import { parseCaptureMeta } from './certificate-web.ts';
+import { parseCaptureMeta, parseProcessMeta } from './certificate-web.ts';
 import { renderCertificateHtml } from './certificate.ts';
 
 const FACTS = {
@@ -51,6 +51,26 @@ describe('web capture certificate', () => {
     expect(html).toContain('取证时间</th><td>2026-11-27 16:00:00（北京时间）');
     expect(html).toContain('TLS 证书</th><td>a.example（签发者：CA，有效期至 2027-01-01）');
     expect(html).not.toContain('<script>');
+  });
+
+  it("lists a process capture's steps, done or not, and its video", () => {
+    const html = renderCertificateHtml({
+      ...FACTS,
+      kind: 'process',
+      steps: parseProcessMeta(
+        JSON.stringify({
+          steps: [
+            { n: 1, action: 'visit', detail: 'https://a.example/', ok: true, at: '2026-11-27T08:00:00.000Z' },
+            { n: 2, action: 'click', detail: '#go', ok: false, error: '第 2 步（点击）无法完成：超时' },
+          ],
+        }),
+      ),
+    });
+    expect(html).toContain('第 1 步</th><td>打开网址：https://a.example/（完成，2026-11-27 16:00:00）');
+    expect(html).toContain('第 2 步</th><td>点击：#go（未完成：第 2 步（点击）无法完成：超时）');
+    expect(html).toContain('取证录像</th><td>取证包内 capture/process.webm');
+    expect(html).toContain('证据类型</th><td>过程取证（录像）');
+    expect(parseProcessMeta('{')).toEqual([]);
   });
 
   it('says why a page could not be captured', () => {

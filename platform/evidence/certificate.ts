@@ -8,9 +8,11 @@
  */
 import {
   capturedPageRows,
+  capturedStepRows,
   PROCESS_STATEMENT,
   WEB_STATEMENT,
   type CapturedPageFacts,
+  type CapturedStepFacts,
 } from './certificate-web.ts';
 import { fileTypeLabel, packageContents, type EvidenceView } from '../../contract/evidence.ts';
 import { formatBytes } from '../../contract/messages.ts';
@@ -39,6 +41,8 @@ export interface CertificateFacts extends Pick<
   device?: DeviceFacts;
   /** Web capture: the captured pages (certificate-web.ts). */
   capture?: CapturedPageFacts[];
+  /** Process capture: its steps (certificate-web.ts). */
+  steps?: CapturedStepFacts[];
 }
 
 const ESCAPES: Record<string, string> = {
@@ -131,6 +135,7 @@ function kindRows(f: CertificateFacts): [string, string][] {
       ...head,
       ['证据类型', kind === 'web' ? '网页取证' : '过程取证（录像）'],
       ...(f.capture ?? []).flatMap((p, i) => capturedPageRows(p, i + 1)),
+      ...capturedStepRows(f.steps ?? []),
       ['取证包文件', `${f.fileName}（WACZ，${sizeText(f.fileSize)}）`],
       ...tail,
       ['取证包SHA256', f.sha256],

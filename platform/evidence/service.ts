@@ -22,7 +22,7 @@ import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/
 import { notify } from '../notification/notifications.ts';
 import { appendLeaf, ownerRef, withLedgerTransaction } from '../ledger/ledger.ts';
 import { newBaoquan, storageKeyFor } from './baoquan.ts';
-import { parseCaptureMeta } from './certificate-web.ts';
+import { parseCaptureMeta, parseProcessMeta } from './certificate-web.ts';
 import { formatBeijingDate, renderCertificateHtml } from './certificate.ts';
 import { parseDataFields } from './property.ts';
 import type { DetectedType } from './filetype.ts';
@@ -354,6 +354,7 @@ export async function buildView(
       userData,
       device,
       capture: ev.kind === 'web' ? parseCaptureMeta(ev.capture_meta) : undefined,
+      steps: ev.kind === 'process' ? parseProcessMeta(ev.capture_meta) : undefined,
     }),
     chainhash: ev.chainhash,
     filehash: ev.sha256,
