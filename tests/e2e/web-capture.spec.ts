@@ -162,4 +162,5 @@ test('a process capture: steps added by the form, replayed, recorded and preserv
   await expect(row).toHaveAttribute('data-status', 'done');
   await row.getByRole('link', { name: /查看证书/ }).click();
   await expect(page.getByText('过程取证（录像）')).toBeVisible();
+  await expect(page.getByRole('row', { name: /第 2 步/ })).toContainText('滚动页面：300 像素（完成');
 });
