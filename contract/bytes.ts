@@ -82,3 +82,16 @@ export function uint64BE(n: bigint): Uint8Array {
   new DataView(out.buffer).setBigUint64(0, n, false);
   return out;
 }
+
+/**
+ * The DER bytes of every `-----BEGIN <label>-----` block of a PEM text (RFC 7468), in order.
+ * @throws Error when a block's body is not base64
+ */
+export function pemBlocks(pem: string, label: string): Uint8Array<ArrayBuffer>[] {
+  const re = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, 'g');
+  return [...pem.matchAll(re)].map((m) => {
+    const der = decodeBase64(m[1]!.replace(/\s+/g, ''));
+    if (!der) throw new Error(`a PEM ${label} block is not base64`);
+    return der;
+  });
+}

@@ -236,5 +236,8 @@ export const CompleteCaptureFields = z.object({
   worker: z.string().min(1).max(64),
 });
 
+/** `GET /api/capture/jobs`: the kind listed (both when absent). */
+export const CaptureJobsQuery = z.object({ kind: z.enum(['web', 'process']).optional() });
+
 /** `GET /api/capture/job`. */
 export const CaptureJobQuery = z.object({ id: z.coerce.number().int().positive() });

@@ -8,9 +8,8 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import type * as NodeCryptoModule from 'node:crypto';
-import { decodeBase64, hexToBytes } from './bytes.ts';
+import { hexToBytes, pemBlocks, utf8ToBytes } from './bytes.ts';
 
 /** node:crypto where the runtime has it (Node ≥ 20.16), else null. */
 const nodeCrypto: typeof NodeCryptoModule | null =
@@ -58,10 +57,8 @@ export function verifyEd25519(signature: Uint8Array, message: Uint8Array, public
  * @throws Error when the text is not one PEM public key block of an Ed25519 SubjectPublicKeyInfo
  */
 export function ed25519RawFromPem(pem: string): Uint8Array {
-  const m = /-----BEGIN PUBLIC KEY-----([\sA-Za-z0-9+/=]*?)-----END PUBLIC KEY-----/.exec(pem);
-  if (!m) throw new Error('not a PEM public key');
-  const der = decodeBase64(m[1]!.replace(/\s+/g, ''));
-  if (!der) throw new Error('the PEM public key is not base64');
+  const [der] = pemBlocks(pem, 'PUBLIC KEY');
+  if (!der) throw new Error('not a PEM public key');
   if (der.length !== 44 || !ED25519_SPKI_PREFIX.every((b, i) => der[i] === b))
     throw new Error('not an Ed25519 key');
   return der.subarray(12);

@@ -11,6 +11,7 @@
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { pemBlocks } from './bytes.ts';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 const TST_INFO = '1.2.840.113549.1.9.16.1.4';
@@ -182,9 +183,7 @@ export async function checkTimestampToken(
   };
 }
 
-/** DER certificates of every `CERTIFICATE` block of a PEM text. */
+/** DER certificates of every `CERTIFICATE` block of a PEM text. @throws Error when a block is not base64 */
 export function certificatesOfPem(pem: string): Uint8Array<ArrayBuffer>[] {
-  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) =>
-    bytes(Uint8Array.from(atob(m[1]!.replace(/\s+/g, '')), (c) => c.charCodeAt(0))),
-  );
+  return pemBlocks(pem, 'CERTIFICATE');
 }

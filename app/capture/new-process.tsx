@@ -6,20 +6,11 @@
  * worker replays the script in an isolated browser while recording a video (server/capture/process-capture.ts).
  */
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect } from 'react-router';
+import { Form, Link } from 'react-router';
 import type { Route } from './+types/new-process';
-import { isSuccess } from '../../contract/envelope.ts';
-import {
-  CapturePaths,
-  CreateProcessCaptureBody,
-  MAX_PROCESS_STEPS,
-  type CaptureJobView,
-} from '../../contract/capture.ts';
-import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
-import { readForm } from '../lib/form-body.server.ts';
-import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { CapturePaths, CreateProcessCaptureBody, MAX_PROCESS_STEPS } from '../../contract/capture.ts';
+import { kycGateHref } from '../kyc/gate.server.ts';
+import { queueCapture } from './queue-capture.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { ErrorSummary } from '../shell/error-summary.tsx';
@@ -48,24 +39,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { gate: await kycGateHref(request, context) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request, context);
-  await validateCsrf(formData, request, context);
-  const submission = parseWithZod(formData, { schema: CreateProcessCaptureBody });
-  // 添加步骤 / 删除: the same form back with one row more or less
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 });
-  const res = await authedCall<CaptureJobView>(request, context, CapturePaths.createProcess, {
+export function action({ request, context }: Route.ActionArgs) {
+  // 添加步骤 / 删除 answer the same form back with one row more or less
+  return queueCapture(request, context, {
+    schema: CreateProcessCaptureBody,
+    path: CapturePaths.createProcess,
     // the rows as entered (the platform checks them with the same schema)
-    body: {
-      steps: JSON.stringify(submission.payload.steps),
-      title: submission.value.title,
-      label: submission.value.label,
-    },
+    body: (value, payload) => ({
+      steps: JSON.stringify(payload.steps),
+      title: value.title,
+      label: value.label,
+    }),
+    next: (job) => `/evidences-all/process/queue/${job.id}`,
   });
-  if (isKycRefusal(res)) return data({ result: submission.reply(), gated: res.msg }, { status: 412 });
-  if (!isSuccess(res.code))
-    return data({ result: submission.reply({ formErrors: [res.msg] }) }, { status: 400 });
-  return redirect(`/evidences-all/process/queue/${res.data.id}`);
 }
 
 export default function NewProcessCapture({ loaderData, actionData }: Route.ComponentProps) {

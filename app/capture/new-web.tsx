@@ -7,20 +7,11 @@
  * as evidence. Internal and private addresses are refused.
  */
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { data, Form, Link, redirect } from 'react-router';
+import { Form, Link } from 'react-router';
 import type { Route } from './+types/new-web';
-import { isSuccess } from '../../contract/envelope.ts';
-import {
-  CapturePaths,
-  CreateWebCaptureBody,
-  MAX_CAPTURE_URLS,
-  type CaptureJobView,
-} from '../../contract/capture.ts';
-import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrf } from '../lib/csrf.server.ts';
-import { readForm } from '../lib/form-body.server.ts';
-import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { CapturePaths, CreateWebCaptureBody, MAX_CAPTURE_URLS } from '../../contract/capture.ts';
+import { kycGateHref } from '../kyc/gate.server.ts';
+import { queueCapture } from './queue-capture.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { ErrorSummary } from '../shell/error-summary.tsx';
@@ -33,19 +24,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { gate: await kycGateHref(request, context) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await readForm(request, context);
-  await validateCsrf(formData, request, context);
-  const submission = parseWithZod(formData, { schema: CreateWebCaptureBody });
-  if (submission.status !== 'success') return data({ result: submission.reply() }, { status: 400 });
-  const res = await authedCall<CaptureJobView>(request, context, CapturePaths.createWeb, {
+export function action({ request, context }: Route.ActionArgs) {
+  return queueCapture(request, context, {
+    schema: CreateWebCaptureBody,
+    path: CapturePaths.createWeb,
     // one URL a line, as the form sent them (the contract takes either form)
-    body: { ...submission.value, urls: submission.value.urls.join('\n') },
+    body: (value) => ({ ...value, urls: value.urls.join('\n') }),
+    next: (job) => `/evidences-all/web?job=${job.id}`,
   });
-  if (isKycRefusal(res)) return data({ result: submission.reply(), gated: res.msg }, { status: 412 });
-  if (!isSuccess(res.code))
-    return data({ result: submission.reply({ formErrors: [res.msg] }) }, { status: 400 });
-  return redirect(`/evidences-all/web?job=${res.data.id}`);
 }
 
 export default function NewWebCapture({ loaderData, actionData }: Route.ComponentProps) {

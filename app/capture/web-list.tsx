@@ -26,8 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const where = new URL(request.url).pathname.replace(/\/+$/, '');
   if (where === '/evidences-all') throw redirect('/evidences-all/web');
   const kind: CaptureKind = where === '/evidences-all/process' ? 'process' : 'web';
-  const res = await authedCall<CaptureJobView[]>(request, context, CapturePaths.jobs, { method: 'GET' });
-  const jobs = isSuccess(res.code) ? res.data.filter((j) => j.kind === kind) : [];
+  const res = await authedCall<CaptureJobView[]>(request, context, CapturePaths.jobs, { query: { kind } });
+  const jobs = isSuccess(res.code) ? res.data : [];
   return {
     kind,
     jobs,

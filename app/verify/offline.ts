@@ -9,13 +9,10 @@
 import { data } from 'react-router';
 import type { Route } from './+types/offline';
 import { isSuccess } from '../../contract/envelope.ts';
+import { escapeHtml } from '../../contract/html-escape.ts';
 import { LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 import verifierScript from '../../build-offline/verifier.js?raw';
-
-/** Text for an HTML element or attribute value. */
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON safe inside a `<script>` element: no `<`, so no `</script>` and no `<!--`. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');

@@ -20,13 +20,7 @@ import {
 } from '@zip.js/zip.js/lib/zip-core-native.js';
 import type { LedgerPublicKey } from '../../contract/ledger.ts';
 import { verifyPackageEntries, type PackageReader } from '../../contract/package-core.ts';
-import {
-  NO_PACKAGE,
-  UNREADABLE_PACKAGE,
-  verdictOf,
-  verifyOptionsOf,
-  type PackageVerdict,
-} from './package-steps.ts';
+import { packageVerdict, type PackageVerdict } from './package-steps.ts';
 
 // no workers (a page's CSP forbids blob: workers, and a saved file has no worker script to load): inflate in the page
 configure({ useWebWorkers: false });
@@ -79,15 +73,13 @@ function readerOf(files: Map<string, FileEntry>): PackageReader {
  * readable ZIP or holds no package; never throws
  */
 export async function checkPackageFile(file: Blob, key: LedgerPublicKey): Promise<PackageVerdict> {
-  let zip: ZipReader<unknown> | null = null;
+  const zip = new ZipReader(new BlobReader(file));
   try {
-    zip = new ZipReader(new BlobReader(file));
-    const files = new Map((await zip.getEntries()).filter(isFile).map((e) => [e.filename, e]));
-    const [report] = await verifyPackageEntries(readerOf(files), verifyOptionsOf(key));
-    return report ? verdictOf(report, key.keyId) : { error: NO_PACKAGE };
-  } catch {
-    return { error: UNREADABLE_PACKAGE };
+    return await packageVerdict(key, async (opts) => {
+      const files = new Map((await zip.getEntries()).filter(isFile).map((e) => [e.filename, e]));
+      return verifyPackageEntries(readerOf(files), opts);
+    });
   } finally {
-    await zip?.close().catch(() => undefined);
+    await zip.close().catch(() => undefined);
   }
 }

@@ -87,6 +87,23 @@ export const UNREADABLE_PACKAGE = '无法读取该文件：请上传从证据页
 export const NO_PACKAGE = '证据包不完整或 proof.json 格式错误。';
 
 /**
+ * Runs `check` (a reader of the package's ZIP and the seven steps) with the verifier options of the published key
+ * `key` and words its first report: the page's verdict, or why there is none — the ZIP cannot be read (`check`
+ * threw) or holds no package. Never throws.
+ */
+export async function packageVerdict(
+  key: LedgerPublicKey,
+  check: (opts: VerifyOptions) => Promise<PackageReport[]>,
+): Promise<PackageVerdict> {
+  try {
+    const [report] = await check(verifyOptionsOf(key));
+    return report ? verdictOf(report, key.keyId) : { error: NO_PACKAGE };
+  } catch {
+    return { error: UNREADABLE_PACKAGE };
+  }
+}
+
+/**
  * The verifier's options for a published key: the package must be signed by it, the cosignatures of its witnesses
  * are checked, and the token must chain to its TSA's certificates.
  */

@@ -16,13 +16,7 @@ import type { LedgerPublicKey } from '../../contract/ledger.ts';
 import { VerifyPaths } from '../../contract/verify.ts';
 import { Msg } from '../../contract/messages.ts';
 import { verifyPackage } from '../../contract/package-verify.ts';
-import {
-  NO_PACKAGE,
-  UNREADABLE_PACKAGE,
-  verdictOf,
-  verifyOptionsOf,
-  type PackageVerdict,
-} from './package-steps.ts';
+import { packageVerdict, UNREADABLE_PACKAGE, type PackageVerdict } from './package-steps.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { hashUpload } from './lookup.server.ts';
 
@@ -55,8 +49,7 @@ export async function checkUploadedPackage(
     });
     if ('error' in upload) return upload;
     if (!upload.sha256) return { error: '请选择证据包（ZIP 文件）' };
-    const [report] = await verifyPackage(file, verifyOptionsOf(key.data));
-    return report ? verdictOf(report, key.data.keyId) : { error: NO_PACKAGE };
+    return await packageVerdict(key.data, (opts) => verifyPackage(file, opts));
   } catch {
     return { error: UNREADABLE_PACKAGE };
   } finally {

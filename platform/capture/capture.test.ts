@@ -139,6 +139,9 @@ forEachDialect('capture jobs', (h) => {
       token,
     );
     expect(job.data).toMatchObject({ kind: 'process', status: 'queued', urls: ['https://example.com/'] });
+    const processes = await get<CaptureJobView[]>(h.app, CapturePaths.jobs, { kind: 'process' }, token);
+    expect(processes.data.map((j) => j.kind)).toEqual(processes.data.map(() => 'process'));
+    expect(processes.data[0]!.id).toBe(job.data.id);
     const claimed = (await claim('gw')).data;
     expect(claimed?.steps).toEqual([
       { action: 'visit', url: 'https://example.com/' },

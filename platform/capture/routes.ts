@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiCode, ok } from '../../contract/envelope.ts';
 import {
   CaptureJobQuery,
+  CaptureJobsQuery,
   CaptureMsg,
   CapturePaths,
   ClaimCaptureBody,
@@ -64,9 +65,10 @@ export async function captureRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get(CapturePaths.jobs, { preHandler: app.requireUser }, async (request) =>
-    ok(await listCaptures(db, currentUser(request).id)),
-  );
+  app.get(CapturePaths.jobs, { preHandler: app.requireUser }, async (request) => {
+    const { kind } = parseInput(CaptureJobsQuery, request.query);
+    return ok(await listCaptures(db, currentUser(request).id, kind));
+  });
 
   app.get(CapturePaths.job, { preHandler: app.requireUser }, async (request) => {
     const { id } = parseInput(CaptureJobQuery, request.query);

@@ -161,10 +161,15 @@ async function createCapture(
   return captureOf(db, userId, id);
 }
 
-/** The user's jobs, newest first (at most 50). */
-export async function listCaptures(db: Kysely<Database>, userId: number): Promise<CaptureJobView[]> {
+/** The user's jobs (of `kind`, or all), newest first (at most 50). */
+export async function listCaptures(
+  db: Kysely<Database>,
+  userId: number,
+  kind?: CaptureKind,
+): Promise<CaptureJobView[]> {
   const rows = await jobsWithEvidence(db)
     .where('j.user_id', '=', userId)
+    .$if(kind !== undefined, (q) => q.where('j.kind', '=', kind!))
     .orderBy('j.id', 'desc')
     .limit(50)
     .execute();

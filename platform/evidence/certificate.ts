@@ -6,6 +6,7 @@
  * package has no original file, user data's has data.csv); deleted evidence carries the owner's deletion date. Every
  * interpolated value is HTML-escaped; the UI sanitizes it again before rendering (ARCHITECTURE).
  */
+import { escapeHtml } from '../../contract/html-escape.ts';
 import {
   capturedPageRows,
   capturedStepRows,
@@ -43,19 +44,6 @@ export interface CertificateFacts extends Pick<
   capture?: CapturedPageFacts[];
   /** Process capture: its steps (certificate-web.ts). */
   steps?: CapturedStepFacts[];
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Escapes the five HTML-significant characters. */
-export function escapeHtml(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 /** "138****8000": the first three and last four digits of a mobile number; other shapes keep only the ends. */

@@ -57,6 +57,8 @@ export interface EgressProxy {
   url: string;
   blocked: BlockedRequest[];
   connections: EgressConnection[];
+  /** The address the proxy last connected to for the host of `url` (the server's IP), or null. */
+  addressOf(url: string): string | null;
   /** Bytes relayed so far. */
   bytes(): number;
   /** True once `maxBytes` was passed. */
@@ -103,12 +105,17 @@ async function checkedAddress(
   return { address: addresses[0]! };
 }
 
+/** The host of `url` as connections record it: an IPv6 literal without its brackets. */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
 /** The host and port of a CONNECT authority (`host:port`, `[v6]:port`), or null. */
 function authorityOf(authority: string): { host: string; port: number } | null {
   try {
     const u = new URL(`http://${authority}`);
     if (u.username || u.password || u.pathname !== '/' || u.search) return null;
-    return { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 443) };
+    return { host: hostOf(u), port: Number(u.port || 443) };
   } catch {
     return null;
   }
@@ -164,7 +171,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     if (url.username || url.password) return deny(400, '网址不能包含用户名或密码');
     if (cut) return deny(403, overLimitReason());
     const port = Number(url.port || 80);
-    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const host = hostOf(url);
     const checked = await checkedAddress(host, port, opts, resolve);
     if ('reason' in checked) return deny(403, checked.reason);
     const headers: http.OutgoingHttpHeaders = {};
@@ -199,7 +206,6 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   });
 
   server.on('connect', async (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
     const authority = authorityOf(req.url ?? '');
     const target = `https://${req.url ?? ''}`;
     const deny = (reason: string) => {
@@ -238,6 +244,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     url: `http://127.0.0.1:${port}`,
     blocked,
     connections,
+    addressOf: (url) => {
+      const host = hostOf(new URL(url));
+      return connections.findLast((c) => c.host === host)?.address ?? null;
+    },
     bytes: () => relayed,
     overLimit: () => cut,
     close: () =>

@@ -87,7 +87,6 @@ function recordExchanges(
     const task = (async () => {
       const redirect = status >= 300 && status < 400;
       const body = redirect ? null : await res.buffer().catch(() => null);
-      const host = new URL(res.url()).hostname.replace(/^\[|\]$/g, '');
       const exchange: Exchange = {
         url: res.url(),
         method: req.method(),
@@ -97,7 +96,7 @@ function recordExchanges(
         statusText: res.statusText(),
         responseHeaders: res.headers(),
         body: body ? new Uint8Array(body) : null,
-        ipAddress: proxy.connections.findLast((c) => c.host === host)?.address ?? null,
+        ipAddress: proxy.addressOf(res.url()),
         date: now(),
       };
       await warc.exchange(exchange);
@@ -157,7 +156,6 @@ async function capturePage(
   }
   if (!res) return { ...base, error: '无法打开该网址' };
   const finalUrl = res.url();
-  const host = new URL(finalUrl).hostname.replace(/^\[|\]$/g, '');
   const refused = proxy.blocked.find((b) => b.target === finalUrl);
   const dir = `capture/page-${n}`;
   const out = path.join(opts.workDir, `page-${n}`);
@@ -182,7 +180,7 @@ async function capturePage(
       .map((r) => r.url()),
     status: res.status(),
     title: await page.title(),
-    serverIp: proxy.connections.findLast((c) => c.host === host)?.address ?? null,
+    serverIp: proxy.addressOf(finalUrl),
     tls: tlsOf(res),
     responseHeaders: res.headers(),
     capturedAt: now().toISOString(),
