@@ -152,6 +152,9 @@ export const EVIDENCE_SAVE_PATHS: ReadonlySet<string> = new Set([
   EvidencePaths.save,
   EvidencePaths.saveHash,
   EvidencePaths.saveProperty,
+  // the open API's saves (contract/open-api.ts OpenApiPaths.file, .hash)
+  '/api/open/v1/evidences/file',
+  '/api/open/v1/evidences/hash',
 ]);
 
 /** The preservation number a save call's answer carries when it succeeded (code 200), else null. */

@@ -93,6 +93,12 @@ export interface PlatformConfig {
    */
   internalApiKey: string | undefined;
   /**
+   * API_KEYS_KEY_FILE: the file holding the key that seals enterprises' SecurityKeys for open-API signature checks
+   * (64 hex, created 0600 on first start when missing; default `${dataDir}/keys/api-keys.key`). Several platform
+   * instances share one file; keep it out of database backups (docs/decisions/038-open-api-signing.md).
+   */
+  apiKeysKeyFile: string | undefined;
+  /**
    * Document signing (decision 029): PLATFORM_OPERATOR (default 存证云), the signer's name in a generated local
    * certificate; DOCUMENT_SIGNING_PEM_FILE, a PEM bundle (PKCS#8 key, signer certificate, issuers) from a real CA
    * that replaces the local one generated under `${dataDir}/keys/`.
@@ -209,6 +215,7 @@ const EnvSchema = z.object({
   ALIPAY_KEY_TYPE: z.enum(['PKCS1', 'PKCS8']).default('PKCS8'),
   PUBLIC_URL: z.url().optional(),
   INTERNAL_API_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  API_KEYS_KEY_FILE: z.string().trim().min(1).optional(),
   PLATFORM_OPERATOR: z.string().trim().min(1).max(64).default('存证云'),
   DOCUMENT_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   NOTARY_OFFICE: z.string().trim().min(1).max(64).default('合作公证机构'),
@@ -370,6 +377,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
         : null,
     publicUrl,
     internalApiKey: e.INTERNAL_API_KEY,
+    apiKeysKeyFile: e.API_KEYS_KEY_FILE,
     documentSigning: { operator: e.PLATFORM_OPERATOR, pemFile: e.DOCUMENT_SIGNING_PEM_FILE },
     notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
     ledgerOrigin: e.LEDGER_ORIGIN ?? `${new URL(publicUrl).host}/ledger`,

@@ -11,6 +11,7 @@ import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
 import { TencentSmsProvider } from './account/sms-tencent.ts';
 import type { PlatformConfig } from './config.ts';
 import { readOrCreateKeyFile } from './core/key-file.ts';
+import { ApiKeySealer, apiKeysKeyPath } from './open-api/sealed-keys.ts';
 import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
@@ -33,6 +34,8 @@ declare module 'fastify' {
     tmpDir: string;
     /** The key the gateway's jobs present on `/api/internal/*` (INTERNAL_API_KEY or `${dataDir}/keys/internal.key`). */
     internalKey: string;
+    /** Seals SecurityKeys for the open API's signature checks (open-api/sealed-keys.ts; API_KEYS_KEY_FILE). */
+    apiKeys: ApiKeySealer;
   }
 }
 
@@ -95,6 +98,7 @@ export const servicesPlugin = fp(
     );
     app.decorate('downloads', await DownloadSigner.open(config.dataDir));
     app.decorate('internalKey', config.internalApiKey ?? (await internalKeyFile(config.dataDir)));
+    app.decorate('apiKeys', await ApiKeySealer.open(config.apiKeysKeyFile ?? apiKeysKeyPath(config.dataDir)));
     app.log.info({ dialect: pdb.dialect, dataDir: config.dataDir }, 'platform database ready');
   },
   { name: 'cunzheng-services' },

@@ -16,6 +16,7 @@ import { peekCaptcha } from './account/captcha.ts';
 import { SMS_INTERVAL_SECONDS } from './account/sms.ts';
 import { ApiError, parseInput } from './core/errors.ts';
 import { nowSeconds } from './core/time.ts';
+import { newApiCredentials } from './kyc/service.ts';
 
 /** Paths of the test hooks (only registered with TEST_HOOKS=1). */
 export const TestHookPaths = {
@@ -71,6 +72,30 @@ export async function testHookRoutes(app: FastifyInstance): Promise<void> {
       .where('mobile', '=', body.mobile)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new ApiError(ApiCode.NOT_FOUND, 'user not found');
+    // A verified enterprise has an AppID, as approval gives it (kyc/review-service.ts); its key comes from rotation.
+    if (body.userStatus === '3' && body.status === 2) {
+      const user = await db.selectFrom('users').select('id').where('mobile', '=', body.mobile).executeTakeFirstOrThrow();
+      const profile = await db
+        .selectFrom('kyc_profiles')
+        .select('app_id')
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      if (!profile) {
+        await db
+          .insertInto('kyc_profiles')
+          .values({
+            user_id: user.id,
+            kind: 'enterprise',
+            auth_type: 0,
+            fields_json: '{}',
+            submitted_at: nowSeconds(),
+            app_id: newApiCredentials().appId,
+          })
+          .execute();
+      } else if (!profile.app_id) {
+        await db.updateTable('kyc_profiles').set({ app_id: newApiCredentials().appId }).where('user_id', '=', user.id).execute();
+      }
+    }
     return ok(null);
   });
   app.post(TestHookPaths.ageSms, async (request) => {

@@ -18,6 +18,8 @@ import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
+import { openApiDocument } from '../contract/open-api-document.ts';
+import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
 import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
 import type { PdfConfig } from './pdf/config.ts';
@@ -191,6 +193,11 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   await app.register(rateLimit, { global: false });
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  // The open API's OpenAPI 3.1 document, generated from the contract's schemas once (issue 15 point 4).
+  const openApiJson = JSON.stringify(openApiDocument('/'));
+  app.get(OPEN_API_DOCUMENT_PATH, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(openApiJson),
+  );
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     const probe = await probeUpstream(upstreamUrl, opts.readyTimeoutMs ?? 2000);
     return reply.code(probe.ready ? 200 : 503).send({ status: probe.ready ? 'ok' : 'unavailable' });

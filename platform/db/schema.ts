@@ -263,6 +263,8 @@ export interface KycProfilesTable {
   app_id: string | null;
   security_key: string | null;
   security_key_shown: ColumnType<number, number | undefined, number>;
+  /** The SecurityKey sealed for signature checks (open-api/sealed-keys.ts; migration 0021); null for older keys. */
+  security_key_sealed: ColumnType<string | null, string | null | undefined, string | null>;
   /**
    * Live personal profiles (under review or verified): HMAC of the normalised ID number, unique (migration 0009;
    * platform/kyc/id-number.ts). Null otherwise.
@@ -381,6 +383,7 @@ export interface Database {
   ledger_witness_events: LedgerWitnessEventsTable;
   ledger_timestamps: LedgerTimestampsTable;
   capture_jobs: CaptureJobsTable;
+  api_nonces: ApiNoncesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -395,3 +398,11 @@ export type KycProfileRow = Selectable<KycProfilesTable>;
 export type KycImageRow = Selectable<KycImagesTable>;
 export type OperatorRow = Selectable<OperatorsTable>;
 export type FaceCertificationRow = Selectable<FaceCertificationsTable>;
+
+/** Nonces of signed open-API calls (migration 0021): one row per (AppID, nonce), purged after their TTL. */
+export interface ApiNoncesTable {
+  app_id: string;
+  nonce: string;
+  /** Unix seconds. */
+  created_at: number;
+}

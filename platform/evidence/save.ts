@@ -26,7 +26,8 @@ import {
   PROPERTY_MIME,
   type NormalisedData,
 } from './property.ts';
-import { saveEvidence } from './service.ts';
+import { saveEvidence, type EvidenceExtras } from './service.ts';
+import type { EvidenceKind } from '../db/schema.ts';
 
 /** Largest user-data file accepted (bytes), below MAX_UPLOAD_BYTES: 100 000 rows of text fit easily. */
 export const PROPERTY_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;
@@ -68,12 +69,23 @@ export interface Saved {
   log: Record<string, unknown>;
 }
 
+/** App evidence's kind and device fields (the open API, issue 15 point 4); absent: file or hash evidence. */
+export interface SaveAs {
+  kind: EvidenceKind;
+  extras: EvidenceExtras;
+}
+
 /**
- * Saves the uploaded file of `intake` as file evidence of `userId`: title defaults to the file name (else the first
- * 16 hex of its SHA-256), type from its bytes.
+ * Saves the uploaded file of `intake` as file evidence of `userId` (or as `as` says): title defaults to the file name
+ * (else the first 16 hex of its SHA-256), type from its bytes.
  * @throws ApiError 400 `fileRequired`, `fileEmpty`, or the first message of the text fields
  */
-export async function saveUploadedFile(deps: SaveDeps, userId: number, intake: Intake): Promise<Saved> {
+export async function saveUploadedFile(
+  deps: SaveDeps,
+  userId: number,
+  intake: Intake,
+  as?: SaveAs,
+): Promise<Saved> {
   const received = intake.files[0];
   if (!received) throw new ApiError(ApiCode.BAD_REQUEST, EvidenceMsg.fileRequired);
   if (received.size === 0) throw new ApiError(ApiCode.BAD_REQUEST, Msg.fileEmpty);
@@ -87,12 +99,21 @@ export async function saveUploadedFile(deps: SaveDeps, userId: number, intake: I
     fileName,
     file: received,
     type,
+    ...as,
   });
   return { data, log: { baoquan: data.baoquan, size: received.size, fileType: type.fileType } };
 }
 
-/** Saves hash evidence of `userId`: the submitted SHA-256 and declared name and size; no bytes are held. */
-export async function saveHashEvidence(deps: SaveDeps, userId: number, body: SaveHashBody): Promise<Saved> {
+/**
+ * Saves hash evidence of `userId`: the submitted SHA-256 and declared name and size; no bytes are held. `extras`: the
+ * device fields an app sent with it (the open API).
+ */
+export async function saveHashEvidence(
+  deps: SaveDeps,
+  userId: number,
+  body: SaveHashBody,
+  extras?: EvidenceExtras,
+): Promise<Saved> {
   const fileName = body.fileName ? cleanFileName(body.fileName) : '';
   const data = await saveEvidence(deps.pdb, deps.storage, {
     userId,
@@ -102,6 +123,7 @@ export async function saveHashEvidence(deps: SaveDeps, userId: number, body: Sav
     file: { path: null, size: body.fileSize ?? 0, sha256: body.hash },
     type: { fileType: typeFromName(fileName), mime: '' },
     kind: 'hash',
+    ...(extras ? { extras } : {}),
   });
   return { data, log: { baoquan: data.baoquan } };
 }

@@ -82,15 +82,22 @@ export class HashingCounter extends Transform {
  */
 export const FILE_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
 
-/** Streams `source` through `tap` into the new file `dest` (mode 0600); a failed stream deletes the partial file. */
-export async function streamToNewFile(source: Readable, tap: Transform, dest: string): Promise<void> {
+/**
+ * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600); a failed stream deletes the
+ * partial file.
+ */
+export async function streamToNewFile(
+  source: Readable,
+  taps: Transform | Transform[],
+  dest: string,
+): Promise<void> {
   try {
     const out = fs.createWriteStream(dest, {
       flags: 'wx',
       mode: 0o600,
       highWaterMark: FILE_WRITE_HIGH_WATER_BYTES,
     });
-    await pipeline(source, tap, out);
+    await pipeline([source, ...(Array.isArray(taps) ? taps : [taps]), out]);
   } catch (err) {
     await fsp.rm(dest, { force: true });
     throw err;

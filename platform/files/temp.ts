@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { fileTypeFromFile, type FileTypeResult } from 'file-type';
 import { HashingCounter, streamToNewFile, type StoredObject } from './storage.ts';
 
@@ -76,16 +76,38 @@ export function tempPath(tmpDir: string, prefix: string): string {
   return p;
 }
 
+/** The error {@link receiveToTemp} fails with when the source holds more than its `maxBytes`. */
+export class TooManyBytesError extends Error {
+  override name = 'TooManyBytesError';
+}
+
+/** A pass-through that fails with {@link TooManyBytesError} once more than `maxBytes` bytes went through. */
+function byteCap(maxBytes: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > maxBytes ? new TooManyBytesError(`more than ${maxBytes} bytes`) : null, chunk);
+    },
+  });
+}
+
 /**
- * Streams `source` into a new file in `tmpDir`.
+ * Streams `source` into a new file in `tmpDir`, at most `maxBytes` bytes when given (a raw request body; multipart
+ * parts are capped by busboy).
  * @returns what was received
- * @throws the stream's error, after deleting the partial file
+ * @throws the stream's error (TooManyBytesError past `maxBytes`; ERR_STREAM_PREMATURE_CLOSE for a body cut off),
+ *   after deleting the partial file
  */
-export async function receiveToTemp(source: Readable, tmpDir: string): Promise<ReceivedFile> {
+export async function receiveToTemp(
+  source: Readable,
+  tmpDir: string,
+  maxBytes?: number,
+): Promise<ReceivedFile> {
   await fsp.mkdir(tmpDir, { recursive: true });
   const file = tempPath(tmpDir, 'upload');
   const tap = new TextSniffingCounter();
-  await streamToNewFile(source, tap, file);
+  await streamToNewFile(source, maxBytes === undefined ? tap : [byteCap(maxBytes), tap], file);
   const { size, sha256 } = tap.result();
   return { path: file, size, sha256, isText: tap.isText && size > 0 };
 }

@@ -156,7 +156,7 @@ export async function kycRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(KycPaths.rotateSecurityKey, userOnly, async (request) => {
     const user = currentUser(request);
-    const securityKey = await rotateSecurityKey(db, user);
+    const securityKey = await rotateSecurityKey(db, app.apiKeys, user);
     request.log.info({ userId: user.id }, 'SecurityKey rotated');
     return ok({ securityKey }, KycMsg.keyRotated);
   });

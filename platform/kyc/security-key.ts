@@ -5,13 +5,15 @@
  *
  *   `sha256:<first 4 and last 4 characters>:<64 lower-case hex digits>`   (80 characters, the column's width)
  *
- * so a copy of the database (or of all of DATA_DIR) does not reveal a key. The full key exists only in the answer
+ * so a copy of the database does not reveal a key. Since the open API (decision 038) a key is also kept sealed under
+ * a platform key outside the database (`security_key_sealed`), which the signature checks open. The full key exists only in the answer
  * that issues it: the first KYC page visit after approval (`issueSecurityKey` there, decided by the one update that
  * flips `security_key_shown`) or a rotation. Afterwards the owner sees the mask built from the hint, as before
  * (`abcd***…***wxyz`). A key of 256 random bits needs no slow or salted hash: SHA-256 cannot be reversed or guessed.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { safeEqual } from '../core/crypto.ts';
+import type { ApiKeySealer } from '../open-api/sealed-keys.ts';
 
 /** Prefix of a stored (hashed) SecurityKey. */
 export const STORED_KEY_PREFIX = 'sha256:';
@@ -25,6 +27,8 @@ export interface IssuedSecurityKey {
   key: string;
   /** The `kyc_profiles.security_key` value: hint and SHA-256 (see the module comment). */
   stored: string;
+  /** The `kyc_profiles.security_key_sealed` value: the key sealed for the open API (open-api/sealed-keys.ts). */
+  sealed: string;
 }
 
 /** The stored form of `key` (see the module comment). */
@@ -33,10 +37,13 @@ export function storedSecurityKey(key: string): string {
   return `${STORED_KEY_PREFIX}${hint}:${createHash('sha256').update(key).digest('hex')}`;
 }
 
-/** A new SecurityKey (32 random bytes, base64url) with its stored form. */
-export function issueSecurityKey(): IssuedSecurityKey {
+/**
+ * A new SecurityKey (32 random bytes, base64url) for the profile of `appId`, with its stored (hashed) and sealed
+ * forms: the hash for display and the older checks, the sealed form for the open API's HMAC checks (decision 038).
+ */
+export function issueSecurityKey(appId: string, sealer: ApiKeySealer): IssuedSecurityKey {
   const key = randomBytes(32).toString('base64url');
-  return { key, stored: storedSecurityKey(key) };
+  return { key, stored: storedSecurityKey(key), sealed: sealer.seal(appId, key) };
 }
 
 /**

@@ -26,6 +26,7 @@ import { FACE_TTL_SECONDS, pollCertification, type PollOutcome } from './face.ts
 import { assertIdNumberFree, idNumberKey } from './id-number.ts';
 import { loadKyc, toKycDetails } from './profile.ts';
 import { issueSecurityKey, securityKeyMatches } from './security-key.ts';
+import type { ApiKeySealer } from '../open-api/sealed-keys.ts';
 
 /**
  * A new AppID ("cz" + 16 hex) for an enterprise being approved. Its SecurityKey is issued when it is first shown
@@ -61,10 +62,10 @@ export async function authInfo(app: FastifyInstance, user: UserRow, edit: boolea
   const kyc = await loadKyc(db, user.id);
   let fullSecurityKey: string | undefined;
   if (edit && kyc.profile?.app_id && !kyc.profile.security_key_shown) {
-    const issued = issueSecurityKey();
+    const issued = issueSecurityKey(kyc.profile.app_id, app.apiKeys);
     const r = await db
       .updateTable('kyc_profiles')
-      .set({ security_key: issued.stored, security_key_shown: 1 })
+      .set({ security_key: issued.stored, security_key_sealed: issued.sealed, security_key_shown: 1 })
       .where('user_id', '=', user.id)
       .where('security_key_shown', '=', 0)
       .executeTakeFirst();
@@ -173,19 +174,29 @@ export async function queryFace(
 
 /**
  * Gives a verified enterprise a new SecurityKey (its AppID stays); the answer is the only time it is shown in full,
- * the database keeps its hash (kyc/security-key.ts).
+ * the database keeps its hash and its sealed form for the open API (kyc/security-key.ts, decision 038).
  * @returns the new key (43 base64url characters)
  * @throws ApiError 400 仅已认证的企业用户可以重置密钥 for anyone else
  */
-export async function rotateSecurityKey(db: Kysely<Database>, user: UserRow): Promise<string> {
+export async function rotateSecurityKey(
+  db: Kysely<Database>,
+  sealer: ApiKeySealer,
+  user: UserRow,
+): Promise<string> {
   const denied = new ApiError(ApiCode.BAD_REQUEST, KycMsg.rotateKeyDenied);
   if (user.user_status !== '3' || user.account_type !== 2) throw denied;
-  const { key: securityKey, stored } = issueSecurityKey();
+  const profile = await db
+    .selectFrom('kyc_profiles')
+    .select('app_id')
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  if (!profile?.app_id) throw denied;
+  const { key: securityKey, stored, sealed } = issueSecurityKey(profile.app_id, sealer);
   const r = await db
     .updateTable('kyc_profiles')
-    .set({ security_key: stored, security_key_shown: 1 })
+    .set({ security_key: stored, security_key_sealed: sealed, security_key_shown: 1 })
     .where('user_id', '=', user.id)
-    .where('app_id', 'is not', null)
+    .where('app_id', '=', profile.app_id)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) throw denied;
   return securityKey;

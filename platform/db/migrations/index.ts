@@ -24,6 +24,7 @@ import { ledgerWitnesses } from './0017_ledger_witnesses.ts';
 import { ledgerTimestamps } from './0018_ledger_timestamps.ts';
 import { captureJobs } from './0019_capture_jobs.ts';
 import { captureSteps } from './0020_capture_steps.ts';
+import { openApi } from './0021_open_api.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -50,6 +51,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0018_ledger_timestamps': ledgerTimestamps(),
         '0019_capture_jobs': captureJobs(dialect),
         '0020_capture_steps': captureSteps(),
+        '0021_open_api': openApi(),
       };
     },
   };
