@@ -90,11 +90,22 @@ export class OpenApiClient {
    * makes it app evidence).
    * @throws OpenApiError when refused
    */
-  async saveFile(file: string | Uint8Array, query: OpenFileQuery = {}): Promise<z.infer<typeof OpenSaveData>> {
+  async saveFile(
+    file: string | Uint8Array,
+    query: OpenFileQuery = {},
+  ): Promise<z.infer<typeof OpenSaveData>> {
     const body: SignedBody =
       typeof file === 'string'
-        ? { contentType: 'application/octet-stream', sha256: await fileSha256(file), bytes: () => createReadStream(file) }
-        : { contentType: 'application/octet-stream', sha256: createHash('sha256').update(file).digest('hex'), bytes: file };
+        ? {
+            contentType: 'application/octet-stream',
+            sha256: await fileSha256(file),
+            bytes: () => createReadStream(file),
+          }
+        : {
+            contentType: 'application/octet-stream',
+            sha256: createHash('sha256').update(file).digest('hex'),
+            bytes: file,
+          };
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') search.set(k, String(v));
     const qs = search.toString();

@@ -109,7 +109,9 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
             requestBody: {
               required: true,
               content: {
-                'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+                'application/octet-stream': {
+                  schema: { type: 'string', contentMediaType: 'application/octet-stream' },
+                },
               },
             },
           },
@@ -134,7 +136,9 @@ export function openApiDocument(serverUrl: string): Record<string, unknown> {
           {
             operationId: 'getEvidence',
             summary: '查询本企业的一条证据',
-            parameters: [{ name: 'baoquan', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } }],
+            parameters: [
+              { name: 'baoquan', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } },
+            ],
           },
           'EvidenceEnvelope',
         ),

@@ -74,7 +74,11 @@ export async function testHookRoutes(app: FastifyInstance): Promise<void> {
     if (Number(r.numUpdatedRows) === 0) throw new ApiError(ApiCode.NOT_FOUND, 'user not found');
     // A verified enterprise has an AppID, as approval gives it (kyc/review-service.ts); its key comes from rotation.
     if (body.userStatus === '3' && body.status === 2) {
-      const user = await db.selectFrom('users').select('id').where('mobile', '=', body.mobile).executeTakeFirstOrThrow();
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('mobile', '=', body.mobile)
+        .executeTakeFirstOrThrow();
       const profile = await db
         .selectFrom('kyc_profiles')
         .select('app_id')
@@ -93,7 +97,11 @@ export async function testHookRoutes(app: FastifyInstance): Promise<void> {
           })
           .execute();
       } else if (!profile.app_id) {
-        await db.updateTable('kyc_profiles').set({ app_id: newApiCredentials().appId }).where('user_id', '=', user.id).execute();
+        await db
+          .updateTable('kyc_profiles')
+          .set({ app_id: newApiCredentials().appId })
+          .where('user_id', '=', user.id)
+          .execute();
       }
     }
     return ok(null);

@@ -196,7 +196,10 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   // The open API's OpenAPI 3.1 document, generated from the contract's schemas once (issue 15 point 4).
   const openApiJson = JSON.stringify(openApiDocument('/'));
   app.get(OPEN_API_DOCUMENT_PATH, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(openApiJson),
+    reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(openApiJson),
   );
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     const probe = await probeUpstream(upstreamUrl, opts.readyTimeoutMs ?? 2000);

@@ -48,18 +48,39 @@ forEachDialect(
     async function enterprise() {
       const u = await newUser();
       const { db } = h.app.pdb;
-      const row = await db.selectFrom('users').select('id').where('mobile', '=', u.mobile).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where('mobile', '=', u.mobile)
+        .executeTakeFirstOrThrow();
       const userId = Number(row.id);
-      await db.updateTable('users').set({ user_status: '3', account_type: 2 }).where('id', '=', userId).execute();
+      await db
+        .updateTable('users')
+        .set({ user_status: '3', account_type: 2 })
+        .where('id', '=', userId)
+        .execute();
       const appId = `cztest${String(seq++).padStart(10, '0')}`;
       await db
         .insertInto('kyc_profiles')
-        .values({ user_id: userId, kind: 'enterprise', auth_type: 0, fields_json: '{}', submitted_at: 1, app_id: appId })
+        .values({
+          user_id: userId,
+          kind: 'enterprise',
+          auth_type: 0,
+          fields_json: '{}',
+          submitted_at: 1,
+          app_id: appId,
+        })
         .execute();
       const rotated = await post<{ securityKey: string }>(h.app, KycPaths.rotateSecurityKey, {}, u.token);
       expect(rotated.code).toBe(200);
       const securityKey = rotated.data.securityKey;
-      return { ...u, userId, appId, securityKey, client: new OpenApiClient({ baseUrl: base, appId, securityKey }) };
+      return {
+        ...u,
+        userId,
+        appId,
+        securityKey,
+        client: new OpenApiClient({ baseUrl: base, appId, securityKey }),
+      };
     }
 
     const evidenceRows = async (userId: number) =>
@@ -79,7 +100,9 @@ forEachDialect(
       const e = await enterprise();
       const state = await get<OpenApiState>(h.app, OpenApiPaths.state, {}, e.token);
       expect(state.data).toMatchObject({ enterprise: true, appId: e.appId, signingReady: true });
-      expect(state.data.securityKeyMasked).toBe(`${e.securityKey.slice(0, 4)}${'*'.repeat(35)}${e.securityKey.slice(-4)}`);
+      expect(state.data.securityKeyMasked).toBe(
+        `${e.securityKey.slice(0, 4)}${'*'.repeat(35)}${e.securityKey.slice(-4)}`,
+      );
 
       const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-open-'));
       const file = path.join(dir, 'scene.bin');
@@ -131,7 +154,9 @@ forEachDialect(
       expect([hashed.kind, hashed.filehash]).toEqual(['hash', hash]);
       expect((await e.client.getEvidence(hashed.baoquan)).fileSize).toBe(14);
       // the gateway pre-renders the certificate PDF of the open API's saves as of the pages' ones
-      expect(EVIDENCE_SAVE_PATHS.has(OpenApiPaths.file) && EVIDENCE_SAVE_PATHS.has(OpenApiPaths.hash)).toBe(true);
+      expect(EVIDENCE_SAVE_PATHS.has(OpenApiPaths.file) && EVIDENCE_SAVE_PATHS.has(OpenApiPaths.hash)).toBe(
+        true,
+      );
       expect(tempFiles()).toBe(0);
     });
 
@@ -167,7 +192,11 @@ forEachDialect(
       ).toEqual([401, OpenApiMsg.badSignature]);
       // signed for other bytes than those sent
       expect(
-        await send('POST', OpenApiPaths.file, octet(body, createHash('sha256').update('other').digest('hex'))),
+        await send(
+          'POST',
+          OpenApiPaths.file,
+          octet(body, createHash('sha256').update('other').digest('hex')),
+        ),
       ).toEqual([401, OpenApiMsg.badSignature]);
       // timestamps outside ±300 s, correctly signed
       for (const skew of [-301, 301]) {
@@ -200,7 +229,11 @@ forEachDialect(
         OpenApiMsg.replayed,
       ]);
       const hashBody = Buffer.from(JSON.stringify({ hash: sha }));
-      const jsonBody = { contentType: 'application/json', sha256: createHash('sha256').update(hashBody).digest('hex'), bytes: hashBody };
+      const jsonBody = {
+        contentType: 'application/json',
+        sha256: createHash('sha256').update(hashBody).digest('hex'),
+        bytes: hashBody,
+      };
       expect(await send('POST', OpenApiPaths.hash, jsonBody, { timestamp: now, nonce })).toEqual([
         409,
         OpenApiMsg.replayed,
@@ -220,14 +253,28 @@ forEachDialect(
       const e = await enterprise();
       const { db } = h.app.pdb;
       // a key from before the open API has no sealed form: the owner is told to rotate
-      await db.updateTable('kyc_profiles').set({ security_key_sealed: null }).where('user_id', '=', e.userId).execute();
-      expect(await refusal(e.client.saveHash({ hash: 'a'.repeat(64) }))).toEqual([403, OpenApiMsg.rotateFirst]);
+      await db
+        .updateTable('kyc_profiles')
+        .set({ security_key_sealed: null })
+        .where('user_id', '=', e.userId)
+        .execute();
+      expect(await refusal(e.client.saveHash({ hash: 'a'.repeat(64) }))).toEqual([
+        403,
+        OpenApiMsg.rotateFirst,
+      ]);
       expect((await get<OpenApiState>(h.app, OpenApiPaths.state, {}, e.token)).data.signingReady).toBe(false);
       const rotated = await post<{ securityKey: string }>(h.app, KycPaths.rotateSecurityKey, {}, e.token);
-      const fresh = new OpenApiClient({ baseUrl: base, appId: e.appId, securityKey: rotated.data.securityKey });
+      const fresh = new OpenApiClient({
+        baseUrl: base,
+        appId: e.appId,
+        securityKey: rotated.data.securityKey,
+      });
       expect((await fresh.saveHash({ hash: 'b'.repeat(64) })).kind).toBe('hash');
       // the rotated-away key no longer signs
-      expect(await refusal(e.client.saveHash({ hash: 'c'.repeat(64) }))).toEqual([401, OpenApiMsg.badSignature]);
+      expect(await refusal(e.client.saveHash({ hash: 'c'.repeat(64) }))).toEqual([
+        401,
+        OpenApiMsg.badSignature,
+      ]);
       // a sealed key copied onto another AppID's profile does not open there
       const other = await enterprise();
       const sealed = await db
@@ -240,20 +287,35 @@ forEachDialect(
         .set({ security_key_sealed: sealed.security_key_sealed })
         .where('user_id', '=', other.userId)
         .execute();
-      const thief = new OpenApiClient({ baseUrl: base, appId: other.appId, securityKey: rotated.data.securityKey });
+      const thief = new OpenApiClient({
+        baseUrl: base,
+        appId: other.appId,
+        securityKey: rotated.data.securityKey,
+      });
       expect(await refusal(thief.saveHash({ hash: 'd'.repeat(64) }))).toEqual([403, OpenApiMsg.rotateFirst]);
       // no longer a verified enterprise
       await db.updateTable('users').set({ account_type: 1 }).where('id', '=', e.userId).execute();
-      expect(await refusal(fresh.saveHash({ hash: 'e'.repeat(64) }))).toEqual([403, OpenApiMsg.notEnterprise]);
+      expect(await refusal(fresh.saveHash({ hash: 'e'.repeat(64) }))).toEqual([
+        403,
+        OpenApiMsg.notEnterprise,
+      ]);
       const state = await get<OpenApiState>(h.app, OpenApiPaths.state, {}, e.token);
-      expect(state.data).toEqual({ enterprise: false, appId: '', signingReady: false, securityKeyMasked: '' });
+      expect(state.data).toEqual({
+        enterprise: false,
+        appId: '',
+        signingReady: false,
+        securityKeyMasked: '',
+      });
     });
 
     it('refuses an upload over MAX_UPLOAD_BYTES, declared or streamed, keeping nothing', async () => {
       const e = await enterprise();
       const before = [await evidenceRows(e.userId), storedFiles()];
       const big = randomBytes(h.config.maxUploadBytes + 1);
-      expect(await refusal(e.client.saveFile(big))).toEqual([413, expect.stringContaining('文件大小不能超过')]);
+      expect(await refusal(e.client.saveFile(big))).toEqual([
+        413,
+        expect.stringContaining('文件大小不能超过'),
+      ]);
       const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-open-'));
       await fsp.writeFile(path.join(dir, 'big.bin'), big);
       // streamed without a length (chunked): cut at the limit

@@ -149,11 +149,7 @@ export async function openApiRoutes(app: FastifyInstance): Promise<void> {
       const pending = await checkSignedHeaders(app, request);
       const raw = (request.body as RawJson | undefined)?.raw;
       if (!raw) throw openApiError(400, Msg.invalidJson);
-      const userId = await completeSignature(
-        app,
-        pending,
-        createHash('sha256').update(raw).digest('hex'),
-      );
+      const userId = await completeSignature(app, pending, createHash('sha256').update(raw).digest('hex'));
       const body = parseInput(OpenHashBody, parseJson(raw));
       const hashBody = parseInput(SaveHashBody, {
         hash: body.hash,
@@ -212,11 +208,7 @@ function parseJson(raw: Buffer): unknown {
  * The request's raw body received into the temp area (hashed on the way), at most `maxBytes`.
  * @throws ApiError 413 past `maxBytes`, 400 `Msg.uploadInterrupted` for a body cut off
  */
-async function receiveBody(
-  request: FastifyRequest,
-  tmpDir: string,
-  maxBytes: number,
-): Promise<ReceivedFile> {
+async function receiveBody(request: FastifyRequest, tmpDir: string, maxBytes: number): Promise<ReceivedFile> {
   try {
     return await receiveToTemp(request.raw, tmpDir, maxBytes);
   } catch (err) {

@@ -17,10 +17,20 @@ import { z } from 'zod';
 import { OpenApiClient, OpenApiError } from '../../clients/open-api.ts';
 import { KycPaths } from '../../contract/kyc.ts';
 import { OPEN_API_DOCUMENT_PATH, OpenApiMsg, OpenApiPaths } from '../../contract/open-api.ts';
-import { apiLogin, DEMO_MOBILE, evidenceCount, startWhole, type Envelope, type Whole } from '../support/integration.ts';
+import {
+  apiLogin,
+  DEMO_MOBILE,
+  evidenceCount,
+  startWhole,
+  type Envelope,
+  type Whole,
+} from '../support/integration.ts';
 
 /** The dereferenced document's operations: path → method → operation. */
-type Operations = Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>>;
+type Operations = Record<
+  string,
+  Record<string, { responses: Record<string, { content: Record<string, { schema: object }> }> }>
+>;
 
 describe('open API through the gateway', () => {
   let whole: Whole;
@@ -59,13 +69,20 @@ describe('open API through the gateway', () => {
       body: '{}',
     });
     const key = (await rotated.json()) as Envelope<{ securityKey: string }>;
-    const state = await fetch(`${whole.base}${OpenApiPaths.state}`, { headers: { authorization: `Bearer ${token}` } });
+    const state = await fetch(`${whole.base}${OpenApiPaths.state}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const { appId } = ((await state.json()) as Envelope<{ appId: string }>).data;
     // a fetch that keeps a copy of every answer for the schema check
     const recording: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
       const url = new URL(String(input));
-      seen.push([templateOf(url.pathname) ?? url.pathname, init?.method ?? 'GET', res.status, await res.clone().json()]);
+      seen.push([
+        templateOf(url.pathname) ?? url.pathname,
+        init?.method ?? 'GET',
+        res.status,
+        await res.clone().json(),
+      ]);
       return res;
     };
     credentials = { baseUrl: whole.base, appId, securityKey: key.data.securityKey };
@@ -79,10 +96,17 @@ describe('open API through the gateway', () => {
     const file = path.join(dir, 'clip.bin');
     const bytes = randomBytes(2 * 1024 * 1024);
     await fsp.writeFile(file, bytes);
-    const saved = await client.saveFile(file, { title: '门店巡查', configName: '巡检终端 07', appType: '拍照取证' });
+    const saved = await client.saveFile(file, {
+      title: '门店巡查',
+      configName: '巡检终端 07',
+      appType: '拍照取证',
+    });
     await fsp.rm(dir, { recursive: true, force: true });
     expect([saved.kind, saved.filehash]).toEqual(['app', createHash('sha256').update(bytes).digest('hex')]);
-    const hashed = await client.saveHash({ hash: createHash('sha256').update('x').digest('hex'), fileName: 'x.txt' });
+    const hashed = await client.saveHash({
+      hash: createHash('sha256').update('x').digest('hex'),
+      fileName: 'x.txt',
+    });
     expect(hashed.kind).toBe('hash');
     expect((await client.getEvidence(saved.baoquan)).configName).toBe('巡检终端 07');
     expect(await evidenceCount(whole.base, token)).toBe(before + 1); // getList's default lists file and app evidence
@@ -101,9 +125,14 @@ describe('open API through the gateway', () => {
     const res = await client.send('POST', OpenApiPaths.hash, body);
     expect([res.status, ((await res.json()) as Envelope).msg]).toEqual([401, OpenApiMsg.badSignature]);
     const stale = String(Math.floor(Date.now() / 1000) - 600);
-    const staleRes = await client.send('GET', `/api/open/v1/evidences/${saved.baoquan}`, undefined, { timestamp: stale });
+    const staleRes = await client.send('GET', `/api/open/v1/evidences/${saved.baoquan}`, undefined, {
+      timestamp: stale,
+    });
     expect(staleRes.status).toBe(401);
-    const wrongKey = new OpenApiClient({ ...credentials, securityKey: randomBytes(32).toString('base64url') });
+    const wrongKey = new OpenApiClient({
+      ...credentials,
+      securityKey: randomBytes(32).toString('base64url'),
+    });
     expect(await refused(wrongKey.getEvidence(saved.baoquan))).toEqual([401, OpenApiMsg.badSignature]);
     const once = new OpenApiClient(credentials, { nonce: () => 'the-very-same-nonce' });
     expect((await once.getEvidence(saved.baoquan)).baoquan).toBe(saved.baoquan);
