@@ -58,6 +58,9 @@ export default [
   // online capture (issue 15): the top bar's 在线取证 is /evidences-all, the web captures' list
   route('newWeb', 'capture/new-web.tsx'),
   route('newProcess', 'capture/new-process.tsx'),
+  route('newMobile', 'capture/new-mobile.tsx'),
+  route('evidences-all/mobile-process', 'capture/mobile-list.tsx'),
+  route('evidences-all/mobile/queue/:id', 'capture/mobile-queue.tsx'),
   route('evidences-all/process', 'capture/web-list.tsx', { id: 'evidences-all-process' }),
   route('evidences-all/process/queue/:id', 'capture/process-queue.tsx'),
   route('evidences-all', 'capture/web-list.tsx', { id: 'evidences-all' }),

@@ -6,6 +6,7 @@
  * client (clients/open-api.ts) against it.
  */
 import { z } from 'zod';
+import './zod-locale.ts';
 import {
   OPEN_API_MAX_SKEW_SECONDS,
   OpenApiPaths,

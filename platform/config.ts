@@ -92,11 +92,7 @@ export interface PlatformConfig {
    * a random key kept at `${dataDir}/keys/internal.key`, which an embedded gateway reads.
    */
   internalApiKey: string | undefined;
-  /**
-   * API_KEYS_KEY_FILE: the file holding the key that seals enterprises' SecurityKeys for open-API signature checks
-   * (64 hex, created 0600 on first start when missing; default `${dataDir}/keys/api-keys.key`). Several platform
-   * instances share one file; keep it out of database backups (docs/decisions/038-open-api-signing.md).
-   */
+  /** API_KEYS_KEY_FILE: the key sealing SecurityKeys for the open API (open-api/sealed-keys.ts; decision 038). */
   apiKeysKeyFile: string | undefined;
   /**
    * Document signing (decision 029): PLATFORM_OPERATOR (default 存证云), the signer's name in a generated local

@@ -5,6 +5,7 @@
  * every few seconds (a meta refresh, so without JavaScript too). /evidences-all (the top bar's 在线取证) comes here.
  */
 import { Link, redirect } from 'react-router';
+import { CaptureTabs } from './capture-tabs.tsx';
 import type { Route } from './+types/web-list';
 import { isSuccess } from '../../contract/envelope.ts';
 import {
@@ -43,14 +44,7 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
     <section className="page">
       {open ? <meta httpEquiv="refresh" content={String(CAPTURE_REFRESH_SECONDS)} /> : null}
       <h1>{name}</h1>
-      <nav className="tabs" aria-label="在线取证">
-        <Link to="/evidences-all/web" aria-current={kind === 'web' ? 'page' : undefined}>
-          网页取证
-        </Link>
-        <Link to="/evidences-all/process" aria-current={kind === 'process' ? 'page' : undefined}>
-          过程取证
-        </Link>
-      </nav>
+      <CaptureTabs current={kind} />
       <p>
         <Link to={kind === 'web' ? '/newWeb' : '/newProcess'} className="button primary">
           新建{name}

@@ -6,6 +6,7 @@ import { Form, Link, NavLink } from 'react-router';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import type { listLoader, ListKind } from './list.server.ts';
+import { CaptureTabs } from '../capture/capture-tabs.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import {
@@ -20,11 +21,36 @@ import {
  * Each list's tab label, its "new evidence" button (an action, 新建…, not the tab's name again; issue 16 point 7)
  * and that button's path. 数据保全 names the whole area (the top bar, the page title); the third kind is 用户数据保全.
  */
-const KINDS: Record<ListKind, { label: string; action: string; create: string }> = {
-  file: { label: '文件保全', action: '新建文件保全', create: '/newAccessCard' },
-  hash: { label: '哈希保全', action: '新建哈希保全', create: '/newAccessHashCard' },
-  property: { label: '用户数据保全', action: '新建用户数据保全', create: '/newProperty' },
+const KINDS: Record<ListKind, { label: string; action: string; create: string; base: string }> = {
+  file: {
+    label: '文件保全',
+    action: '新建文件保全',
+    create: '/newAccessCard',
+    base: '/attestation-list/file',
+  },
+  hash: {
+    label: '哈希保全',
+    action: '新建哈希保全',
+    create: '/newAccessHashCard',
+    base: '/attestation-list/hash',
+  },
+  property: {
+    label: '用户数据保全',
+    action: '新建用户数据保全',
+    create: '/newProperty',
+    base: '/attestation-list/property',
+  },
+  // the app evidence of 在线取证 (issue 15 point 4): its tabs are the capture area's
+  app: {
+    label: 'App 取证',
+    action: '接入 App 取证',
+    create: '/newMobile',
+    base: '/evidences-all/mobile-process',
+  },
 };
+
+/** The tabs of 数据保全. */
+const DATA_KINDS: ListKind[] = ['file', 'hash', 'property'];
 
 /** What each list route hands the page: its loader's data (listLoader) and its action's answer (listAction). */
 export interface EvidenceListProps {
@@ -38,11 +64,12 @@ export interface EvidenceListProps {
  */
 export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) {
   const { kind, filters, list, count, error, labels, notice } = loaderData;
-  const base = `/attestation-list/${kind}`;
+  const base = KINDS[kind].base;
+  const app = kind === 'app';
   return (
     <section className="page">
       <div className="page-head">
-        <h1>数据保全</h1>
+        <h1>{app ? '在线取证' : '数据保全'}</h1>
         <div className="head-actions">
           <Link to="/attestation-list/download" className="button">
             批量下载
@@ -52,13 +79,17 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
           </Link>
         </div>
       </div>
-      <nav className="tabs" aria-label="保全类型">
-        {(Object.keys(KINDS) as ListKind[]).map((k) => (
-          <NavLink key={k} to={`/attestation-list/${k}`} aria-current={k === kind ? 'page' : undefined}>
-            {KINDS[k].label}
-          </NavLink>
-        ))}
-      </nav>
+      {app ? (
+        <CaptureTabs current="mobile" />
+      ) : (
+        <nav className="tabs" aria-label="保全类型">
+          {DATA_KINDS.map((k) => (
+            <NavLink key={k} to={KINDS[k].base} aria-current={k === kind ? 'page' : undefined}>
+              {KINDS[k].label}
+            </NavLink>
+          ))}
+        </nav>
+      )}
       <EvidenceFilters
         filters={filters}
         after={<Link to={base}>重置</Link>}
@@ -80,6 +111,9 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
             {evidenceCells(row)}
             <td className="row-actions">
               <Link to={`/attestation/${row.baoquan}`}>查看证书</Link>
+              {app ? (
+                <Link to={`/evidences-all/mobile/queue/${encodeURIComponent(row.baoquan)}`}>处理进度</Link>
+              ) : null}
               <details>
                 <summary>标签</summary>
                 <Form method="post" className="inline-form">

@@ -18,12 +18,15 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { readFilters, toListQuery } from './filters.ts';
 import { readForm } from '../lib/form-body.server.ts';
 
-export type ListKind = 'file' | 'hash' | 'property';
+/** The lists: the three of 数据保全 and the app evidence of 在线取证 (issue 15 point 4). */
+export type ListKind = 'file' | 'hash' | 'property' | 'app';
 
-const SOURCES: Record<ListKind, { list: string; labels: string; v?: string }> = {
+/** Each list's calls: `v` narrows getList; `labelsV` narrows getLabelList. */
+const SOURCES: Record<ListKind, { list: string; labels: string; v?: string; labelsV?: string }> = {
   file: { list: EvidencePaths.list, labels: EvidencePaths.labels },
   hash: { list: EvidencePaths.hashList, labels: EvidencePaths.hashLabels },
   property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
+  app: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'app', labelsV: 'app' },
 };
 
 const DONE: Record<string, string> = {
@@ -40,7 +43,12 @@ export async function listLoader(request: Request, context: AppLoadContext, kind
     authedCall<EvidenceListData>(request, context, source.list, {
       query: { ...toListQuery(filters, EVIDENCE_PAGE_SIZE), v: source.v },
     }),
-    authedCall<LabelItem[]>(request, context, source.labels),
+    authedCall<LabelItem[]>(
+      request,
+      context,
+      source.labels,
+      source.labelsV ? { query: { v: source.labelsV } } : {},
+    ),
   ]);
   return {
     kind,

@@ -3,7 +3,7 @@
  * PostgreSQL BIGINTs are parsed to JS numbers (see database.ts), so one set of types serves SQLite and PostgreSQL.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { CaptureKind, CaptureStatus } from '../../contract/capture.ts';
+import type { ApiNoncesTable, CaptureJobsTable } from './schema-capture.ts';
 import type { EvidenceKindName } from '../../contract/evidence-codes.ts';
 
 export interface UsersTable {
@@ -170,29 +170,6 @@ export interface LedgerTimestampsTable {
   gen_time: number;
   tsa: string;
   created_at: number;
-}
-
-/** Capture jobs (migration 0019; contract/capture.ts). Times unix seconds. */
-export interface CaptureJobsTable {
-  id: Generated<number>;
-  user_id: number;
-  kind: CaptureKind;
-  title: string;
-  label: string;
-  /** JSON array of the URLs. */
-  urls_json: string;
-  /** A process capture's script, JSON array of ProcessStep (migration 0020); null for a web capture. */
-  steps_json: string | null;
-  status: CaptureStatus;
-  worker: string | null;
-  lease_until: number | null;
-  attempts: ColumnType<number, number | undefined, number>;
-  error: string | null;
-  evidence_id: number | null;
-  /** What the capture recorded (pages, addresses, refusals), JSON. */
-  meta_json: string | null;
-  created_at: number;
-  updated_at: number;
 }
 
 /** Failed-attempt counters behind login and extraction-code throttling (core/attempts.ts). */
@@ -398,11 +375,3 @@ export type KycProfileRow = Selectable<KycProfilesTable>;
 export type KycImageRow = Selectable<KycImagesTable>;
 export type OperatorRow = Selectable<OperatorsTable>;
 export type FaceCertificationRow = Selectable<FaceCertificationsTable>;
-
-/** Nonces of signed open-API calls (migration 0021): one row per (AppID, nonce), purged after their TTL. */
-export interface ApiNoncesTable {
-  app_id: string;
-  nonce: string;
-  /** Unix seconds. */
-  created_at: number;
-}

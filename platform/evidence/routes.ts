@@ -116,7 +116,13 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   app.get(EvidencePaths.labels, { preHandler: app.requireUser }, async (request) => {
     const { v } = parseInput(EvidenceLabelsQuery, request.query);
     const kinds: EvidenceKind[] =
-      v === 'property' ? ['property'] : v === 'file' ? ['file', 'app'] : ['file', 'app', 'property'];
+      v === 'property'
+        ? ['property']
+        : v === 'file'
+          ? ['file', 'app']
+          : v === 'app'
+            ? ['app']
+            : ['file', 'app', 'property'];
     return ok(await listLabels(db, currentUser(request).id, kinds));
   });
 

@@ -144,11 +144,12 @@ function likePattern(keyword: string): string {
 /**
  * Which kinds a list shows: getList lists file and app evidence, `v=property` user data, `v=download`
  * (BATCH_LIST_V) file, app and user data together for the batch download screen (spec 01 §2.4, decision 028);
- * getHashSaveList hash, `v=web` the web captures (issue 15).
+ * getHashSaveList hash, `v=web` the web captures, `v=app` the open API's app evidence (issue 15).
  */
 export function listKinds(v: string | undefined): EvidenceKind[] {
   if (v === BATCH_LIST_V) return ['file', 'app', 'property'];
   if (v === 'web') return ['web'];
+  if (v === 'app') return ['app'];
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
 }
 

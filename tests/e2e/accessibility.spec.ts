@@ -52,6 +52,8 @@ const ACCOUNT_PAGES = [
   '/evidences-all/web',
   '/newProcess',
   '/evidences-all/process',
+  '/newMobile',
+  '/evidences-all/mobile-process',
 ];
 
 /**

@@ -51,7 +51,9 @@ describe('open API through the gateway', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const validator = new Validator();
-    const result = await validator.validate(JSON.parse(await res.text()) as object);
+    const result = await validator.validate(
+      JSON.parse(await res.text()) as Parameters<typeof validator.validate>[0],
+    );
     expect(result.errors ?? []).toEqual([]);
     expect([result.valid, validator.version]).toEqual([true, '3.1']);
     doc = validator.resolveRefs() as typeof doc;
