@@ -63,6 +63,7 @@ export default [
   route('evidences-all/mobile/queue/:id', 'capture/mobile-queue.tsx'),
   route('evidences-all/process', 'capture/web-list.tsx', { id: 'evidences-all-process' }),
   route('evidences-all/process/queue/:id', 'capture/process-queue.tsx'),
+  route('evidences-all/process/preview', 'capture/process-preview.tsx'),
   route('evidences-all', 'capture/web-list.tsx', { id: 'evidences-all' }),
   route('evidences-all/web', 'capture/web-list.tsx'),
   route('attestation-list', 'evidence/list-index.tsx'),

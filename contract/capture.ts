@@ -23,7 +23,21 @@ export const CapturePaths = {
   complete: '/api/internal/capture/complete',
   /** `POST` (internal key) `{jobId, worker, error}` → {@link CaptureJobView}. */
   fail: '/api/internal/capture/fail',
+  /**
+   * `GET` (anyone who may see the certificate) → PNG: the screenshot of page (web) or step (process) `:n` (1-based)
+   * from the evidence's WACZ; 404 when there is none or the data was deleted.
+   */
+  shot: '/api/capture/shot/:baoquan/:n',
+  /** `GET` (owner) `?baoquan=` → {@link CaptureVideoData}: a signed, expiring URL of the process capture's video. */
+  videoUrl: '/api/capture/videoUrl',
+  /** `GET ?exp=&sig=` (the signed URL) → the video (WebM) from the WACZ. */
+  video: '/api/capture/video/:baoquan',
 } as const;
+
+/** `videoUrl` → a same-origin URL of the video, valid for a few minutes. */
+export interface CaptureVideoData {
+  url: string;
+}
 
 /** URLs one web capture may hold (CAPTURE_MAX_PAGES defaults to the same). */
 export const MAX_CAPTURE_URLS = 10;

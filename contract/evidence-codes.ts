@@ -224,6 +224,11 @@ export interface EvidenceView {
   deletedAt: string | null;
   /** Position of the evidence in the ledger (decision 005). */
   leafIndex: number;
+  /**
+   * A web or process capture's screenshots (how many: `/api/capture/shot/<baoquan>/<1..shots>`) and whether it holds
+   * a video; null for other kinds or once the data was deleted (issue 15).
+   */
+  capture?: { shots: number; video: boolean } | null;
 }
 
 /**
@@ -281,4 +286,12 @@ export interface PackageAuthorization {
   kind: EvidenceKindName;
   title: string;
   downUrl: string | null;
+}
+
+/**
+ * The path of screenshot `n` (1-based) of capture evidence `baoquan` (contract/capture.ts `CapturePaths.shot`; here,
+ * without zod, for the certificate page's bundle).
+ */
+export function captureShotPath(baoquan: string, n: number): string {
+  return `/api/capture/shot/${encodeURIComponent(baoquan)}/${n}`;
 }

@@ -61,6 +61,10 @@ export default function ProcessQueue({ loaderData }: Route.ComponentProps) {
       {job.status === 'done' && job.baoquan ? (
         <p>
           <Link to={`/attestation/${encodeURIComponent(job.baoquan)}`}>查看证书 {job.baoquan}</Link>
+          {' · '}
+          <Link to={`/evidences-all/process/preview?baoquan=${encodeURIComponent(job.baoquan)}`}>
+            观看取证录像
+          </Link>
         </p>
       ) : null}
     </section>

@@ -6,7 +6,12 @@
  * values (≤ 10 characters).
  */
 import { Link } from 'react-router';
-import { type EvidenceView, fileTypeLabelEn, packageContents } from '../../contract/evidence-codes.ts';
+import {
+  captureShotPath,
+  type EvidenceView,
+  fileTypeLabelEn,
+  packageContents,
+} from '../../contract/evidence-codes.ts';
 import { formatBytes } from '../../contract/messages.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {
@@ -43,6 +48,7 @@ export function KindFacts({ view, english = false }: { view: EvidenceView; engli
           </dl>
         </section>
       ) : null}
+      {view.capture?.shots ? <CaptureShots view={view} english={english} /> : null}
       {view.userData ? (
         <section className="kind-facts" aria-labelledby="data-facts">
           <h2 id="data-facts" className="section-title">
@@ -68,6 +74,39 @@ export function KindFacts({ view, english = false }: { view: EvidenceView; engli
         </section>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A capture's screenshots (issue 15): each page (web) or step (process) as the browser showed it, from the preserved
+ * WACZ, printed with the certificate. A process capture's owner gets the link to its video.
+ */
+function CaptureShots({ view, english }: { view: EvidenceView; english: boolean }) {
+  const what = view.kind === 'process' ? (english ? 'Step' : '步骤') : english ? 'Page' : '网页';
+  const shots = Array.from({ length: view.capture?.shots ?? 0 }, (_, i) => i + 1);
+  return (
+    <section className="kind-facts capture-shots" aria-labelledby="capture-shots">
+      <h2 id="capture-shots" className="section-title">
+        {english ? 'Screenshots' : '取证截图'}
+      </h2>
+      {shots.map((n) => (
+        <figure key={n}>
+          <img
+            src={captureShotPath(view.baoquan, n)}
+            alt={english ? `${what} ${n} as captured` : `${what} ${n} 截图`}
+            data-testid="capture-shot"
+          />
+          <figcaption>{english ? `${what} ${n}` : `第 ${n} 个${what}`}</figcaption>
+        </figure>
+      ))}
+      {view.capture?.video && view.isSelf === 1 ? (
+        <p className="no-print">
+          <Link to={`/evidences-all/process/preview?baoquan=${encodeURIComponent(view.baoquan)}`}>
+            {english ? 'Watch the recording' : '观看取证录像'}
+          </Link>
+        </p>
+      ) : null}
+    </section>
   );
 }
 

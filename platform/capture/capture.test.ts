@@ -13,9 +13,11 @@ import {
   CapturePaths,
   MAX_CAPTURE_ATTEMPTS,
   type CaptureJobView,
+  type CaptureVideoData,
   type ClaimedCaptureJob,
 } from '../../contract/capture.ts';
-import { EvidencePaths, type EvidenceListData } from '../../contract/evidence.ts';
+import { EvidencePaths, type EvidenceListData, type EvidenceView } from '../../contract/evidence.ts';
+import { ZipArchive } from 'archiver';
 import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { call, forEachDialect, get, login, multipart, post } from '../../tests/support/platform.ts';
@@ -33,9 +35,9 @@ forEachDialect('capture jobs', (h) => {
       headers: internal(),
       payload: { worker, leaseSeconds },
     });
-  const complete = (jobId: number, worker: string, wacz: Buffer) => {
+  const complete = (jobId: number, worker: string, wacz: Buffer, meta: object = { pages: 1 }) => {
     const body = multipart(
-      { jobId: String(jobId), worker, meta: JSON.stringify({ pages: 1 }) },
+      { jobId: String(jobId), worker, meta: JSON.stringify(meta) },
       { data: wacz, filename: 'capture.wacz', field: 'wacz', contentType: 'application/zip' },
     );
     return call<CaptureJobView>(h.app, {
@@ -230,4 +232,73 @@ forEachDialect('capture jobs', (h) => {
     const theirs = await get(h.app, CapturePaths.job, { id: job.id }, stranger.token);
     expect([theirs.code, theirs.msg]).toEqual([404, CaptureMsg.jobMissing]);
   });
+
+  it('serves the screenshots of a capture to the certificate and its video to the owner, from the stored WACZ', async () => {
+    await drain();
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), randomBytes(3000)]);
+    const webm = randomBytes(70_000);
+    const wacz = await zipOf({
+      'capture/step-1.png': png,
+      'capture/process.webm': webm,
+      'datapackage.json': '{}',
+    });
+    const job = (
+      await post<CaptureJobView>(
+        h.app,
+        CapturePaths.createProcess,
+        { steps: [{ action: 'visit', value: 'https://example.com/' }] },
+        token,
+      )
+    ).data;
+    await claim('gw');
+    const meta = {
+      steps: [{ n: 1, action: 'visit', ok: true, screenshot: 'capture/step-1.png' }],
+      video: 'capture/process.webm',
+    };
+    const done = (await complete(job.id, 'gw', wacz, meta)).data;
+    const baoquan = done.baoquan!;
+    const view = await get<EvidenceView>(h.app, EvidencePaths.view, { baoquan }, token);
+    expect(view.data.capture).toEqual({ shots: 1, video: true });
+
+    const shot = await h.app.inject({ method: 'GET', url: `/api/capture/shot/${baoquan}/1` });
+    expect([shot.statusCode, shot.headers['content-type']]).toEqual([200, 'image/png']);
+    expect(shot.rawPayload.equals(png)).toBe(true);
+    for (const n of ['2', '0', 'x']) {
+      expect(
+        (await h.app.inject({ method: 'GET', url: `/api/capture/shot/${baoquan}/${n}` })).statusCode,
+      ).toBe(404);
+    }
+
+    const stranger = await newUser();
+    const theirs = await get(h.app, CapturePaths.videoUrl, { baoquan }, stranger.token);
+    expect(theirs.code).toBe(404);
+    const mine = await get<CaptureVideoData>(h.app, CapturePaths.videoUrl, { baoquan }, token);
+    const video = await h.app.inject({ method: 'GET', url: mine.data.url });
+    expect([video.statusCode, video.headers['content-type']]).toEqual([200, 'video/webm']);
+    expect(video.rawPayload.equals(webm)).toBe(true);
+    const forged = await h.app.inject({ method: 'GET', url: mine.data.url.replace(/sig=./, 'sig=0') });
+    expect(forged.statusCode).toBe(403);
+
+    // once the data is deleted, neither is served and the certificate shows no screenshots
+    expect((await post(h.app, EvidencePaths.delData, { dataId: view.data.id }, token)).code).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: `/api/capture/shot/${baoquan}/1` })).statusCode).toBe(
+      404,
+    );
+    expect((await get<EvidenceView>(h.app, EvidencePaths.view, { baoquan })).data.capture).toBeNull();
+  });
 });
+
+/** A ZIP of `entries` (deflated, as the worker's WACZ is). */
+async function zipOf(entries: Record<string, Buffer | string>): Promise<Buffer> {
+  const zip = new ZipArchive({ zlib: { level: 6 } });
+  const chunks: Buffer[] = [];
+  zip.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise((resolve, reject) => {
+    zip.on('end', resolve);
+    zip.on('error', reject);
+  });
+  for (const [name, data] of Object.entries(entries)) zip.append(data, { name });
+  await zip.finalize();
+  await ended;
+  return Buffer.concat(chunks);
+}

@@ -24,6 +24,7 @@ import { ApiError, parseInput } from '../core/errors.ts';
 import { internalOnly } from '../core/internal-key.ts';
 import { nowSeconds } from '../core/time.ts';
 import { fileUploadLimits } from '../evidence/save.ts';
+import { captureArtefactRoutes } from './artefact-routes.ts';
 import {
   captureOf,
   claimCapture,
@@ -37,8 +38,9 @@ import {
 /** Largest `meta` text part of a completion (bytes). */
 const MAX_META_BYTES = 256 * 1024;
 
-/** Registers the capture routes on `app` (needs the services and auth plugins). */
+/** Registers the capture routes on `app`, and the artefacts' (needs the services and auth plugins). */
 export async function captureRoutes(app: FastifyInstance): Promise<void> {
+  await captureArtefactRoutes(app);
   const { db } = app.pdb;
   const storage = app.files.bucket('evidence');
   const internal = { preHandler: internalOnly(app) };

@@ -17,6 +17,7 @@ import {
   type SaveEvidenceData,
 } from '../../contract/evidence.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
+import { artefactsOf } from '../capture/artefacts.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/schema.ts';
 import { notify } from '../notification/notifications.ts';
@@ -368,5 +369,13 @@ export async function buildView(
     kind: ev.kind,
     deletedAt,
     leafIndex: Number(ev.leaf_index),
+    capture: captureFacts(ev),
   };
+}
+
+/** The capture part of the view: how many screenshots, whether a video (null: not a capture, or data deleted). */
+function captureFacts(ev: FoundEvidence): EvidenceView['capture'] {
+  if ((ev.kind !== 'web' && ev.kind !== 'process') || ev.deleted_at !== null) return null;
+  const { shots, video } = artefactsOf(ev.capture_meta);
+  return { shots: shots.length, video: video !== null };
 }

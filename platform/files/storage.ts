@@ -42,8 +42,11 @@ export interface FileBucket {
   put(key: string, source: Readable): Promise<StoredObject>;
   /** Moves the finished temp file at `tempPath` (files/temp.ts) into the object `key`; the temp file is gone after. */
   putFile(tempPath: string, key: string): Promise<void>;
-  /** A stream of the bytes of `key`. @throws (on the stream) when the object is missing */
-  get(key: string): Readable;
+  /**
+   * A stream of the bytes of `key`, or of `range` of them (byte offsets, both inclusive, as HTTP and fs count).
+   * @throws (on the stream) when the object is missing
+   */
+  get(key: string, range?: { start: number; end: number }): Readable;
   /** Deletes the object `key`; a missing object is not an error. */
   delete(key: string): Promise<void>;
   /** Size of `key` in bytes, or null when it is missing. */
@@ -135,8 +138,8 @@ export class LocalDirectoryBucket implements FileBucket {
     }
   }
 
-  get(key: string): Readable {
-    return fs.createReadStream(this.pathOf(key));
+  get(key: string, range?: { start: number; end: number }): Readable {
+    return fs.createReadStream(this.pathOf(key), range);
   }
 
   async delete(key: string): Promise<void> {

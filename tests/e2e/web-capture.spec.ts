@@ -99,6 +99,12 @@ test('a web capture is queued, preserved and linked to its certificate; a privat
   await expect(page.getByRole('row', { name: /跳转后网址/ })).toContainText(`http://127.0.0.1:${port}/`);
   await expect(page.getByRole('row', { name: /取证网址 4/ })).toContainText(`https://127.0.0.1:${tlsPort}/`);
   await expect(page.getByRole('row', { name: /TLS 证书/ })).toContainText('capture.test');
+  // and shows each page's screenshot, read from the preserved WACZ
+  await expect(page.getByTestId('capture-shot')).toHaveCount(4);
+  const shotSrc = await page.getByTestId('capture-shot').first().getAttribute('src');
+  const shotRes = await page.request.get(shotSrc!);
+  expect([shotRes.status(), shotRes.headers()['content-type']]).toEqual([200, 'image/png']);
+  expect((await shotRes.body()).subarray(1, 4).toString()).toBe('PNG');
 
   // its package: npm run verify accepts it, and the WACZ inside validates
   const download = page.waitForEvent('download');
@@ -163,4 +169,12 @@ test('a process capture: steps added by the form, replayed, recorded and preserv
   await row.getByRole('link', { name: /查看证书/ }).click();
   await expect(page.getByText('过程取证（录像）')).toBeVisible();
   await expect(page.getByRole('row', { name: /第 2 步/ })).toContainText('滚动页面：300 像素（完成');
+  await expect(page.getByTestId('capture-shot')).toHaveCount(3);
+  // the owner watches the recording: a signed URL of the video inside the WACZ
+  await page.getByRole('link', { name: '观看取证录像' }).click();
+  await expect(page).toHaveURL(/\/evidences-all\/process\/preview\?baoquan=/);
+  const src = await page.getByTestId('process-video').getAttribute('src');
+  const video = await page.request.get(src!);
+  expect([video.status(), video.headers()['content-type']]).toEqual([200, 'video/webm']);
+  expect((await video.body()).subarray(0, 4).toString('hex')).toBe('1a45dfa3'); // EBML: a WebM file
 });
