@@ -61,6 +61,8 @@ export default [
   route('newMobile', 'capture/new-mobile.tsx'),
   route('evidences-all/mobile-process', 'capture/mobile-list.tsx'),
   route('evidences-all/mobile/queue/:id', 'capture/mobile-queue.tsx'),
+  route('evidences-all/music', 'capture/music-list.tsx'),
+  route('evidences-all/music/new', 'capture/new-music.tsx'),
   route('evidences-all/process', 'capture/web-list.tsx', { id: 'evidences-all-process' }),
   route('evidences-all/process/queue/:id', 'capture/process-queue.tsx'),
   route('evidences-all/process/preview', 'capture/process-preview.tsx'),

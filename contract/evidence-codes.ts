@@ -75,9 +75,9 @@ export function fileTypeFromQuery(value: string | null): FileTypeCode | null {
 
 /**
  * The kinds of evidence (spec 01 §1, §3; decision 006): uploaded file, submitted hash only, user data rows, app
- * capture, web capture and process capture (the WACZ of a capture job; issue 15).
+ * capture, web capture and process capture (the WACZ of a capture job; issue 15), music works (issue 15 point 5).
  */
-export type EvidenceKindName = 'file' | 'hash' | 'property' | 'app' | 'web' | 'process';
+export type EvidenceKindName = 'file' | 'hash' | 'property' | 'app' | 'web' | 'process' | 'music';
 
 /** The `v` of getList that lists what the batch download screen offers: file, app and user-data evidence. */
 export const BATCH_LIST_V = 'download';

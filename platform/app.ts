@@ -42,6 +42,7 @@ import { testHookRoutes } from './test-hooks.ts';
 import { verifyRoutes } from './verify/routes.ts';
 import { captureRoutes } from './capture/routes.ts';
 import { openApiRoutes } from './open-api/routes.ts';
+import { musicRoutes } from './music/routes.ts';
 
 /**
  * Health route the gateway's readiness probe asks for: `{code: 200, data: {db: 'ok'}}` when the database answers,
@@ -120,6 +121,7 @@ export async function buildPlatform(
     await app.register(verifyRoutes);
     await app.register(captureRoutes);
     await app.register(openApiRoutes);
+    await app.register(musicRoutes);
     await app.register(billingRoutes);
     await app.register(invoiceRoutes);
     await app.register(notaryRoutes);

@@ -54,6 +54,8 @@ export function downloadBlock(isDownload: number, queryIsDownload: string | null
 const VERIFY_HINT: Record<EvidenceView['kind'], string> = {
   file: '使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”比对一致，即可证明文件自保全以来未被修改。',
   app: '使用任意 SHA-256 工具计算原始文件的哈希值，与下方“文件SHA256”比对一致，即可证明文件自保全以来未被修改。',
+  music:
+    '使用任意 SHA-256 工具计算证据包中音频文件的哈希值，与下方“文件SHA256”比对一致，即可证明作品文件自保全以来未被修改。',
   hash: '平台仅保存了用户提交的哈希值，证据包中没有原始文件。请使用任意 SHA-256 工具计算您持有的原始文件的哈希值，与下方“文件SHA256”一致即可证明文件未被修改。',
   property:
     '使用任意 SHA-256 工具计算证据包中 evidence/data.csv 的哈希值，与下方“数据SHA256”比对一致，即可证明数据自保全以来未被修改。',

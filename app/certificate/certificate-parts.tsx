@@ -153,6 +153,7 @@ const KIND_EN: Record<EvidenceView['kind'], string> = {
   app: 'App capture',
   web: 'Web capture',
   process: 'Process capture',
+  music: 'Music work',
 };
 
 /** The English facts of the kind (the platform's certificate body is Chinese only). */

@@ -47,6 +47,12 @@ const KINDS: Record<ListKind, { label: string; action: string; create: string; b
     create: '/newMobile',
     base: '/evidences-all/mobile-process',
   },
+  music: {
+    label: '音乐作品',
+    action: '新建音乐作品保全',
+    create: '/evidences-all/music/new',
+    base: '/evidences-all/music',
+  },
 };
 
 /** The tabs of 数据保全. */
@@ -66,10 +72,11 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
   const { kind, filters, list, count, error, labels, notice } = loaderData;
   const base = KINDS[kind].base;
   const app = kind === 'app';
+  const online = app || kind === 'music';
   return (
     <section className="page">
       <div className="page-head">
-        <h1>{app ? '在线取证' : '数据保全'}</h1>
+        <h1>{online ? '在线取证' : '数据保全'}</h1>
         <div className="head-actions">
           <Link to="/attestation-list/download" className="button">
             批量下载
@@ -79,8 +86,8 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
           </Link>
         </div>
       </div>
-      {app ? (
-        <CaptureTabs current="mobile" />
+      {online ? (
+        <CaptureTabs current={app ? 'mobile' : 'music'} />
       ) : (
         <nav className="tabs" aria-label="保全类型">
           {DATA_KINDS.map((k) => (

@@ -18,8 +18,8 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { readFilters, toListQuery } from './filters.ts';
 import { readForm } from '../lib/form-body.server.ts';
 
-/** The lists: the three of 数据保全 and the app evidence of 在线取证 (issue 15 point 4). */
-export type ListKind = 'file' | 'hash' | 'property' | 'app';
+/** The lists: the three of 数据保全, and the app evidence and music works of 在线取证 (issue 15). */
+export type ListKind = 'file' | 'hash' | 'property' | 'app' | 'music';
 
 /** Each list's calls: `v` narrows getList; `labelsV` narrows getLabelList. */
 const SOURCES: Record<ListKind, { list: string; labels: string; v?: string; labelsV?: string }> = {
@@ -27,6 +27,7 @@ const SOURCES: Record<ListKind, { list: string; labels: string; v?: string; labe
   hash: { list: EvidencePaths.hashList, labels: EvidencePaths.hashLabels },
   property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
   app: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'app', labelsV: 'app' },
+  music: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'music', labelsV: 'music' },
 };
 
 const DONE: Record<string, string> = {

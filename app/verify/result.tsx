@@ -10,6 +10,7 @@ const KIND: Record<PublicEvidence['kind'], string> = {
   app: '移动取证',
   web: '网页取证',
   process: '过程取证',
+  music: '音乐作品保全',
 };
 
 /** The kinds in English (the /English pages, decision 028). */
@@ -20,6 +21,7 @@ const KIND_EN: Record<PublicEvidence['kind'], string> = {
   app: 'App capture',
   web: 'Web capture',
   process: 'Process capture',
+  music: 'Music work',
 };
 
 export function EvidenceResult({

@@ -89,6 +89,8 @@ export interface EvidencesTable {
   data_lines: number | null;
   /** User data: JSON text of `[{fieldName, exampleValue}]`, example values cut to 10 characters. */
   data_fields: string | null;
+  /** Music works: JSON of contract MusicWork (migration 0022); null for other kinds. */
+  work_json: string | null;
 }
 
 /**

@@ -18,6 +18,8 @@ import {
 import { fileTypeLabel, packageContents, type EvidenceView } from '../../contract/evidence.ts';
 import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
+import type { MusicWork } from '../../contract/music.ts';
+import { musicRows } from '../music/certificate-music.ts';
 import type { EvidenceKind } from '../db/schema.ts';
 
 /** Device facts of app-captured evidence (empty strings when unknown), as the evidence view states them. */
@@ -44,6 +46,8 @@ export interface CertificateFacts extends Pick<
   capture?: CapturedPageFacts[];
   /** Process capture: its steps (certificate-web.ts). */
   steps?: CapturedStepFacts[];
+  /** Music work: ISRC, authors, duration, format (music/certificate-music.ts). */
+  music?: MusicWork | null;
 }
 
 /** "138****8000": the first three and last four digits of a mobile number; other shapes keep only the ends. */
@@ -127,6 +131,17 @@ function kindRows(f: CertificateFacts): [string, string][] {
       ['取证包文件', `${f.fileName}（WACZ，${sizeText(f.fileSize)}）`],
       ...tail,
       ['取证包SHA256', f.sha256],
+      ['链上交易哈希', f.chainhash],
+    ];
+  }
+  if (kind === 'music') {
+    return [
+      ...head,
+      ['证据类型', '音乐作品保全'],
+      ...musicRows(f.music),
+      ...rows.slice(2),
+      ...tail,
+      ['文件SHA256', f.sha256],
       ['链上交易哈希', f.chainhash],
     ];
   }

@@ -120,8 +120,8 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
         ? ['property']
         : v === 'file'
           ? ['file', 'app']
-          : v === 'app'
-            ? ['app']
+          : v === 'app' || v === 'music'
+            ? [v]
             : ['file', 'app', 'property'];
     return ok(await listLabels(db, currentUser(request).id, kinds));
   });

@@ -18,6 +18,7 @@ import {
 } from '../../contract/evidence.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import { artefactsOf } from '../capture/artefacts.ts';
+import { parseMusicWork } from '../music/certificate-music.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/schema.ts';
 import { notify } from '../notification/notifications.ts';
@@ -42,6 +43,7 @@ export type EvidenceExtras = Partial<
     | 'config_core'
     | 'data_lines'
     | 'data_fields'
+    | 'work_json'
   >
 >;
 
@@ -145,12 +147,13 @@ function likePattern(keyword: string): string {
 /**
  * Which kinds a list shows: getList lists file and app evidence, `v=property` user data, `v=download`
  * (BATCH_LIST_V) file, app and user data together for the batch download screen (spec 01 §2.4, decision 028);
- * getHashSaveList hash, `v=web` the web captures, `v=app` the open API's app evidence (issue 15).
+ * getHashSaveList hash, `v=web` the web captures, `v=app` the open API's app evidence, `v=music` music works (issue 15).
  */
 export function listKinds(v: string | undefined): EvidenceKind[] {
   if (v === BATCH_LIST_V) return ['file', 'app', 'property'];
   if (v === 'web') return ['web'];
   if (v === 'app') return ['app'];
+  if (v === 'music') return ['music'];
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
 }
 
@@ -357,6 +360,7 @@ export async function buildView(
       device,
       capture: ev.kind === 'web' ? parseCaptureMeta(ev.capture_meta) : undefined,
       steps: ev.kind === 'process' ? parseProcessMeta(ev.capture_meta) : undefined,
+      music: ev.kind === 'music' ? parseMusicWork(ev.work_json) : undefined,
     }),
     chainhash: ev.chainhash,
     filehash: ev.sha256,

@@ -54,6 +54,8 @@ const ACCOUNT_PAGES = [
   '/evidences-all/process',
   '/newMobile',
   '/evidences-all/mobile-process',
+  '/evidences-all/music',
+  '/evidences-all/music/new',
 ];
 
 /**

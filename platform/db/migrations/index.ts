@@ -25,6 +25,7 @@ import { ledgerTimestamps } from './0018_ledger_timestamps.ts';
 import { captureJobs } from './0019_capture_jobs.ts';
 import { captureSteps } from './0020_capture_steps.ts';
 import { openApi } from './0021_open_api.ts';
+import { musicWorks } from './0022_music_works.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -52,6 +53,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0019_capture_jobs': captureJobs(dialect),
         '0020_capture_steps': captureSteps(),
         '0021_open_api': openApi(),
+        '0022_music_works': musicWorks(),
       };
     },
   };

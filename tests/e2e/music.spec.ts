@@ -1,0 +1,71 @@
+/**
+ * Music works (issue 15 point 5), JS on and off: /evidences-all/music/new takes an audio file (a WAV written here),
+ * the title, two authors by role and an ISRC; the certificate it lands on states them with the duration and format
+ * read from the file, and the work is listed at /evidences-all/music. A file that is not audio is refused with the
+ * platform's message on the form.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MusicMsg } from '../../contract/music.ts';
+import { expect, test } from '../support/e2e-fixtures.ts';
+
+/** A mono 16-bit PCM WAV of `seconds` of silence at 8 kHz. */
+function wavFile(seconds: number): string {
+  const data = Buffer.alloc(seconds * 8000 * 2);
+  const head = Buffer.alloc(44);
+  head.write('RIFF', 0);
+  head.writeUInt32LE(36 + data.length, 4);
+  head.write('WAVEfmt ', 8);
+  head.writeUInt32LE(16, 16);
+  head.writeUInt16LE(1, 20);
+  head.writeUInt16LE(1, 22);
+  head.writeUInt32LE(8000, 24);
+  head.writeUInt32LE(16000, 28);
+  head.writeUInt16LE(2, 32);
+  head.writeUInt16LE(16, 34);
+  head.write('data', 36);
+  head.writeUInt32LE(data.length, 40);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cz-music-e2e-')), 'song.wav');
+  fs.writeFileSync(file, Buffer.concat([head, data]));
+  return file;
+}
+
+test('a music work is preserved with its authors, ISRC, duration and format', async ({
+  page,
+  freshUser,
+}, info) => {
+  await freshUser('/evidences-all/music/new');
+  const title = `晨曲-${info.project.name}`;
+
+  // not audio: refused, the form says why
+  const text = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cz-music-e2e-')), 'notes.txt');
+  fs.writeFileSync(text, '这不是音频');
+  await page.getByLabel('作品名称').fill(title);
+  await page.getByLabel('第 1 位作者的姓名').fill('李四');
+  await page.getByLabel('音频文件').setInputFiles(text);
+  await page.getByRole('button', { name: '提交保全' }).click();
+  await expect(page.getByText(MusicMsg.notAudio)).toBeVisible();
+
+  await page.getByLabel('作品名称').fill(title);
+  await page.getByLabel('ISRC（国际标准录音制品编码，可选）').fill('CN-A12-26-00042');
+  await page.getByLabel('第 1 位作者的角色').selectOption('作曲');
+  await page.getByLabel('第 1 位作者的姓名').fill('李四');
+  await page.getByLabel('第 2 位作者的角色').selectOption('演唱');
+  await page.getByLabel('第 2 位作者的姓名').fill('王五');
+  await page.getByLabel('音频文件').setInputFiles(wavFile(5));
+  await page.getByRole('button', { name: '提交保全' }).click();
+  await expect(page).toHaveURL(/\/attestation\/[^/]+$/);
+  await expect(page.getByRole('row', { name: /ISRC/ })).toContainText('CN-A12-26-00042');
+  await expect(page.getByRole('row', { name: /作曲/ })).toContainText('李四');
+  await expect(page.getByRole('row', { name: /演唱/ })).toContainText('王五');
+  await expect(page.getByRole('row', { name: /时长/ })).toContainText('5秒');
+  await expect(page.getByRole('row', { name: /音频格式/ })).toContainText('8000 Hz');
+
+  await page.goto('/evidences-all/music');
+  await expect(page.getByRole('row').filter({ hasText: title })).toBeVisible();
+  await expect(page.getByRole('link', { name: '新建音乐作品保全' })).toHaveAttribute(
+    'href',
+    '/evidences-all/music/new',
+  );
+});
