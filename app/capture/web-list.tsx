@@ -1,11 +1,11 @@
 /**
- * /evidences-all/web and /evidences-all/process: the user's web and process captures (issue 15 points 1, 3): each
- * job with its URLs, state and result — the
- * preserved evidence's certificate, or why it failed. While a job is queued or running the page refreshes itself
- * every few seconds (a meta refresh, so without JavaScript too). /evidences-all (the top bar's 在线取证) comes here.
+ * /evidences-all/web and /evidences-all/process: the user's web and process captures (issue 15 points 1, 3, 6).
+ * First the capture jobs with their state and result — the preserved evidence's certificate (and a process
+ * capture's progress page), or why it failed; while a job is queued or running the page refreshes itself every few
+ * seconds (a meta refresh, so without JavaScript too). Then the preserved captures as an evidence list with the same
+ * filters, labels, deletion and certificates as files. /evidences-all (the top bar's 在线取证) comes here.
  */
 import { Link, redirect } from 'react-router';
-import { CaptureTabs } from './capture-tabs.tsx';
 import type { Route } from './+types/web-list';
 import { isSuccess } from '../../contract/envelope.ts';
 import {
@@ -18,38 +18,50 @@ import {
 import { formatBeijing } from '../../contract/time.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { DataTable } from '../shell/data-table.tsx';
+import { listAction, listLoader } from '../evidence/list.server.ts';
+import { EvidenceListPage } from '../evidence/list-page.tsx';
 
 export const meta: Route.MetaFunction = ({ data }) => [
-  { title: `${data?.kind === 'process' ? '过程取证' : '网页取证'}记录 - 存证云` },
+  { title: `${data?.kind === 'process' ? '过程取证' : '网页取证'} - 存证云` },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const where = new URL(request.url).pathname.replace(/\/+$/, '');
   if (where === '/evidences-all') throw redirect('/evidences-all/web');
   const kind: CaptureKind = where === '/evidences-all/process' ? 'process' : 'web';
-  const res = await authedCall<CaptureJobView[]>(request, context, CapturePaths.jobs, { query: { kind } });
+  const [res, list] = await Promise.all([
+    authedCall<CaptureJobView[]>(request, context, CapturePaths.jobs, { query: { kind } }),
+    listLoader(request, context, kind),
+  ]);
   const jobs = isSuccess(res.code) ? res.data : [];
   return {
+    ...list,
     kind,
     jobs,
-    error: isSuccess(res.code) ? null : res.msg,
+    jobsError: isSuccess(res.code) ? null : res.msg,
     open: jobs.some((j) => j.status === 'queued' || j.status === 'running'),
   };
 }
 
-export default function WebCaptures({ loaderData }: Route.ComponentProps) {
-  const { kind, jobs, error, open } = loaderData;
+export const action = ({ request, context }: Route.ActionArgs) => listAction(request, context);
+
+/** The capture jobs: state and result of each, newest first. */
+function CaptureJobs({
+  jobs,
+  error,
+  open,
+  kind,
+}: {
+  jobs: CaptureJobView[];
+  error: string | null;
+  open: boolean;
+  kind: CaptureKind;
+}) {
   const name = kind === 'web' ? '网页取证' : '过程取证';
   return (
-    <section className="page">
+    <section aria-labelledby="capture-jobs">
       {open ? <meta httpEquiv="refresh" content={String(CAPTURE_REFRESH_SECONDS)} /> : null}
-      <h1>{name}</h1>
-      <CaptureTabs current={kind} />
-      <p>
-        <Link to={kind === 'web' ? '/newWeb' : '/newProcess'} className="button primary">
-          新建{name}
-        </Link>
-      </p>
+      <h2 id="capture-jobs">{name}任务</h2>
       {error ? (
         <p className="form-error" role="alert">
           {error}
@@ -63,7 +75,7 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
       <DataTable
         headers={['提交时间', '证据名称', '网址', '状态', '结果']}
         items={jobs}
-        empty={`暂无${name}记录`}
+        empty={`暂无${name}任务`}
         row={(j) => (
           <tr key={j.id} data-testid="capture-row" data-status={j.status}>
             <td>{formatBeijing(j.createdAt)}</td>
@@ -91,6 +103,18 @@ export default function WebCaptures({ loaderData }: Route.ComponentProps) {
           </tr>
         )}
       />
+      <h2>已保全的{name}</h2>
     </section>
+  );
+}
+
+export default function WebCaptures({ loaderData, actionData }: Route.ComponentProps) {
+  const { jobs, jobsError, open, kind } = loaderData;
+  return (
+    <EvidenceListPage
+      loaderData={loaderData}
+      actionData={actionData}
+      intro={<CaptureJobs jobs={jobs} error={jobsError} open={open} kind={kind} />}
+    />
   );
 }

@@ -6,7 +6,8 @@ import { Form, Link, NavLink } from 'react-router';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { FormErrors, FormNotice } from '../shell/field.tsx';
 import type { listLoader, ListKind } from './list.server.ts';
-import { CaptureTabs } from '../capture/capture-tabs.tsx';
+import type { ReactNode } from 'react';
+import { CaptureTabs, type CaptureTab } from '../capture/capture-tabs.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import {
@@ -53,6 +54,13 @@ const KINDS: Record<ListKind, { label: string; action: string; create: string; b
     create: '/evidences-all/music/new',
     base: '/evidences-all/music',
   },
+  web: { label: '网页取证', action: '新建网页取证', create: '/newWeb', base: '/evidences-all/web' },
+  process: {
+    label: '过程取证',
+    action: '新建过程取证',
+    create: '/newProcess',
+    base: '/evidences-all/process',
+  },
 };
 
 /** The tabs of 数据保全. */
@@ -62,17 +70,27 @@ const DATA_KINDS: ListKind[] = ['file', 'hash', 'property'];
 export interface EvidenceListProps {
   loaderData: Awaited<ReturnType<typeof listLoader>>;
   actionData?: { error?: string } | undefined;
+  /** What goes between the tabs and the filters (the capture lists' jobs in progress). */
+  intro?: ReactNode;
 }
+
+/** The tab of 在线取证 each of its lists is under (the other kinds are 数据保全's). */
+const ONLINE_TAB: Partial<Record<ListKind, CaptureTab>> = {
+  web: 'web',
+  process: 'process',
+  app: 'mobile',
+  music: 'music',
+};
 
 /**
  * The list screen: the default export of the file, hash and user-data routes (checked against their
  * Route.ComponentProps).
  */
-export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) {
+export function EvidenceListPage({ loaderData, actionData, intro }: EvidenceListProps) {
   const { kind, filters, list, count, error, labels, notice } = loaderData;
   const base = KINDS[kind].base;
   const app = kind === 'app';
-  const online = app || kind === 'music';
+  const online = ONLINE_TAB[kind];
   return (
     <section className="page">
       <div className="page-head">
@@ -87,7 +105,7 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
         </div>
       </div>
       {online ? (
-        <CaptureTabs current={app ? 'mobile' : 'music'} />
+        <CaptureTabs current={online} />
       ) : (
         <nav className="tabs" aria-label="保全类型">
           {DATA_KINDS.map((k) => (
@@ -97,6 +115,7 @@ export function EvidenceListPage({ loaderData, actionData }: EvidenceListProps) 
           ))}
         </nav>
       )}
+      {intro}
       <EvidenceFilters
         filters={filters}
         after={<Link to={base}>重置</Link>}

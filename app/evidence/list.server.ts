@@ -18,8 +18,8 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { readFilters, toListQuery } from './filters.ts';
 import { readForm } from '../lib/form-body.server.ts';
 
-/** The lists: the three of 数据保全, and the app evidence and music works of 在线取证 (issue 15). */
-export type ListKind = 'file' | 'hash' | 'property' | 'app' | 'music';
+/** The lists: the three of 数据保全, and the captures, app evidence and music works of 在线取证 (issue 15). */
+export type ListKind = 'file' | 'hash' | 'property' | 'app' | 'music' | 'web' | 'process';
 
 /** Each list's calls: `v` narrows getList; `labelsV` narrows getLabelList. */
 const SOURCES: Record<ListKind, { list: string; labels: string; v?: string; labelsV?: string }> = {
@@ -28,6 +28,8 @@ const SOURCES: Record<ListKind, { list: string; labels: string; v?: string; labe
   property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
   app: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'app', labelsV: 'app' },
   music: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'music', labelsV: 'music' },
+  web: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'web', labelsV: 'web' },
+  process: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'process', labelsV: 'process' },
 };
 
 const DONE: Record<string, string> = {

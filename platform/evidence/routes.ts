@@ -35,7 +35,7 @@ import {
   saveUploadedFile,
   type Saved,
 } from './save.ts';
-import { buildView, findByBaoquan, listEvidence, listKinds, listLabels } from './service.ts';
+import { BATCH_KINDS, buildView, findByBaoquan, listEvidence, listKinds, listLabels } from './service.ts';
 
 /** Registers the evidence routes on `app` (needs the services and auth plugins). */
 export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
@@ -112,7 +112,7 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
     return ok(await listEvidence(app.pdb, currentUser(request).id, q, ['hash']));
   });
 
-  // Labels of file, app and user-data evidence (`v=property` or `v=file` narrows); hash labels have their own call.
+  // Labels of the BATCH_KINDS (`v=property`, `v=file`, `v=app`, `v=music` narrow); hash labels have their own call.
   app.get(EvidencePaths.labels, { preHandler: app.requireUser }, async (request) => {
     const { v } = parseInput(EvidenceLabelsQuery, request.query);
     const kinds: EvidenceKind[] =
@@ -120,9 +120,9 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
         ? ['property']
         : v === 'file'
           ? ['file', 'app']
-          : v === 'app' || v === 'music'
+          : v === 'app' || v === 'music' || v === 'web' || v === 'process'
             ? [v]
-            : ['file', 'app', 'property'];
+            : [...BATCH_KINDS];
     return ok(await listLabels(db, currentUser(request).id, kinds));
   });
 

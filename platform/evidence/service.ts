@@ -145,15 +145,20 @@ function likePattern(keyword: string): string {
 }
 
 /**
+ * The kinds the batch download screen offers (`v=download`) and getLabelList gives labels of by default: every kind
+ * whose package holds the preserved bytes — file, app, user data, and the captures and music works of 在线取证 (issue
+ * 15 point 6) — never hash evidence.
+ */
+export const BATCH_KINDS: readonly EvidenceKind[] = ['file', 'app', 'property', 'web', 'process', 'music'];
+
+/**
  * Which kinds a list shows: getList lists file and app evidence, `v=property` user data, `v=download`
- * (BATCH_LIST_V) file, app and user data together for the batch download screen (spec 01 §2.4, decision 028);
- * getHashSaveList hash, `v=web` the web captures, `v=app` the open API's app evidence, `v=music` music works (issue 15).
+ * (BATCH_LIST_V) the BATCH_KINDS together for the batch download screen (spec 01 §2.4, decision 028);
+ * getHashSaveList hash; `v=web`, `v=process`, `v=app` and `v=music` that kind alone (issue 15).
  */
 export function listKinds(v: string | undefined): EvidenceKind[] {
-  if (v === BATCH_LIST_V) return ['file', 'app', 'property'];
-  if (v === 'web') return ['web'];
-  if (v === 'app') return ['app'];
-  if (v === 'music') return ['music'];
+  if (v === BATCH_LIST_V) return [...BATCH_KINDS];
+  if (v === 'web' || v === 'process' || v === 'app' || v === 'music') return [v];
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
 }
 
@@ -248,13 +253,13 @@ export async function listEvidence(
 }
 
 /**
- * The distinct non-empty labels of `userId`'s evidence of `kinds` (default: all but hash), sorted; read from
+ * The distinct non-empty labels of `userId`'s evidence of `kinds` (default: BATCH_KINDS, all but hash), sorted; read from
  * `evidence_labels` (migration 0011), so the cost is the number of labels, not of evidences.
  */
 export async function listLabels(
   db: Kysely<Database>,
   userId: number,
-  kinds: EvidenceKind[] = ['file', 'app', 'property'],
+  kinds: readonly EvidenceKind[] = BATCH_KINDS,
 ): Promise<LabelItem[]> {
   const rows = await db
     .selectFrom('evidence_labels')

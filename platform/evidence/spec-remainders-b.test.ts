@@ -11,6 +11,7 @@ import {
   type LabelItem,
   packageContents,
 } from '../../contract/evidence.ts';
+import { pcmWav } from '../../tests/support/audio.ts';
 import { evidenceCalls, evidenceUsers, PNG, sha256 } from '../../tests/support/evidence.ts';
 import { forEachDialect, get, post } from '../../tests/support/platform.ts';
 
@@ -19,7 +20,7 @@ forEachDialect('batch download list and package wording', (h) => {
   const ids: Record<string, { id: number; baoquan: string }> = {};
   beforeAll(async () => {
     ({ other } = await evidenceUsers(h));
-    const { saveFile, saveHash, saveProperty } = evidenceCalls(h);
+    const { saveFile, saveHash, saveProperty, saveMusic } = evidenceCalls(h);
     ids.doc = await saveFile(other, Buffer.from('合同正文'), '合同.txt', { label: '合同' });
     ids.png = await saveFile(other, PNG, '现场.png', { label: '照片' });
     ids.app = await saveFile(other, PNG, '录屏.png', { label: '照片' });
@@ -39,6 +40,14 @@ forEachDialect('batch download list and package wording', (h) => {
     });
     expect(hash.code).toBe(200);
     ids.hash = hash.data;
+    const song = await saveMusic(
+      other,
+      { title: '歌', label: '照片', 'authors[0].role': '演唱', 'authors[0].name': '某人' },
+      pcmWav(1),
+      'song.wav',
+    );
+    expect(song.code).toBe(200);
+    ids.song = song.data;
   });
   const list = (q: Record<string, string | number>) =>
     get<EvidenceListData>(h.app, EvidencePaths.list, { limit: 100, ...q }, other);
@@ -46,12 +55,14 @@ forEachDialect('batch download list and package wording', (h) => {
     (await list(q)).data.list.map((x) => x.id).sort((a, b) => a - b);
   const idsOf = (...names: string[]) => names.map((n) => ids[n]!.id).sort((a, b) => a - b);
 
-  it('v=download lists file, app and user-data evidence, never hash evidence', async () => {
+  it('v=download lists file, app, user-data evidence and music works, never hash evidence', async () => {
     const r = await list({ v: BATCH_LIST_V });
     expect(r.code).toBe(200);
-    expect(r.data.count).toBe(4);
-    expect(r.data.list.map((x) => x.id).sort((a, b) => a - b)).toEqual(idsOf('doc', 'png', 'app', 'prop'));
-    expect(new Set(r.data.list.map((x) => x.kind))).toEqual(new Set(['file', 'app', 'property']));
+    expect(r.data.count).toBe(5);
+    expect(r.data.list.map((x) => x.id).sort((a, b) => a - b)).toEqual(
+      idsOf('doc', 'png', 'app', 'prop', 'song'),
+    );
+    expect(new Set(r.data.list.map((x) => x.kind))).toEqual(new Set(['file', 'app', 'property', 'music']));
     // the plain list is unchanged: file and app only
     expect(await listed({})).toEqual(idsOf('doc', 'png', 'app'));
   });
@@ -61,7 +72,8 @@ forEachDialect('batch download list and package wording', (h) => {
     // user data is a document (its data.csv)
     expect(await listed({ v: BATCH_LIST_V, type: 1 })).toEqual(idsOf('doc', 'prop'));
     expect(await listed({ v: BATCH_LIST_V, type: 4 })).toEqual([]);
-    expect(await listed({ v: BATCH_LIST_V, label: '照片' })).toEqual(idsOf('png', 'app'));
+    expect(await listed({ v: BATCH_LIST_V, label: '照片' })).toEqual(idsOf('png', 'app', 'song'));
+    expect(await listed({ v: BATCH_LIST_V, type: 3 })).toEqual(idsOf('song'));
     expect(await listed({ v: BATCH_LIST_V, label: '数据' })).toEqual(idsOf('prop'));
     // the hash evidence labelled 合同 stays out
     expect(await listed({ v: BATCH_LIST_V, label: '合同' })).toEqual(idsOf('doc'));

@@ -10,33 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { EvidencePaths, type EvidenceListData, type EvidenceView } from '../../contract/evidence.ts';
-import { MusicMsg, MusicPaths } from '../../contract/music.ts';
+import { MusicMsg } from '../../contract/music.ts';
 import { userFactory } from '../../tests/support/account.ts';
 import { filesUnder } from '../../tests/support/integration.ts';
-import { call, forEachDialect, get, multipart } from '../../tests/support/platform.ts';
+import { evidenceCalls } from '../../tests/support/evidence.ts';
+import { forEachDialect, get } from '../../tests/support/platform.ts';
 import { formatDuration } from '../../contract/music.ts';
-
-/** A mono 16-bit PCM WAV of `seconds` of a 440 Hz tone at `rate` Hz (RIFF/WAVE, written out here). */
-function wav(seconds: number, rate = 8000): Buffer {
-  const samples = Math.round(seconds * rate);
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++)
-    data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0);
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write('WAVEfmt ', 8);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20); // PCM
-  head.writeUInt16LE(1, 22); // mono
-  head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36);
-  head.writeUInt32LE(data.length, 40);
-  return Buffer.concat([head, data]);
-}
+import { pcmWav } from '../../tests/support/audio.ts';
 
 /** An MP3 of `seconds` of a tone, encoded by ffmpeg. */
 async function mp3(seconds: number): Promise<Buffer> {
@@ -60,10 +40,7 @@ async function mp3(seconds: number): Promise<Buffer> {
 forEachDialect('music works', (h) => {
   const newUser = userFactory(h);
 
-  const save = (token: string, fields: Record<string, string>, data: Buffer, filename: string) => {
-    const body = multipart(fields, { data, filename, contentType: 'audio/wav' });
-    return call<{ baoquan: string }>(h.app, { method: 'POST', url: MusicPaths.save, token, ...body });
-  };
+  const { saveMusic: save } = evidenceCalls(h);
   const certificate = async (baoquan: string) =>
     (await get<EvidenceView>(h.app, EvidencePaths.view, { baoquan })).data;
 
@@ -83,7 +60,7 @@ forEachDialect('music works', (h) => {
         'authors[3].role': '作曲',
         'authors[3].name': '王五',
       },
-      wav(3),
+      pcmWav(3),
       'spring.wav',
     );
     expect([saved.code, saved.msg]).toEqual([200, '保全成功']);
@@ -121,14 +98,14 @@ forEachDialect('music works', (h) => {
     const author = { 'authors[0].role': '作曲', 'authors[0].name': '李四' };
     const cases: [Record<string, string>, Buffer, string][] = [
       [{ title: '不是音频', ...author }, Buffer.from('%PDF-1.7 not audio at all'), MusicMsg.notAudio],
-      [{ title: '没有作者' }, wav(1), MusicMsg.authorsRequired],
+      [{ title: '没有作者' }, pcmWav(1), MusicMsg.authorsRequired],
       [
         { title: '角色不对', 'authors[0].role': '导演', 'authors[0].name': '某人' },
-        wav(1),
+        pcmWav(1),
         MusicMsg.roleInvalid,
       ],
-      [{ title: '只有角色', 'authors[0].role': '作曲' }, wav(1), MusicMsg.nameRequired],
-      [{ title: 'ISRC 错', isrc: 'CN-123', ...author }, wav(1), MusicMsg.isrcInvalid],
+      [{ title: '只有角色', 'authors[0].role': '作曲' }, pcmWav(1), MusicMsg.nameRequired],
+      [{ title: 'ISRC 错', isrc: 'CN-123', ...author }, pcmWav(1), MusicMsg.isrcInvalid],
     ];
     for (const [fields, data, msg] of cases) {
       const r = await save(u.token, fields, data, 'x.wav');

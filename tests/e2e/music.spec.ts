@@ -8,26 +8,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MusicMsg } from '../../contract/music.ts';
+import { pcmWav } from '../support/audio.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';
 
-/** A mono 16-bit PCM WAV of `seconds` of silence at 8 kHz. */
+/** A WAV of `seconds` of silence written to a temp file. */
 function wavFile(seconds: number): string {
-  const data = Buffer.alloc(seconds * 8000 * 2);
-  const head = Buffer.alloc(44);
-  head.write('RIFF', 0);
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write('WAVEfmt ', 8);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(8000, 24);
-  head.writeUInt32LE(16000, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write('data', 36);
-  head.writeUInt32LE(data.length, 40);
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cz-music-e2e-')), 'song.wav');
-  fs.writeFileSync(file, Buffer.concat([head, data]));
+  fs.writeFileSync(file, pcmWav(seconds, 8000, false));
   return file;
 }
 

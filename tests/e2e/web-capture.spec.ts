@@ -166,6 +166,9 @@ test('a process capture: steps added by the form, replayed, recorded and preserv
   await page.goto('/evidences-all/process');
   const row = page.getByTestId('capture-row').filter({ hasText: `过程-${info.project.name}` });
   await expect(row).toHaveAttribute('data-status', 'done');
+  // the preserved capture is also in the evidence list below the jobs (filters, labels, deletion as for files)
+  await expect(page.getByRole('row').filter({ hasText: `过程-${info.project.name}` })).toHaveCount(2);
+  await expect(page.getByRole('button', { name: '查询' })).toBeVisible();
   await row.getByRole('link', { name: /查看证书/ }).click();
   await expect(page.getByText('过程取证（录像）')).toBeVisible();
   await expect(page.getByRole('row', { name: /第 2 步/ })).toContainText('滚动页面：300 像素（完成');

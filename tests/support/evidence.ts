@@ -8,6 +8,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { EvidencePaths, type EvidenceView, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { MusicPaths } from '../../contract/music.ts';
 import { DEMO_MOBILE } from '../../platform/account/users.ts';
 import { storageKeyFor } from '../../platform/evidence/baoquan.ts';
 import { call, get, login, multipart, post, registerUser, upload, type PlatformHarness } from './platform.ts';
@@ -69,5 +70,10 @@ export function evidenceCalls(h: PlatformHarness) {
       ...body,
     });
   }
-  return { view, stored, exists, saveFile, saveHash, saveProperty };
+  /** Saves a music work (multipart: `fields` such as title and `authors[0].role`, then the audio). @returns the envelope */
+  function saveMusic(token: string, fields: Record<string, string>, data: Buffer, filename: string) {
+    const body = multipart(fields, { data, filename, contentType: 'audio/wav' });
+    return call<SaveEvidenceData>(h.app, { method: 'POST', url: MusicPaths.save, token, ...body });
+  }
+  return { view, stored, exists, saveFile, saveHash, saveProperty, saveMusic };
 }
