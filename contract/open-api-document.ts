@@ -58,6 +58,7 @@ function signedOperation(op: Record<string, unknown>, success: string): Record<s
       '403': errorAnswer,
       '409': errorAnswer,
       '413': errorAnswer,
+      '429': errorAnswer,
     },
   };
 }

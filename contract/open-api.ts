@@ -60,6 +60,7 @@ export const OpenApiMsg = {
   badNonce: 'X-CZ-Nonce 须为 16–64 位字母、数字、下划线或连字符',
   expired: '请求已过期，请校准时间后重试',
   badSignature: '签名错误',
+  throttled: '签名错误次数过多，请 15 分钟后再试',
   replayed: '请求重复：该 nonce 已使用',
   rotateFirst: '请先在认证信息页重新生成 SecurityKey，再使用开放接口',
   notEnterprise: '仅已认证的企业用户可以使用开放接口',

@@ -1,7 +1,7 @@
 /**
  * Failed-attempt throttling kept in the database (so several platform instances share it): a subject that fails
- * `max` times within `windowSeconds` is refused until the window passes. Used for login (per mobile + IP) and
- * extraction codes (per IP + baoquan). Only failures count, so a user who logs in often is never throttled.
+ * `max` times within `windowSeconds` is refused until the window passes. Used for login (per mobile + IP),
+ * extraction codes (per IP + baoquan) and open-API signatures (per IP + AppID). Only failures count, so a user who logs in often is never throttled.
  * {@link consumeQuota} counts every use instead: the SMS send quotas (per IP and per mobile).
  */
 import type { Kysely } from 'kysely';
@@ -20,6 +20,8 @@ export interface AttemptPolicy {
 export const LOGIN_POLICY: AttemptPolicy = { scope: 'login', max: 10, windowSeconds: 900 };
 /** Extraction code: 10 wrong codes per IP + baoquan in 15 minutes. */
 export const EXTRACT_CODE_POLICY: AttemptPolicy = { scope: 'checkNo', max: 10, windowSeconds: 900 };
+/** Open API: 20 calls with a wrong signature or an unknown AppID per IP + AppID in 15 minutes (decision 038). */
+export const OPEN_API_POLICY: AttemptPolicy = { scope: 'openApi', max: 20, windowSeconds: 900 };
 
 const keyOf = (policy: AttemptPolicy, subject: string) => sha256Hex(`${policy.scope}|${subject}`);
 

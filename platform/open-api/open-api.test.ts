@@ -330,6 +330,57 @@ forEachDialect(
   { MAX_UPLOAD_BYTES: String(4 * 1024 * 1024) },
 );
 
+forEachDialect('open API throttle', (h) => {
+  const newUser = userFactory(h);
+  it('refuses a caller after 20 wrong signatures in 15 minutes, even signed right; other AppIDs go on', async () => {
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+    const { db } = h.app.pdb;
+    const clients: OpenApiClient[] = [];
+    for (const n of [1, 2]) {
+      const u = await newUser();
+      const row = await db
+        .selectFrom('users')
+        .select('id')
+        .where('mobile', '=', u.mobile)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('users')
+        .set({ user_status: '3', account_type: 2 })
+        .where('id', '=', row.id)
+        .execute();
+      const appId = `czthrottle00000${n}`;
+      await db
+        .insertInto('kyc_profiles')
+        .values({
+          user_id: row.id,
+          kind: 'enterprise',
+          auth_type: 0,
+          fields_json: '{}',
+          submitted_at: 1,
+          app_id: appId,
+        })
+        .execute();
+      const key = await post<{ securityKey: string }>(h.app, KycPaths.rotateSecurityKey, {}, u.token);
+      clients.push(new OpenApiClient({ baseUrl: base, appId, securityKey: key.data.securityKey }));
+    }
+    const [a, b] = clients as [OpenApiClient, OpenApiClient];
+    const forger = new OpenApiClient({
+      baseUrl: base,
+      appId: 'czthrottle000001',
+      securityKey: 'not the key',
+    });
+    for (let i = 0; i < 20; i++) {
+      expect(await refusal(forger.saveHash({ hash: 'a'.repeat(64) }))).toEqual([
+        401,
+        OpenApiMsg.badSignature,
+      ]);
+    }
+    expect(await refusal(a.saveHash({ hash: 'a'.repeat(64) }))).toEqual([429, OpenApiMsg.throttled]);
+    expect((await b.saveHash({ hash: 'b'.repeat(64) })).kind).toBe('hash');
+  });
+});
+
 describe('sealed SecurityKeys', () => {
   it('open only with the same platform key and AppID, and not once altered', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-seal-'));

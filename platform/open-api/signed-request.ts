@@ -3,13 +3,15 @@
  * an upload is refused before its body is read whenever the headers alone say no:
  *
  * 1. {@link checkSignedHeaders}: the four headers are present and well-formed, the timestamp is within
- *    ±OPEN_API_MAX_SKEW_SECONDS of the platform clock, the AppID has a sealed SecurityKey.
+ *    ±OPEN_API_MAX_SKEW_SECONDS of the platform clock, the caller (IP + AppID) has not failed too often
+ *    (core/attempts.ts OPEN_API_POLICY: only wrong signatures and unknown AppIDs count, so busy callers are never
+ *    throttled), the AppID has a sealed SecurityKey.
  * 2. {@link completeSignature}, once the body's SHA-256 is known: the HMAC-SHA256 matches (compared in constant time),
  *    the AppID's owner is still a verified enterprise, and the nonce is recorded — an (AppID, nonce) row inserted
  *    under its primary key, so a second use fails on whichever platform instance sees it.
  *
  * Failures are ApiErrors whose HTTP status equals their code: 401 unsigned / expired / wrong signature, 403 not an
- * enterprise or key to rotate, 409 nonce reused. Nothing in them echoes the key or the signature.
+ * enterprise or key to rotate, 409 nonce reused, 429 too many wrong signatures. Nothing in them echoes the key or the signature.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -22,12 +24,15 @@ import {
   OpenApiMsg,
   stringToSign,
 } from '../../contract/open-api.ts';
+import { isThrottled, OPEN_API_POLICY, recordFailure } from '../core/attempts.ts';
 import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 
 /** A call whose headers passed step 1: what step 2 needs. */
 export interface PendingSignature {
   appId: string;
+  /** `<client IP>|<AppID>`: the subject of the failed-signature throttle. */
+  subject: string;
   userId: number;
   /** The SecurityKey (unsealed): never logged. */
   key: string;
@@ -40,7 +45,7 @@ export interface PendingSignature {
 }
 
 /** An open-API refusal: the envelope code is also the HTTP status. */
-export function openApiError(code: 400 | 401 | 403 | 404 | 409 | 413, msg: string): ApiError {
+export function openApiError(code: 400 | 401 | 403 | 404 | 409 | 413 | 429, msg: string): ApiError {
   return new ApiError(code as ApiCodeValue, msg, code);
 }
 
@@ -53,7 +58,7 @@ function single(request: FastifyRequest, name: string): string | null {
 /**
  * Step 1 (see the module comment).
  * @throws ApiError 401 unsigned / expired / badSignature (an unknown AppID, a signature that is not 32 bytes of
- *   base64), 400 badNonce, 403 rotateFirst (the AppID's key predates the open API)
+ *   base64), 400 badNonce, 403 rotateFirst (the AppID's key predates the open API), 429 throttled
  */
 export async function checkSignedHeaders(
   app: FastifyInstance,
@@ -71,18 +76,23 @@ export async function checkSignedHeaders(
     throw openApiError(401, OpenApiMsg.expired);
   }
   if (!OPEN_API_NONCE_RE.test(nonce)) throw openApiError(400, OpenApiMsg.badNonce);
+  const subject = `${request.ip}|${appId}`;
+  if (await isThrottled(app.pdb.db, OPEN_API_POLICY, subject)) throw openApiError(429, OpenApiMsg.throttled);
   const signature = Buffer.from(signatureText, 'base64');
-  if (signature.length !== 32) throw openApiError(401, OpenApiMsg.badSignature);
   const row = await app.pdb.db
     .selectFrom('kyc_profiles')
     .select(['user_id', 'security_key_sealed'])
     .where('app_id', '=', appId)
     .executeTakeFirst();
-  if (!row) throw openApiError(401, OpenApiMsg.badSignature);
+  if (!row || signature.length !== 32) {
+    await recordFailure(app.pdb.db, OPEN_API_POLICY, subject);
+    throw openApiError(401, OpenApiMsg.badSignature);
+  }
   const key = app.apiKeys.unseal(appId, row.security_key_sealed);
   if (key === null) throw openApiError(403, OpenApiMsg.rotateFirst);
   return {
     appId,
+    subject,
     userId: Number(row.user_id),
     key,
     method: request.method,
@@ -108,7 +118,10 @@ export async function completeSignature(
   const expected = createHmac('sha256', pending.key)
     .update(stringToSign(pending.method, pending.pathWithQuery, pending.timestamp, pending.nonce, bodySha256))
     .digest();
-  if (!timingSafeEqual(expected, pending.signature)) throw openApiError(401, OpenApiMsg.badSignature);
+  if (!timingSafeEqual(expected, pending.signature)) {
+    await recordFailure(db, OPEN_API_POLICY, pending.subject);
+    throw openApiError(401, OpenApiMsg.badSignature);
+  }
   const user = await db
     .selectFrom('users')
     .select(['user_status', 'account_type'])
