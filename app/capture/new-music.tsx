@@ -5,18 +5,14 @@
  * reads the duration and format from the file and answers the contract's Chinese message on a refusal; success
  * lands on the certificate (Post/Redirect/Get).
  */
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/new-music';
-import { isSuccess } from '../../contract/envelope.ts';
-import type { SaveEvidenceData } from '../../contract/evidence-codes.ts';
-import { EvidenceMsg } from '../../contract/evidence.ts';
-import { formatBytes, Msg } from '../../contract/messages.ts';
+import { formatBytes } from '../../contract/messages.ts';
 import { MAX_MUSIC_AUTHORS, MUSIC_ROLES, MusicPaths } from '../../contract/music.ts';
-import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrfInUrl } from '../lib/csrf.server.ts';
+import { forwardUpload } from '../evidence/forward-upload.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
-import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { kycGateHref } from '../kyc/gate.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
 import { CaptureTabs } from './capture-tabs.tsx';
 
@@ -26,26 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { maxBytes: context.maxUploadBytes, gate: await kycGateHref(request, context) };
 }
 
-/** Multipart framing allowance on top of the file size when checking Content-Length early (bytes). */
-const MULTIPART_OVERHEAD = 64 * 1024;
-
-export async function action({ request, context }: Route.ActionArgs) {
-  await validateCsrfInUrl(request, context);
-  const contentType = request.headers.get('Content-Type') ?? '';
-  if (!contentType.startsWith('multipart/form-data') || !request.body) {
-    return data({ error: EvidenceMsg.fileRequired }, { status: 400 });
-  }
-  if (Number(request.headers.get('Content-Length') ?? 0) > context.maxUploadBytes + MULTIPART_OVERHEAD) {
-    return data({ error: Msg.fileTooLarge(context.maxUploadBytes) }, { status: 413 });
-  }
-  const res = await authedCall<SaveEvidenceData>(request, context, MusicPaths.save, {
-    method: 'POST',
-    stream: { body: request.body, contentType },
-  });
-  if (isKycRefusal(res)) return data({ error: res.msg, gated: true }, { status: 412 });
-  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
-}
+export const action = ({ request, context }: Route.ActionArgs) =>
+  forwardUpload(request, context, MusicPaths.save);
 
 export default function NewMusic({ loaderData, actionData }: Route.ComponentProps) {
   const { maxBytes, gate } = loaderData;

@@ -4,21 +4,16 @@
  * platform hashes it while storing it. Success lands on the new certificate (Post/Redirect/Get).
  * CSRF: the token rides in the action URL, because reading a form field would mean parsing the stream.
  */
-import { data, Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/new-file';
 import { isSuccess } from '../../contract/envelope.ts';
-import {
-  EvidenceMsg,
-  EvidencePaths,
-  type LabelItem,
-  type SaveEvidenceData,
-} from '../../contract/evidence.ts';
-import { formatBytes, Msg } from '../../contract/messages.ts';
+import { EvidencePaths, type LabelItem } from '../../contract/evidence.ts';
+import { formatBytes } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { validateCsrfInUrl } from '../lib/csrf.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';
-import { isKycRefusal, kycGateHref } from '../kyc/gate.server.ts';
+import { kycGateHref } from '../kyc/gate.server.ts';
+import { forwardUpload } from './forward-upload.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '文件保全 - 存证云' }];
@@ -35,27 +30,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Multipart framing allowance on top of the file size when checking Content-Length early (bytes). */
-const MULTIPART_OVERHEAD = 64 * 1024;
-
-export async function action({ request, context }: Route.ActionArgs) {
-  await validateCsrfInUrl(request, context);
-  const contentType = request.headers.get('Content-Type') ?? '';
-  if (!contentType.startsWith('multipart/form-data') || !request.body) {
-    return data({ error: EvidenceMsg.fileRequired }, { status: 400 });
-  }
-  const length = Number(request.headers.get('Content-Length') ?? 0);
-  if (length > context.maxUploadBytes + MULTIPART_OVERHEAD) {
-    return data({ error: Msg.fileTooLarge(context.maxUploadBytes) }, { status: 413 });
-  }
-  const res = await authedCall<SaveEvidenceData>(request, context, EvidencePaths.save, {
-    method: 'POST',
-    stream: { body: request.body, contentType },
-  });
-  if (isKycRefusal(res)) return data({ error: res.msg, gated: true }, { status: 412 });
-  if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  return redirect(`/attestation/${encodeURIComponent(res.data.baoquan)}`);
-}
+export const action = ({ request, context }: Route.ActionArgs) =>
+  forwardUpload(request, context, EvidencePaths.save);
 
 export default function NewFileEvidence({ loaderData, actionData }: Route.ComponentProps) {
   const { labels, maxBytes, gate } = loaderData;

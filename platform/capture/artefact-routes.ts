@@ -5,7 +5,8 @@
  * for VIDEO_URL_TTL_SECONDS (a <video> element cannot send the session's token). Both read the stored WACZ in place
  * (artefacts.ts). Raw answers: a refusal is an envelope with its own HTTP status (404, 403).
  */
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiCode, ok } from '../../contract/envelope.ts';
 import { CapturePaths, type CaptureVideoData } from '../../contract/capture.ts';
 import { EvidenceMsg, EvidenceViewQuery, SignedUrlQuery } from '../../contract/evidence.ts';
@@ -18,6 +19,19 @@ import { artefactsOf, openStoredZipEntry } from './artefacts.ts';
 /** How long a video URL is valid (seconds): long enough to start playing, short enough not to be passed around. */
 export const VIDEO_URL_TTL_SECONDS = 10 * 60;
 const VIDEO_PURPOSE = 'capture-video';
+
+/** Answers one WACZ entry as `type` with its length and `headers` (never sniffed as another type). */
+function sendEntry(
+  reply: FastifyReply,
+  found: { stream: Readable; size: number },
+  type: string,
+  headers: Record<string, string>,
+) {
+  return reply
+    .type(type)
+    .headers({ ...headers, 'content-length': String(found.size), 'x-content-type-options': 'nosniff' })
+    .send(found.stream);
+}
 
 /** Registers the artefact routes (needs the services and auth plugins). */
 export async function captureArtefactRoutes(app: FastifyInstance): Promise<void> {
@@ -38,12 +52,7 @@ export async function captureArtefactRoutes(app: FastifyInstance): Promise<void>
     const entry = Number.isSafeInteger(n) && n >= 1 ? artefacts.shots[n - 1] : undefined;
     const found = entry ? await openStoredZipEntry(storage, ev.storage_key, entry) : null;
     if (!found) throw missing();
-    return reply
-      .type('image/png')
-      .header('content-length', String(found.size))
-      .header('cache-control', 'private, max-age=3600')
-      .header('x-content-type-options', 'nosniff')
-      .send(found.stream);
+    return sendEntry(reply, found, 'image/png', { 'cache-control': 'private, max-age=3600' });
   });
 
   app.get(CapturePaths.videoUrl, { preHandler: app.requireUser }, async (request) => {
@@ -66,11 +75,9 @@ export async function captureArtefactRoutes(app: FastifyInstance): Promise<void>
     const { ev, artefacts } = await captureEvidence(baoquan);
     const found = artefacts.video ? await openStoredZipEntry(storage, ev.storage_key, artefacts.video) : null;
     if (!found) throw missing();
-    return reply
-      .type('video/webm')
-      .header('content-length', String(found.size))
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', 'inline; filename="process.webm"')
-      .send(found.stream);
+    return sendEntry(reply, found, 'video/webm', {
+      'cache-control': 'private, no-store',
+      'content-disposition': 'inline; filename="process.webm"',
+    });
   });
 }

@@ -1,9 +1,11 @@
 /**
  * Finding evidences by preservation number or by SHA-256 (the certificate, the downloads, the public lookup; spec 01
- * §2.1, §2.3), with the owner's mobile, the chain hash and, for a web capture, its record (issue 15).
+ * §2.1, §2.3), with the owner's mobile, the chain hash and, for a web capture, its record (issue 15); the device
+ * fields of a row as the views name them.
  */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { EvidenceView } from '../../contract/evidence-codes.ts';
+import type { Database, EvidenceRow } from '../db/schema.ts';
 
 /** The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined. */
 export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
@@ -42,4 +44,24 @@ export async function findBySha256(db: Kysely<Database>, sha256: string, limit: 
     .orderBy('evidences.id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** The app-capture fields of an evidence row as the view names them ('' when unknown; spec 01 §2.3). */
+export function deviceOf(
+  ev: Pick<
+    EvidenceRow,
+    'app_type' | 'config_name' | 'config_model_name' | 'config_version' | 'config_processor' | 'config_core'
+  >,
+): Pick<
+  EvidenceView,
+  'appType' | 'configName' | 'configModelName' | 'configVersion' | 'configProcessor' | 'configCore'
+> {
+  return {
+    appType: ev.app_type ?? '',
+    configName: ev.config_name ?? '',
+    configModelName: ev.config_model_name ?? '',
+    configVersion: ev.config_version ?? '',
+    configProcessor: ev.config_processor ?? '',
+    configCore: ev.config_core ?? '',
+  };
 }

@@ -4,7 +4,7 @@
  * the filters of spec 01 §2.4, labels, and the certificate view of spec 01 §2.3, §3.
  */
 import { sql, type Kysely } from 'kysely';
-import type { findByBaoquan } from './lookup.ts';
+import { deviceOf, type findByBaoquan } from './lookup.ts';
 
 export { findByBaoquan, findBySha256 } from './lookup.ts';
 import {
@@ -334,14 +334,7 @@ export async function buildView(
   const deletedAt = ev.deleted_at === null ? null : formatBeijingDate(ev.deleted_at);
   const userData =
     ev.kind === 'property' ? { line: ev.data_lines ?? 0, fields: parseDataFields(ev.data_fields) } : null;
-  const device = {
-    appType: ev.app_type ?? '',
-    configName: ev.config_name ?? '',
-    configModelName: ev.config_model_name ?? '',
-    configVersion: ev.config_version ?? '',
-    configProcessor: ev.config_processor ?? '',
-    configCore: ev.config_core ?? '',
-  };
+  const device = deviceOf(ev);
   return {
     baoquan: ev.baoquan,
     title: ev.title,

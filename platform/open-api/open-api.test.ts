@@ -16,7 +16,7 @@ import { OpenApiClient, OpenApiError } from '../../clients/open-api.ts';
 import { EVIDENCE_SAVE_PATHS } from '../../contract/evidence-codes.ts';
 import { KycPaths } from '../../contract/kyc.ts';
 import { OpenApiMsg, OpenApiPaths, type OpenApiState } from '../../contract/open-api.ts';
-import { userFactory } from '../../tests/support/account.ts';
+import { enterpriseFactory } from '../../tests/support/account.ts';
 import { filesUnder } from '../../tests/support/integration.ts';
 import { forEachDialect, get, post } from '../../tests/support/platform.ts';
 import { ApiKeySealer } from './sealed-keys.ts';
@@ -35,7 +35,7 @@ async function refusal(p: Promise<unknown>): Promise<[number, string]> {
 forEachDialect(
   'open API',
   (h) => {
-    const newUser = userFactory(h);
+    const newEnterprise = enterpriseFactory(h);
     let base: string;
     let seq = 0;
 
@@ -46,40 +46,10 @@ forEachDialect(
 
     /** A verified enterprise with an AppID (as approval leaves it) and a key from the rotation call. */
     async function enterprise() {
-      const u = await newUser();
-      const { db } = h.app.pdb;
-      const row = await db
-        .selectFrom('users')
-        .select('id')
-        .where('mobile', '=', u.mobile)
-        .executeTakeFirstOrThrow();
-      const userId = Number(row.id);
-      await db
-        .updateTable('users')
-        .set({ user_status: '3', account_type: 2 })
-        .where('id', '=', userId)
-        .execute();
-      const appId = `cztest${String(seq++).padStart(10, '0')}`;
-      await db
-        .insertInto('kyc_profiles')
-        .values({
-          user_id: userId,
-          kind: 'enterprise',
-          auth_type: 0,
-          fields_json: '{}',
-          submitted_at: 1,
-          app_id: appId,
-        })
-        .execute();
-      const rotated = await post<{ securityKey: string }>(h.app, KycPaths.rotateSecurityKey, {}, u.token);
-      expect(rotated.code).toBe(200);
-      const securityKey = rotated.data.securityKey;
+      const e = await newEnterprise(`cztest${String(seq++).padStart(10, '0')}`);
       return {
-        ...u,
-        userId,
-        appId,
-        securityKey,
-        client: new OpenApiClient({ baseUrl: base, appId, securityKey }),
+        ...e,
+        client: new OpenApiClient({ baseUrl: base, appId: e.appId, securityKey: e.securityKey }),
       };
     }
 
@@ -331,38 +301,14 @@ forEachDialect(
 );
 
 forEachDialect('open API throttle', (h) => {
-  const newUser = userFactory(h);
+  const newEnterprise = enterpriseFactory(h);
   it('refuses a caller after 20 wrong signatures in 15 minutes, even signed right; other AppIDs go on', async () => {
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
-    const { db } = h.app.pdb;
     const clients: OpenApiClient[] = [];
     for (const n of [1, 2]) {
-      const u = await newUser();
-      const row = await db
-        .selectFrom('users')
-        .select('id')
-        .where('mobile', '=', u.mobile)
-        .executeTakeFirstOrThrow();
-      await db
-        .updateTable('users')
-        .set({ user_status: '3', account_type: 2 })
-        .where('id', '=', row.id)
-        .execute();
-      const appId = `czthrottle00000${n}`;
-      await db
-        .insertInto('kyc_profiles')
-        .values({
-          user_id: row.id,
-          kind: 'enterprise',
-          auth_type: 0,
-          fields_json: '{}',
-          submitted_at: 1,
-          app_id: appId,
-        })
-        .execute();
-      const key = await post<{ securityKey: string }>(h.app, KycPaths.rotateSecurityKey, {}, u.token);
-      clients.push(new OpenApiClient({ baseUrl: base, appId, securityKey: key.data.securityKey }));
+      const e = await newEnterprise(`czthrottle00000${n}`);
+      clients.push(new OpenApiClient({ baseUrl: base, appId: e.appId, securityKey: e.securityKey }));
     }
     const [a, b] = clients as [OpenApiClient, OpenApiClient];
     const forger = new OpenApiClient({

@@ -30,7 +30,7 @@ import { SaveHashBody } from '../../contract/evidence.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput, requestErrorMessage } from '../core/errors.ts';
 import { formatBeijingDate } from '../evidence/certificate.ts';
-import { findByBaoquan } from '../evidence/lookup.ts';
+import { deviceOf, findByBaoquan } from '../evidence/lookup.ts';
 import { saveHashEvidence, saveUploadedFile, type SaveAs, type Saved } from '../evidence/save.ts';
 import type { EvidenceExtras } from '../evidence/service.ts';
 import { discardTemp, receiveToTemp, TooManyBytesError, type ReceivedFile } from '../files/temp.ts';
@@ -183,12 +183,7 @@ export async function openApiRoutes(app: FastifyInstance): Promise<void> {
         leafIndex: Number(ev.leaf_index),
         deletedAt: ev.deleted_at === null ? null : formatBeijingDate(Number(ev.deleted_at)),
         certificateUrl: certificatePath(ev.baoquan),
-        appType: ev.app_type ?? '',
-        configName: ev.config_name ?? '',
-        configModelName: ev.config_model_name ?? '',
-        configVersion: ev.config_version ?? '',
-        configProcessor: ev.config_processor ?? '',
-        configCore: ev.config_core ?? '',
+        ...deviceOf(ev),
       };
       return ok(OpenEvidenceView.parse(view));
     });

@@ -1,9 +1,11 @@
 /**
  * Helpers of the account-area platform suites (notifications, seals, addresses, settings; spec 01 §2.5–§2.7,
- * spec 02 "Addresses"): fresh numbered users, PNG bodies of an exact size, and the seal upload call.
+ * spec 02 "Addresses"): fresh numbered users (and verified enterprises with open-API keys), PNG bodies of an exact
+ * size, and the seal upload call.
  */
 import { type Signature, SignaturePaths } from '../../contract/signature.ts';
-import { call, login, multipart, registerUser, type PlatformHarness } from './platform.ts';
+import { KycPaths } from '../../contract/kyc.ts';
+import { call, login, multipart, post, registerUser, type PlatformHarness } from './platform.ts';
 
 /** A delivery address body (Zhejiang). */
 export const ADDRESS = {
@@ -38,6 +40,44 @@ export function userFactory(h: PlatformHarness) {
     const mobile = `1370000${String(seq++).padStart(4, '0')}`;
     await registerUser(h.app, h.dataDir, mobile, password);
     return { mobile, token: await login(h.app, mobile, password) };
+  };
+}
+
+/**
+ * `newEnterprise(appId)` for one suite: a fresh user made a verified enterprise with `appId` directly in the database
+ * (as approval leaves it, decision 011), whose SecurityKey is then issued by the real rotation call (so it is sealed
+ * for the open API, decision 038). @returns the user, its id, AppID and the key (shown only by that answer)
+ */
+export function enterpriseFactory(h: PlatformHarness) {
+  const newUser = userFactory(h);
+  return async function newEnterprise(appId: string) {
+    const u = await newUser();
+    const { db } = h.app.pdb;
+    const row = await db
+      .selectFrom('users')
+      .select('id')
+      .where('mobile', '=', u.mobile)
+      .executeTakeFirstOrThrow();
+    const userId = Number(row.id);
+    await db
+      .updateTable('users')
+      .set({ user_status: '3', account_type: 2 })
+      .where('id', '=', userId)
+      .execute();
+    await db
+      .insertInto('kyc_profiles')
+      .values({
+        user_id: userId,
+        kind: 'enterprise',
+        auth_type: 0,
+        fields_json: '{}',
+        submitted_at: 1,
+        app_id: appId,
+      })
+      .execute();
+    const rotated = await post<{ securityKey: string }>(h.app, KycPaths.rotateSecurityKey, {}, u.token);
+    if (rotated.code !== 200) throw new Error(`resetSecurityKey failed: ${rotated.msg}`);
+    return { ...u, userId, appId, securityKey: rotated.data.securityKey };
   };
 }
 
