@@ -19,6 +19,7 @@ import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { openApiDocument } from '../contract/open-api-document.ts';
+import type { GatewayMetrics } from './metrics.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
 import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
@@ -59,6 +60,8 @@ export interface BuildServerOptions {
   readyTimeoutMs?: number;
   /** The PDF renderer's settings (server/pdf/config.ts); default: parsed from `process.env`. */
   pdf?: PdfConfig;
+  /** Prometheus metrics to count every answer into (server/metrics.ts); none when absent. */
+  metrics?: GatewayMetrics;
 }
 
 /**
@@ -169,6 +172,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
 
+  opts.metrics?.instrument(app);
   addSecurityHeaders(app, {
     directives: cspDirectives({ secure: config.secureCookies, development }),
     hsts: config.secureCookies,

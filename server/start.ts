@@ -18,6 +18,7 @@ import {
 import { loadPdfConfig } from './pdf/config.ts';
 import { loadCaptureConfig } from './capture/config.ts';
 import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
+import { GatewayMetrics, loadMetricsConfig } from './metrics.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
@@ -34,6 +35,8 @@ export interface RunningServer {
   logger: Logger;
   /** The face-verification poller, or null without an internal key. */
   facePoller: FacePoller | null;
+  /** Where `/metrics` is served (METRICS_PORT), e.g. `http://127.0.0.1:9464/metrics`, or null. */
+  metricsUrl: string | null;
   /** Closes the gateway (waiting for in-flight requests), then the embedded platform. Idempotent. */
   closeAll(): Promise<void>;
 }
@@ -121,8 +124,25 @@ export async function startServer(
   // bench passes its own).
   const pdf = loadPdfConfig(env);
   const captureConfig = loadCaptureConfig(env);
+  const metricsConfig = loadMetricsConfig(env);
+  let capture: CaptureWorker | null = null;
+  const metrics =
+    metricsConfig.port === null
+      ? undefined
+      : new GatewayMetrics({
+          pdfStats: () =>
+            gateway?.hasDecorator('certificatePdf') ? gateway.certificatePdf.pool.stats() : undefined,
+          captureFinished: () => capture?.finished,
+        });
   try {
-    gateway = await buildServer(config, { ...opts, upstreamUrl, internalKey, loggerInstance: logger, pdf });
+    gateway = await buildServer(config, {
+      ...opts,
+      upstreamUrl,
+      internalKey,
+      loggerInstance: logger,
+      pdf,
+      ...(metrics ? { metrics } : {}),
+    });
     await gateway.listen({ host: config.host, port });
   } catch (err) {
     await embedded?.close();
@@ -138,7 +158,7 @@ export async function startServer(
     ? startBillingReconciler({ upstreamUrl, internalKey, log: logger.child({ job: 'billing-reconciler' }) })
     : null;
   // Web captures (issue 15): jobs wait in the platform; this gateway takes them while it has room.
-  const capture: CaptureWorker | null = internalKey
+  capture = internalKey
     ? startCaptureWorker({
         upstreamUrl,
         internalKey,
@@ -149,6 +169,10 @@ export async function startServer(
     : null;
 
   const url = urlOf(gateway.server.address());
+  const metricsServer = metrics ? await metrics.serve(metricsConfig.host, metricsConfig.port!) : null;
+  const metricsUrl = metricsServer
+    ? `http://${metricsConfig.host.includes(':') ? `[${metricsConfig.host}]` : metricsConfig.host}:${metricsServer.port}/metrics`
+    : null;
   let closing: Promise<void> | null = null;
   const closeAll = () => {
     closing ??= (async () => {
@@ -156,6 +180,9 @@ export async function startServer(
         await poller?.stop();
         await reconciler?.stop();
         await capture?.stop();
+        await new Promise((resolve) =>
+          metricsServer ? metricsServer.server.close(resolve) : resolve(undefined),
+        );
         await gateway.close();
       } finally {
         await embedded?.close();
@@ -176,6 +203,7 @@ export async function startServer(
     upstreamUrl,
     logger,
     facePoller: poller,
+    metricsUrl,
     closeAll,
   };
 }

@@ -1,0 +1,159 @@
+/**
+ * Prometheus metrics of the gateway (issue 18 point 5) with prom-client, served at `/metrics` on an internal port of
+ * their own (METRICS_PORT, bound to METRICS_HOST, default 127.0.0.1) — never on the public port. Off unless
+ * METRICS_PORT is set.
+ *
+ * What is measured (names prefixed `cunzheng_`):
+ * - `http_requests_total{method,route,status}` and `http_request_duration_seconds{method,route}`: every answer, by
+ *   the route's pattern (`/attestation/:baoquan`, never the concrete URL, so the label set stays bounded; unmatched
+ *   paths are `(unmatched)`);
+ * - `upload_bytes_total{route}`: declared request bytes of uploads (multipart and raw bodies);
+ * - `proxy_errors_total{status}`: the `/api` proxy's 502/504 answers (upstream unreachable or silent);
+ * - `pdf_renders_active`, `pdf_renders_queued`, `pdf_renders_completed`, `pdf_browser_launches`: the certificate
+ *   PDF pool;
+ * - `capture_jobs_finished`: captures this gateway completed or failed;
+ * - prom-client's default process metrics (CPU seconds, resident memory, heap, event-loop lag, open handles).
+ * No label holds a URL's query, a user, a token or any personal data.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { z } from 'zod';
+import { ConfigError } from '../platform/config-error.ts';
+
+/** Where the metrics are served; null port: not served. */
+export interface MetricsConfig {
+  port: number | null;
+  host: string;
+}
+
+/**
+ * METRICS_PORT (0–65535; unset: no metrics) and METRICS_HOST (default 127.0.0.1).
+ * @throws ConfigError on a bad value
+ */
+export function loadMetricsConfig(env: Record<string, string | undefined>): MetricsConfig {
+  const parsed = z
+    .object({
+      METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+      METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    })
+    .safeParse({
+      METRICS_PORT: env.METRICS_PORT?.trim() || undefined,
+      METRICS_HOST: env.METRICS_HOST?.trim() || undefined,
+    });
+  if (!parsed.success) throw new ConfigError('Invalid metrics configuration: METRICS_PORT must be 0–65535');
+  return { port: parsed.data.METRICS_PORT ?? null, host: parsed.data.METRICS_HOST };
+}
+
+/** What the gateway's metrics read besides its requests. */
+export interface MetricsSources {
+  pdfStats?: () => { active: number; queued: number; completed: number; launches: number } | undefined;
+  captureFinished?: () => number | undefined;
+}
+
+/** The gateway's registry and its request instruments. */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'cunzheng_http_requests_total',
+    help: 'Answers of the gateway by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly duration = new Histogram({
+    name: 'cunzheng_http_request_duration_seconds',
+    help: 'Time from request to answer by method and route pattern (seconds)',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly uploadBytes = new Counter({
+    name: 'cunzheng_upload_bytes_total',
+    help: 'Declared request bytes of uploads (multipart and raw bodies) by route pattern',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+  private readonly proxyErrors = new Counter({
+    name: 'cunzheng_proxy_errors_total',
+    help: 'Answers 502/504 of the /api proxy (upstream unreachable or silent)',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(sources: MetricsSources = {}) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'cunzheng_' });
+    const gauge = (name: string, help: string, read: () => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read() ?? 0);
+        },
+      });
+    gauge(
+      'cunzheng_pdf_renders_active',
+      'Certificate PDFs rendering now',
+      () => sources.pdfStats?.()?.active,
+    );
+    gauge(
+      'cunzheng_pdf_renders_queued',
+      'Certificate PDFs waiting for a page',
+      () => sources.pdfStats?.()?.queued,
+    );
+    gauge(
+      'cunzheng_pdf_renders_completed',
+      'Certificate PDFs rendered since start',
+      () => sources.pdfStats?.()?.completed,
+    );
+    gauge(
+      'cunzheng_pdf_browser_launches',
+      'Chromium launches of the PDF pool since start',
+      () => sources.pdfStats?.()?.launches,
+    );
+    gauge('cunzheng_capture_jobs_finished', 'Capture jobs this gateway completed or failed', () =>
+      sources.captureFinished?.(),
+    );
+  }
+
+  /** Counts and times every answer of `app` (an onResponse hook on the root scope). */
+  instrument(app: FastifyInstance): void {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? '(unmatched)';
+      const status = String(reply.statusCode);
+      this.requests.inc({ method: request.method, route, status });
+      this.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      const type = request.headers['content-type'] ?? '';
+      const length = Number(request.headers['content-length']);
+      if (length > 0 && /^(multipart\/form-data|application\/octet-stream)/i.test(type)) {
+        this.uploadBytes.inc({ route }, length);
+      }
+      if ((reply.statusCode === 502 || reply.statusCode === 504) && route.startsWith('/api')) {
+        this.proxyErrors.inc({ status });
+      }
+    });
+  }
+
+  /**
+   * Serves `/metrics` (text exposition format) on `host:port`; anything else answers 404.
+   * @returns the listening server (close it on shutdown) and its port
+   */
+  async serve(host: string, port: number): Promise<{ server: http.Server; port: number }> {
+    const server = http.createServer((req, res) => {
+      if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+        res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
+        return;
+      }
+      this.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+}
