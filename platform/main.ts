@@ -6,11 +6,12 @@
 import pino from 'pino';
 import { buildPlatform } from './app.ts';
 import { loadPlatformConfig } from './config.ts';
+import { withSecretFiles } from './secret-files.ts';
 
 const bootLog = pino({ name: 'platform' });
 let config;
 try {
-  config = loadPlatformConfig();
+  config = loadPlatformConfig(withSecretFiles(process.env));
 } catch (err) {
   bootLog.fatal((err as Error).message);
   process.exit(1);

@@ -19,6 +19,7 @@ import { loadPdfConfig } from './pdf/config.ts';
 import { loadCaptureConfig } from './capture/config.ts';
 import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
 import { GatewayMetrics, loadMetricsConfig } from './metrics.ts';
+import { withSecretFiles } from '../platform/secret-files.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
@@ -84,11 +85,13 @@ async function freePort(host: string): Promise<number> {
  *   platform is closed again before the error propagates).
  */
 export async function startServer(
-  env: Record<string, string | undefined> = process.env,
+  rawEnv: Record<string, string | undefined> = process.env,
   opts: StartOptions = {},
 ): Promise<RunningServer> {
   // DATA_DIR holds personal data and keys: everything this process creates there is owner-only (0700/0600).
   restrictNewFiles();
+  // Secrets may come from files (SESSION_SECRET_FILE …): read once, seen alike by the gateway and the platform.
+  const env = withSecretFiles(rawEnv);
   const config = loadGatewayConfig(env);
   // One pino stream for the process; `part` tells the gateway's lines from the embedded platform's.
   const root = opts.logger ?? pino({ level: config.logLevel });
