@@ -38,7 +38,8 @@ export function withSecretFiles(env: Record<string, string | undefined>): Record
   for (const name of SECRET_VARIABLES) {
     const file = env[`${name}_FILE`]?.trim();
     if (!file) continue;
-    if (env[name]?.trim()) throw new ConfigError(`Invalid configuration: set ${name} or ${name}_FILE, not both`);
+    if (env[name]?.trim())
+      throw new ConfigError(`Invalid configuration: set ${name} or ${name}_FILE, not both`);
     let content: string;
     try {
       content = readFileSync(file, 'utf8');
