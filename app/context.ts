@@ -13,6 +13,8 @@ import 'react-router';
 export interface GatewayLoadContext {
   /** The request's CSP script nonce (helmet `enableCSPNonces`, `reply.cspNonce.script`): put it on inline scripts. */
   cspNonce: string;
+  /** The request's id (X-Request-Id; platform/core/request-id.ts): sent upstream, shown on the error page. */
+  requestId: string;
   /** Base URL of the upstream API without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   upstreamUrl: string;
   /** Cookie session secrets, newest first (SESSION_SECRET comma list, or the generated key). */

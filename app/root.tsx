@@ -63,6 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       noDetails: lacksDetails(request.headers.get('User-Agent')),
       announcement: announcementActive(context.announcement) ? context.announcement!.text : null,
       notaryOffice: process.env.NOTARY_OFFICE || '合作公证机构',
+      requestId: context.requestId,
     },
     { headers },
   );
@@ -147,6 +148,8 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // against the root route, i.e. the home page.
   const location = useLocation();
   const retryHref = `${location.pathname}${location.search}`;
+  // the id of the request whose page failed (when the root's own loader ran), for support and the logs
+  const requestId = useRouteLoaderData<typeof loader>('root')?.requestId;
   if (isRouteErrorResponse(error) && error.status === 404) {
     return english ? <EnglishNotFound /> : <NotFound />;
   }
@@ -160,6 +163,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <section className="error-page">
       <h1>{message}</h1>
+      {requestId ? (
+        <p className="muted" data-testid="request-id">
+          如需联系客服，请提供请求编号：<span className="mono">{requestId}</span>
+        </p>
+      ) : null}
       <p>
         <Link to={retryHref} reloadDocument className="button">
           重试

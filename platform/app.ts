@@ -30,6 +30,7 @@ import { envelopePlugin } from './core/envelope.ts';
 import { redactingChildLoggerFactory } from './core/log-redact.ts';
 import { AccessLogController, type AccessLogMode } from './core/access-log.ts';
 import { utf8BodiesPlugin } from './core/utf8-bodies.ts';
+import { requestIdOf } from './core/request-id.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { evidenceShareRoutes } from './evidence/share-routes.ts';
@@ -88,6 +89,7 @@ export async function buildPlatform(
     // Uploads of up to MAX_UPLOAD_BYTES take long on slow links: no whole-request timeout.
     requestTimeout: 0,
     logController: new AccessLogController(opts.accessLog ?? config.accessLog), // one line per request
+    genReqId: requestIdOf, // the gateway's id of the request, in both parts' log lines
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   try {

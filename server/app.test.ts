@@ -210,11 +210,16 @@ describe('gateway', () => {
   });
 
   it('hands loaders the load context', async () => {
-    const res = await gateway.inject({ method: 'GET', url: '/ctx' });
+    const res = await gateway.inject({
+      method: 'GET',
+      url: '/ctx',
+      headers: { 'x-request-id': 'ctx-test-1' },
+    });
     expect(res.statusCode).toBe(200);
     const ctx = res.json();
     expect(ctx).toEqual({
       cspNonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+      requestId: 'ctx-test-1',
       upstreamUrl: upstream.url,
       sessionSecrets: ['test-secret-test-secret-test-secret-0000'],
       secureCookies: false,

@@ -20,6 +20,7 @@ import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
 import { openApiDocument } from '../contract/open-api-document.ts';
 import type { GatewayMetrics } from './metrics.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
 import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
 import { pdfPlugin } from './pdf/plugin.ts';
@@ -76,9 +77,11 @@ export function createLoadContext(
   clientIp = '',
   evidenceSaved?: (baoquan: string) => void,
   documents?: Pick<GatewayLoadContext, 'printPage' | 'internalKey'>,
+  requestId = '',
 ): RouterContextProvider & GatewayLoadContext {
   const fields: GatewayLoadContext = {
     cspNonce,
+    requestId,
     clientIp,
     upstreamUrl,
     sessionSecrets: config.sessionSecrets,
@@ -168,11 +171,16 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     // Uploads of gigabytes may take long; the upstream enforces MAX_UPLOAD_BYTES, the proxy never buffers.
     requestTimeout: 0,
     return503OnClosing: true,
+    // one id per request in every log line, passed to the platform and answered as X-Request-Id
+    genReqId: requestIdOf,
     logController: new AccessLogController(config.accessLog), // one line per request
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
 
   opts.metrics?.instrument(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
   addSecurityHeaders(app, {
     directives: cspDirectives({ secure: config.secureCookies, development }),
     hsts: config.secureCookies,
@@ -323,6 +331,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
             request.ip,
             evidenceSaved,
             documents,
+            request.id,
           ) as unknown as AppLoadContext,
       });
     });

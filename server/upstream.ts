@@ -43,7 +43,8 @@ export async function probeUpstream(
 }
 
 /**
- * Adds X-Forwarded-For/-Proto/-Host to a proxied request and drops the browser's Cookie header. The client's own X-Forwarded-For is kept (and appended
+ * Adds X-Forwarded-For/-Proto/-Host and the request's id (X-Request-Id) to a proxied request and drops the browser's
+ * Cookie header. The client's own X-Forwarded-For is kept (and appended
  * to) only when TRUST_PROXY says the hop in front of us is ours; otherwise it could be forged, so it is replaced.
  */
 export function forwardedHeaders(
@@ -63,6 +64,8 @@ export function forwardedHeaders(
     'x-forwarded-for': trusted && chain ? `${chain}, ${peer}` : peer,
     'x-forwarded-proto': request.protocol,
     'x-forwarded-host': request.host,
+    // the same id in the platform's log lines (platform/core/request-id.ts)
+    'x-request-id': request.id,
   };
 }
 

@@ -126,6 +126,8 @@ function upstreamHeaders(
   opts: Pick<ApiCallOptions, 'token' | 'urlPath' | 'internal'>,
 ): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  // one id per page request in the gateway's and the platform's logs
+  if (ctx.requestId) headers['X-Request-Id'] = ctx.requestId;
   // The platform counts per-client limits by this address (it trusts X-Forwarded-For from loopback only).
   if (ctx.clientIp) headers['X-Forwarded-For'] = ctx.clientIp;
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
