@@ -3,13 +3,16 @@
  * unreadable file is a configuration error that names the variable and path but never the content, path-valued
  * `_FILE` variables are left alone; and the real process takes SESSION_SECRET_FILE and DEMO_PASSWORD_FILE.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withSecretFiles } from './secret-files.ts';
 import { DEMO_MOBILE, startWhole, type Whole } from '../tests/support/integration.ts';
 
+const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cz-secrets-'));
 const file = (name: string, content: string) => {
   const p = path.join(dir, name);
@@ -45,6 +48,24 @@ describe('withSecretFiles', () => {
     const missing = path.join(dir, 'nope');
     expect(() => withSecretFiles({ DATABASE_URL_FILE: missing })).toThrow(
       `DATABASE_URL_FILE (${missing}) cannot be read (ENOENT)`,
+    );
+  });
+});
+
+describe('npm start with a secret file it cannot read', () => {
+  it('exits 1 with a readable line naming the variable, and starts nothing', async () => {
+    const missing = path.join(os.tmpdir(), 'cz-no-such-secret');
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cz-secrets-main-'));
+    const err = await run(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', SESSION_SECRET: '', SESSION_SECRET_FILE: missing },
+    }).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(err?.code).toBe(1);
+    expect(err?.stderr.trim()).toBe(
+      `Invalid configuration: SESSION_SECRET_FILE (${missing}) cannot be read (ENOENT)`,
     );
   });
 });

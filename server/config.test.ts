@@ -25,6 +25,7 @@ describe('loadGatewayConfig', () => {
       maxUploadBytes: 2 * 1024 ** 3,
       logLevel: 'info',
       sessionSecretSource: 'file',
+      shutdownTimeoutMs: 10_000,
     });
   });
 
@@ -60,6 +61,7 @@ describe('loadGatewayConfig', () => {
       ANNOUNCEMENT_TEXT: '系统维护通知',
       MAX_UPLOAD_BYTES: '1048576',
       LOG_LEVEL: 'WARN',
+      SHUTDOWN_TIMEOUT_MS: '25000',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -74,6 +76,7 @@ describe('loadGatewayConfig', () => {
       },
       maxUploadBytes: 1048576,
       logLevel: 'warn',
+      shutdownTimeoutMs: 25_000,
     });
     expect(loadGatewayConfig({ DATA_DIR: dataDir, TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadGatewayConfig({ DATA_DIR: dataDir, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -91,6 +94,7 @@ describe('loadGatewayConfig', () => {
         SESSION_SECRET: 'short',
         MAX_UPLOAD_BYTES: '-1',
         LOG_LEVEL: 'loud',
+        SHUTDOWN_TIMEOUT_MS: '5',
       });
     } catch (err) {
       error = err;
@@ -104,6 +108,7 @@ describe('loadGatewayConfig', () => {
       'SESSION_SECRET',
       'MAX_UPLOAD_BYTES',
       'LOG_LEVEL',
+      'SHUTDOWN_TIMEOUT_MS',
     ]) {
       expect(message).toContain(`${name}:`);
     }

@@ -128,6 +128,14 @@ const EnvSchema = z
         .min(100, { error: 'UPSTREAM_TIMEOUT_MS must be at least 100 milliseconds' })
         .default(DEFAULT_UPSTREAM_TIMEOUT_MS),
     ),
+    SHUTDOWN_TIMEOUT_MS: z.preprocess(
+      unsetIfEmpty,
+      z.coerce
+        .number({ error: 'SHUTDOWN_TIMEOUT_MS must be a number of milliseconds' })
+        .int()
+        .min(100, { error: 'SHUTDOWN_TIMEOUT_MS must be at least 100 milliseconds' })
+        .default(10_000),
+    ),
     LOG_LEVEL: z.preprocess(
       (v) => (typeof v === 'string' ? unsetIfEmpty(v.toLowerCase()) : v),
       z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -188,6 +196,8 @@ export interface GatewayConfig {
    * progress, so a long upload is never cut while it flows.
    */
   upstreamTimeoutMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and jobs before exiting 1 (default 10 s). */
+  shutdownTimeoutMs: number;
   logLevel: (typeof LOG_LEVELS)[number];
   /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
   accessLog: AccessLogMode;
@@ -270,6 +280,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     maxUploadBytes: e.MAX_UPLOAD_BYTES,
     formBodyLimitBytes: e.FORM_BODY_LIMIT_BYTES,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,
     embeddedPlatform: e.EMBEDDED_PLATFORM,

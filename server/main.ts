@@ -13,16 +13,16 @@ if (unsupported) {
 }
 
 const { pino } = await import('pino');
-const { ConfigError } = await import('./config.ts');
 const { installShutdown, startServer } = await import('./start.ts');
 
 try {
   // A platform worker that dies leaves a gateway answering 502 to every /api request: exit and let the
   // supervisor (systemd, the container runtime) start the whole process again.
   const running = await startServer(process.env, { onPlatformCrash: () => process.exit(1) });
-  installShutdown(running);
+  installShutdown(running, process, running.config.shutdownTimeoutMs);
 } catch (err) {
-  if (err instanceof ConfigError) {
+  // the gateway's and the platform's configuration errors alike (server/config.ts, platform/config-error.ts)
+  if (err instanceof Error && err.name === 'ConfigError') {
     // A readable list for the operator, not a JSON log line.
     process.stderr.write(`${err.message}\n`);
   } else {

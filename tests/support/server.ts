@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     maxUploadBytes: 2 * 1024 ** 3,
     formBodyLimitBytes: 64 * 1024,
     upstreamTimeoutMs: 30_000,
+    shutdownTimeoutMs: 10_000,
     logLevel: 'silent',
     accessLog: 'all',
     embeddedPlatform: 'inline',
