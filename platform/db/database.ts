@@ -68,15 +68,28 @@ export function openDatabase(
   return { db, dialect: 'postgres', close: once(() => db.destroy()) };
 }
 
+/** Attempts of {@link migrateToLatest} on SQLite, and the wait before the next one (× the attempt, ms). */
+const SQLITE_MIGRATION_ATTEMPTS = 5;
+const SQLITE_MIGRATION_RETRY_MS = 100;
+
 /**
- * Applies every pending migration of platform/db/migrations in order.
- * @throws the first migration error (the failing migration is rolled back on PostgreSQL).
+ * Applies every pending migration of platform/db/migrations in order, once even when several processes start
+ * together (issue 18 point 1): on PostgreSQL Kysely's migrator holds an advisory lock, so the others wait and then
+ * find nothing to do. On SQLite it takes no lock across processes; there the loser's transaction fails (a table
+ * already exists) and rolls back whole (SQLite's DDL is transactional), and it simply tries again a little later,
+ * when the winner has committed.
+ * @throws the migration error (the failing migration rolled back) when it persists
  */
 export async function migrateToLatest(pdb: PlatformDb): Promise<void> {
   const migrator = new Migrator({ db: pdb.db, provider: migrationProvider(pdb.dialect) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (pdb.dialect === 'sqlite' && attempt < SQLITE_MIGRATION_ATTEMPTS) {
+      await new Promise((resolve) => setTimeout(resolve, SQLITE_MIGRATION_RETRY_MS * attempt));
+      continue;
+    }
+    const failed = results?.find((r) => r.status === 'Error');
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
       cause: error,
     });
