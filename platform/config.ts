@@ -14,6 +14,7 @@ import { ConfigError } from './config-error.ts';
 import { wechatpayConfig } from './config-wechatpay.ts';
 import { readTsaCerts } from './config-tsa.ts';
 import { smsConfig, TENCENT_SMS_ENDPOINT, type SmsConfig } from './config-sms.ts';
+import { storageConfig, type S3StorageConfig } from './config-storage.ts';
 import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
 
 export { ConfigError } from './config-error.ts';
@@ -63,10 +64,7 @@ export interface PlatformConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
   accessLog: AccessLogMode;
-  /**
-   * TRUST_PROXY (default `loopback`): which peers may set X-Forwarded-For (Fastify `trustProxy`), so that
-   * per-IP rate limits see the browser's address behind the gateway. `false`/`0` trusts nobody.
-   */
+  /** TRUST_PROXY (default `loopback`): peers whose X-Forwarded-For counts (per-IP limits); `false`/`0`: none. */
   trustProxy: string | boolean;
   /**
    * Alipay face verification (spec 02 §4 "Face flow"; docs/decisions/010-kyc-foundations.md): ALIPAY_APP_ID,
@@ -82,10 +80,7 @@ export interface PlatformConfig {
     /** ALIPAY_KEY_TYPE (default PKCS8): the private key's format. */
     keyType: 'PKCS1' | 'PKCS8';
   } | null;
-  /**
-   * PUBLIC_URL: the site's origin, for the payment return and notify URLs and the face return link. Default
-   * `http://localhost:3000`; the embedded start (server/start.ts) passes the gateway's own listen address instead.
-   */
+  /** PUBLIC_URL: the site's origin for payment and face return links (embedded: the gateway's own address). */
   publicUrl: string;
   /**
    * INTERNAL_API_KEY: the key the gateway's jobs present on `/api/internal/*` (header `x-internal-key`). Unset →
@@ -94,6 +89,8 @@ export interface PlatformConfig {
   internalApiKey: string | undefined;
   /** API_KEYS_KEY_FILE: the key sealing SecurityKeys for the open API (open-api/sealed-keys.ts; decision 038). */
   apiKeysKeyFile: string | undefined;
+  /** STORAGE_URL and S3_*: an S3-compatible store for every file, or null for DATA_DIR (config-storage.ts). */
+  storage: S3StorageConfig | null;
   /**
    * Document signing (decision 029): PLATFORM_OPERATOR (default 存证云), the signer's name in a generated local
    * certificate; DOCUMENT_SIGNING_PEM_FILE, a PEM bundle (PKCS#8 key, signer certificate, issuers) from a real CA
@@ -374,6 +371,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     publicUrl,
     internalApiKey: e.INTERNAL_API_KEY,
     apiKeysKeyFile: e.API_KEYS_KEY_FILE,
+    storage: storageConfig(env),
     documentSigning: { operator: e.PLATFORM_OPERATOR, pemFile: e.DOCUMENT_SIGNING_PEM_FILE },
     notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
     ledgerOrigin: e.LEDGER_ORIGIN ?? `${new URL(publicUrl).host}/ledger`,

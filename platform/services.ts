@@ -11,6 +11,7 @@ import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
 import { TencentSmsProvider } from './account/sms-tencent.ts';
 import type { PlatformConfig } from './config.ts';
 import { readOrCreateKeyFile } from './core/key-file.ts';
+import { S3FileStorage } from './files/s3-storage.ts';
 import { ApiKeySealer, apiKeysKeyPath } from './open-api/sealed-keys.ts';
 import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
@@ -86,7 +87,9 @@ export const servicesPlugin = fp(
     app.decorate('config', config);
     app.decorate('pdb', pdb);
     app.decorate('tmpDir', tmpDir);
-    const files = new FileService(opts.storage ?? new LocalFileStorage(config.dataDir), tmpDir);
+    const s3 = !opts.storage && config.storage ? new S3FileStorage(config.storage) : null;
+    if (s3) app.addHook('onClose', async () => s3.destroy());
+    const files = new FileService(opts.storage ?? s3 ?? new LocalFileStorage(config.dataDir), tmpDir);
     app.decorate('files', files);
     app.decorate('storage', files.bucket('evidence'));
     app.decorate(

@@ -1,0 +1,40 @@
+/**
+ * A local S3-compatible server for the object-storage tests (issue 18 point 2): s3rver (tests only) on a loopback
+ * port with a temp directory and one bucket, and the S3StorageConfig that reaches it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import type { S3StorageConfig } from '../../platform/files/s3-storage.ts';
+
+/** A started s3rver with `bucket`, and how to stop it. */
+export async function startS3(
+  bucket = 'cunzheng-test',
+): Promise<{ config: S3StorageConfig; stop(): Promise<void> }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cz-s3-'));
+  const server = new S3rver({
+    port: 0,
+    address: '127.0.0.1',
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket }],
+  });
+  const { port } = (await server.run()) as { port: number };
+  return {
+    config: {
+      bucket,
+      prefix: 'cz/',
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      accessKeyId: 'S3RVER',
+      secretAccessKey: 'S3RVER',
+      forcePathStyle: true,
+      sse: null,
+    },
+    async stop() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
