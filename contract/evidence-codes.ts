@@ -3,6 +3,7 @@
  * labels, limits and the answer types. Pages that only show evidence import this module, so they load no schema
  * code; contract/evidence.ts re-exports it with the request schemas. No I/O.
  */
+import { OpenApiPaths } from './open-api-codes.ts';
 
 /** Messages of the evidence area: the spec's (spec 01 §8) verbatim, ours where it shows none. */
 export const EvidenceMsg = {
@@ -152,9 +153,9 @@ export const EVIDENCE_SAVE_PATHS: ReadonlySet<string> = new Set([
   EvidencePaths.save,
   EvidencePaths.saveHash,
   EvidencePaths.saveProperty,
-  // the open API's saves (contract/open-api.ts OpenApiPaths.file, .hash)
-  '/api/open/v1/evidences/file',
-  '/api/open/v1/evidences/hash',
+  // the open API's saves
+  OpenApiPaths.file,
+  OpenApiPaths.hash,
 ]);
 
 /** The preservation number a save call's answer carries when it succeeded (code 200), else null. */

@@ -13,7 +13,7 @@ import {
   OpenApiHeaders,
   OpenApiPaths,
   type OpenApiState,
-} from '../../contract/open-api.ts';
+} from '../../contract/open-api-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { CaptureTabs } from './capture-tabs.tsx';
 

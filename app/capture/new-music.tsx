@@ -8,7 +8,7 @@
 import { Form, Link, useNavigation } from 'react-router';
 import type { Route } from './+types/new-music';
 import { formatBytes } from '../../contract/messages.ts';
-import { MAX_MUSIC_AUTHORS, MUSIC_ROLES, MusicPaths } from '../../contract/music.ts';
+import { MAX_MUSIC_AUTHORS, MUSIC_ROLES, MusicPaths } from '../../contract/music-codes.ts';
 import { forwardUpload } from '../evidence/forward-upload.server.ts';
 import { useCsrfToken } from '../shell/csrf-input.tsx';
 import { Field, FormErrors } from '../shell/field.tsx';

@@ -10,12 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { EvidencePaths, type EvidenceListData, type EvidenceView } from '../../contract/evidence.ts';
-import { MusicMsg } from '../../contract/music.ts';
+import { formatDuration, MusicMsg } from '../../contract/music.ts';
 import { userFactory } from '../../tests/support/account.ts';
 import { filesUnder } from '../../tests/support/integration.ts';
 import { evidenceCalls } from '../../tests/support/evidence.ts';
 import { forEachDialect, get } from '../../tests/support/platform.ts';
-import { formatDuration } from '../../contract/music.ts';
 import { pcmWav } from '../../tests/support/audio.ts';
 
 /** An MP3 of `seconds` of a tone, encoded by ffmpeg. */
