@@ -34,6 +34,8 @@ export interface PendingSignature {
   /** `<client IP>|<AppID>`: the subject of the failed-signature throttle. */
   subject: string;
   userId: number;
+  /** The owner is still a verified enterprise (checked only once the signature holds). */
+  enterprise: boolean;
   /** The SecurityKey (unsealed): never logged. */
   key: string;
   method: string;
@@ -81,8 +83,14 @@ export async function checkSignedHeaders(
   const signature = Buffer.from(signatureText, 'base64');
   const row = await app.pdb.db
     .selectFrom('kyc_profiles')
-    .select(['user_id', 'security_key_sealed'])
-    .where('app_id', '=', appId)
+    .innerJoin('users', 'users.id', 'kyc_profiles.user_id')
+    .select([
+      'kyc_profiles.user_id',
+      'kyc_profiles.security_key_sealed',
+      'users.user_status',
+      'users.account_type',
+    ])
+    .where('kyc_profiles.app_id', '=', appId)
     .executeTakeFirst();
   if (!row || signature.length !== 32) {
     await recordFailure(app.pdb.db, OPEN_API_POLICY, subject);
@@ -94,6 +102,7 @@ export async function checkSignedHeaders(
     appId,
     subject,
     userId: Number(row.user_id),
+    enterprise: row.user_status === '3' && row.account_type === 2,
     key,
     method: request.method,
     pathWithQuery: request.url,
@@ -122,18 +131,11 @@ export async function completeSignature(
     await recordFailure(db, OPEN_API_POLICY, pending.subject);
     throw openApiError(401, OpenApiMsg.badSignature);
   }
-  const user = await db
-    .selectFrom('users')
-    .select(['user_status', 'account_type'])
-    .where('id', '=', pending.userId)
-    .executeTakeFirst();
-  if (!user || user.user_status !== '3' || user.account_type !== 2) {
-    throw openApiError(403, OpenApiMsg.notEnterprise);
-  }
+  if (!pending.enterprise) throw openApiError(403, OpenApiMsg.notEnterprise);
   const now = nowSeconds();
+  // expired nonces of every AppID, found through the creation-time index (only the expired rows are touched)
   await db
     .deleteFrom('api_nonces')
-    .where('app_id', '=', pending.appId)
     .where('created_at', '<', now - OPEN_API_NONCE_TTL_SECONDS)
     .execute();
   const r = await db
