@@ -21,16 +21,26 @@ import { readForm } from '../lib/form-body.server.ts';
 /** The lists: the three of 数据保全, and the captures, app evidence and music works of 在线取证 (issue 15). */
 export type ListKind = 'file' | 'hash' | 'property' | 'app' | 'music' | 'web' | 'process';
 
-/** Each list's calls: `v` narrows getList; `labelsV` narrows getLabelList. */
-const SOURCES: Record<ListKind, { list: string; labels: string; v?: string; labelsV?: string }> = {
+/** A list's calls: `v` narrows getList; `labelsV` narrows getLabelList. */
+interface ListSource {
+  list: string;
+  labels: string;
+  v?: string;
+  labelsV?: string;
+}
+
+/** The lists of 数据保全 (spec 01 §2.2, §2.4). */
+const DATA_SOURCES: Record<'file' | 'hash' | 'property', ListSource> = {
   file: { list: EvidencePaths.list, labels: EvidencePaths.labels },
   hash: { list: EvidencePaths.hashList, labels: EvidencePaths.hashLabels },
   property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
-  app: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'app', labelsV: 'app' },
-  music: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'music', labelsV: 'music' },
-  web: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'web', labelsV: 'web' },
-  process: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'process', labelsV: 'process' },
 };
+
+/** The calls of `kind`'s list: 数据保全's own, or getList and getLabelList narrowed to one 在线取证 kind. */
+function sourceOf(kind: ListKind): ListSource {
+  if (kind === 'file' || kind === 'hash' || kind === 'property') return DATA_SOURCES[kind];
+  return { list: EvidencePaths.list, labels: EvidencePaths.labels, v: kind, labelsV: kind };
+}
 
 const DONE: Record<string, string> = {
   deleted: '已删除该证据数据，保全记录仍保留在账本中',
@@ -41,7 +51,7 @@ const DONE: Record<string, string> = {
 export async function listLoader(request: Request, context: AppLoadContext, kind: ListKind) {
   const url = new URL(request.url);
   const filters = readFilters(url);
-  const source = SOURCES[kind];
+  const source = sourceOf(kind);
   const [list, labels] = await Promise.all([
     authedCall<EvidenceListData>(request, context, source.list, {
       query: { ...toListQuery(filters, EVIDENCE_PAGE_SIZE), v: source.v },

@@ -22,7 +22,6 @@ import { Msg } from '../../contract/messages.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
-import type { EvidenceKind } from '../db/schema.ts';
 import { formatBeijingDate } from './certificate.ts';
 import { deleteEvidenceData, setLabel, sweepDeletedData } from './lifecycle.ts';
 import {
@@ -35,7 +34,7 @@ import {
   saveUploadedFile,
   type Saved,
 } from './save.ts';
-import { BATCH_KINDS, buildView, findByBaoquan, listEvidence, listKinds, listLabels } from './service.ts';
+import { buildView, findByBaoquan, labelKinds, listEvidence, listKinds, listLabels } from './service.ts';
 
 /** Registers the evidence routes on `app` (needs the services and auth plugins). */
 export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
@@ -112,18 +111,9 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
     return ok(await listEvidence(app.pdb, currentUser(request).id, q, ['hash']));
   });
 
-  // Labels of the BATCH_KINDS (`v=property`, `v=file`, `v=app`, `v=music` narrow); hash labels have their own call.
   app.get(EvidencePaths.labels, { preHandler: app.requireUser }, async (request) => {
     const { v } = parseInput(EvidenceLabelsQuery, request.query);
-    const kinds: EvidenceKind[] =
-      v === 'property'
-        ? ['property']
-        : v === 'file'
-          ? ['file', 'app']
-          : v === 'app' || v === 'music' || v === 'web' || v === 'process'
-            ? [v]
-            : [...BATCH_KINDS];
-    return ok(await listLabels(db, currentUser(request).id, kinds));
+    return ok(await listLabels(db, currentUser(request).id, labelKinds(v)));
   });
 
   app.get(EvidencePaths.hashLabels, { preHandler: app.requireUser }, async (request) =>

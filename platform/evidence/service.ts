@@ -158,8 +158,22 @@ export const BATCH_KINDS: readonly EvidenceKind[] = ['file', 'app', 'property', 
  */
 export function listKinds(v: string | undefined): EvidenceKind[] {
   if (v === BATCH_LIST_V) return [...BATCH_KINDS];
-  if (v === 'web' || v === 'process' || v === 'app' || v === 'music') return [v];
+  if (isOwnKindList(v)) return [v];
   return v === 'property' ? ['property'] : v === 'hash' ? ['hash'] : ['file', 'app'];
+}
+
+/** The 在线取证 kinds whose list (`v=<kind>`) shows that kind alone. */
+const OWN_KIND_LISTS: ReadonlySet<string> = new Set<EvidenceKind>(['web', 'process', 'app', 'music']);
+function isOwnKindList(v: string | undefined): v is EvidenceKind {
+  return v !== undefined && OWN_KIND_LISTS.has(v);
+}
+
+/**
+ * Which kinds getLabelList gives labels of: those of the list `v` names (`file`, `property` or a 在线取证 kind), else
+ * the BATCH_KINDS (the batch download screen asks without `v`); hash labels have their own call.
+ */
+export function labelKinds(v: string | undefined): EvidenceKind[] {
+  return v === 'file' || v === 'property' || isOwnKindList(v) ? listKinds(v) : [...BATCH_KINDS];
 }
 
 /** Shortest keyword the trigram index can look up (3 characters); shorter ones scan the user's rows. */

@@ -24,6 +24,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import {
   BUCKETS,
+  checkedKey,
   HashingCounter,
   type BucketName,
   type FileBucket,
@@ -47,7 +48,6 @@ export interface S3StorageConfig {
 
 /** Bytes of one multipart part (S3's minimum is 5 MiB). */
 const PART_BYTES = 8 * 1024 * 1024;
-const KEY_RE = /^[0-9A-Za-z]{2}\/[0-9A-Za-z]{8,64}$/;
 
 /** One platform bucket as a prefix of the S3 bucket. */
 class S3Bucket implements FileBucket {
@@ -59,8 +59,7 @@ class S3Bucket implements FileBucket {
 
   /** The object key of `key`. @throws on a key outside the `xx/NAME` shape */
   private objectKey(key: string): string {
-    if (!KEY_RE.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
-    return `${this.config.prefix}${this.dir}/${key}`;
+    return `${this.config.prefix}${this.dir}/${checkedKey(key)}`;
   }
 
   async put(key: string, source: Readable): Promise<StoredObject> {

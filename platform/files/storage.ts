@@ -60,6 +60,12 @@ export interface FileStorage {
 
 const KEY_RE = /^[0-9A-Za-z]{2}\/[0-9A-Za-z]{8,64}$/;
 
+/** `key` when it has the `xx/NAME` shape of every store's keys. @throws otherwise (no traversal possible) */
+export function checkedKey(key: string): string {
+  if (!KEY_RE.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+  return key;
+}
+
 /** A pass-through stream that counts bytes and computes their SHA-256. */
 export class HashingCounter extends Transform {
   readonly hash = createHash('sha256');
@@ -113,8 +119,7 @@ export class LocalDirectoryBucket implements FileBucket {
 
   /** Absolute path of `key`. @throws on a key outside the `xx/NAME` shape (no traversal possible) */
   pathOf(key: string): string {
-    if (!KEY_RE.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
-    return path.join(this.root, key);
+    return path.join(this.root, checkedKey(key));
   }
 
   async put(key: string, source: Readable): Promise<StoredObject> {
