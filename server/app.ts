@@ -205,13 +205,13 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   await app.register(rateLimit, { global: false });
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
-  // The open API's OpenAPI 3.1 document, generated from the contract's schemas once (issue 15 point 4).
-  const openApiJson = JSON.stringify(openApiDocument('/'));
+  // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (issue 15 point 4).
+  let openApiJson: string | undefined;
   app.get(OPEN_API_DOCUMENT_PATH, async (_request, reply) =>
     reply
       .type('application/json; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(openApiJson),
+      .send((openApiJson ??= JSON.stringify(openApiDocument('/')))),
   );
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     const probe = await probeUpstream(upstreamUrl, opts.readyTimeoutMs ?? 2000);
