@@ -2,6 +2,7 @@
  * The SMS part of the platform configuration (SMS_PROVIDER, SMS_MAX_*, TENCENT_SMS_*;
  * docs/decisions/025-secrets-sms.md), parsed by platform/config.ts, which re-exports these types.
  */
+import type { ProxyEnv } from './core/outbound-proxy.ts';
 import { ConfigError } from './config-error.ts';
 
 /** Tencent Cloud SMS's public endpoint (the SDK's default host). */
@@ -46,6 +47,8 @@ export interface TencentSmsConfig {
    * URL points it at a loopback sandbox (tests).
    */
   endpoint: string;
+  /** Outbound proxy (core/outbound-proxy.ts); default: HTTPS_PROXY/NO_PROXY of the environment; null: none. */
+  proxy?: ProxyEnv | null;
 }
 
 /** SMS provider and send limits. Counts per window; every window is fixed and starts at its first send. */

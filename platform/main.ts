@@ -6,12 +6,14 @@
 import pino from 'pino';
 import { buildPlatform } from './app.ts';
 import { loadPlatformConfig } from './config.ts';
+import { installOutboundProxy } from './core/outbound-proxy.ts';
 import { withSecretFiles } from './secret-files.ts';
 
 const bootLog = pino({ name: 'platform' });
 let config;
 try {
   config = loadPlatformConfig(withSecretFiles(process.env));
+  installOutboundProxy(process.env);
 } catch (err) {
   bootLog.fatal((err as Error).message);
   process.exit(1);

@@ -14,6 +14,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { AccessLogMode } from './core/access-log.ts';
+import { installOutboundProxy } from './core/outbound-proxy.ts';
 import { startLoopbackPlatform } from './loopback.ts';
 
 /** What the gateway hands the worker at start. */
@@ -37,6 +38,7 @@ const data = workerData as PlatformWorkerData;
 const post = (message: PlatformWorkerMessage) => port.postMessage(message);
 
 try {
+  installOutboundProxy(data.env);
   const { app, url } = await startLoopbackPlatform(data.env, {
     loggerInstance: pino({ level: data.logLevel }).child({ part: 'platform' }),
     accessLog: data.accessLog,

@@ -68,7 +68,8 @@ export interface BuildServerOptions {
 /**
  * Builds the load context of one request. A `RouterContextProvider` carrying the fields as own properties: with
  * `future.v8_middleware` React Router rejects anything that is not a provider, and without it loaders read the
- * fields as on a plain object; either way `context.cspNonce` etc. work.
+ * fields as on a plain object; either way `context.cspNonce` etc. work. `httpsRequest`: the request came over
+ * https (directly or, with TRUST_PROXY, per X-Forwarded-Proto), so its cookies are Secure and `__Host-` named.
  */
 export function createLoadContext(
   config: GatewayConfig,
@@ -78,6 +79,7 @@ export function createLoadContext(
   evidenceSaved?: (baoquan: string) => void,
   documents?: Pick<GatewayLoadContext, 'printPage' | 'internalKey'>,
   requestId = '',
+  httpsRequest = false,
 ): RouterContextProvider & GatewayLoadContext {
   const fields: GatewayLoadContext = {
     cspNonce,
@@ -85,7 +87,9 @@ export function createLoadContext(
     clientIp,
     upstreamUrl,
     sessionSecrets: config.sessionSecrets,
-    secureCookies: config.secureCookies,
+    // SECURE_COOKIES, or a request that arrived over https as a trusted proxy says (X-Forwarded-Proto with
+    // TRUST_PROXY; Fastify ignores the header from a peer TRUST_PROXY does not name)
+    secureCookies: config.secureCookies || httpsRequest,
     maxUploadBytes: config.maxUploadBytes,
     formBodyLimitBytes: config.formBodyLimitBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
@@ -332,6 +336,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
             evidenceSaved,
             documents,
             request.id,
+            request.protocol === 'https',
           ) as unknown as AppLoadContext,
       });
     });

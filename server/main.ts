@@ -14,8 +14,13 @@ if (unsupported) {
 
 const { pino } = await import('pino');
 const { installShutdown, startServer } = await import('./start.ts');
+const { installOutboundProxy } = await import('../platform/core/outbound-proxy.ts');
 
 try {
+  // HTTPS_PROXY/NO_PROXY for this thread's fetch calls (the platform's worker does the same for its own); the
+  // platform itself is always reached directly
+  const upstream = process.env.UPSTREAM_URL ? URL.parse(process.env.UPSTREAM_URL)?.hostname : undefined;
+  installOutboundProxy(process.env, upstream ? [upstream] : []);
   // A platform worker that dies leaves a gateway answering 502 to every /api request: exit and let the
   // supervisor (systemd, the container runtime) start the whole process again.
   const running = await startServer(process.env, { onPlatformCrash: () => process.exit(1) });

@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { sms } from 'tencentcloud-sdk-nodejs-sms';
 import type { TencentSmsConfig } from '../config.ts';
+import { clientProxy, proxyAgents } from '../core/outbound-proxy.ts';
 import { SmsSendError, type SmsMessage, type SmsProvider } from './sms.ts';
 
 const SmsClient = sms.v20210111.Client;
@@ -36,6 +37,9 @@ export class TencentSmsProvider implements SmsProvider {
   constructor(private readonly config: TencentSmsConfig) {
     const url = new URL(config.endpoint);
     const loopback = url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
+    // the SDK reads only a lower-case http_proxy, for every scheme and host; the agent decides instead (it wins)
+    const proxy = loopback ? null : clientProxy(config.proxy);
+    const agents = proxy ? proxyAgents(proxy) : null;
     this.client = new SmsClient({
       credential: { secretId: config.secretId, secretKey: config.secretKey },
       region: config.region,
@@ -47,6 +51,7 @@ export class TencentSmsProvider implements SmsProvider {
           reqMethod: 'POST',
           reqTimeout: TENCENT_SMS_TIMEOUT_SECONDS,
           ...(loopback ? { agent: new http.Agent({ lookup: loopbackLookup }) } : {}),
+          ...(agents ? { agent: (url.protocol === 'https:' ? agents.httpsAgent : agents.httpAgent) as http.Agent } : {}),
         },
       },
     });

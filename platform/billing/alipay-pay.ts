@@ -5,7 +5,7 @@
  * (alipay-cashier.ts) alike; only the config differs. Every answer's RSA2 signature is verified by the SDK.
  */
 import { AlipaySdk } from 'alipay-sdk';
-import type { AlipayClientConfig } from '../kyc/alipay-face.ts';
+import { alipayProxyOption, type AlipayClientConfig } from '../kyc/alipay-face.ts';
 import { fenToYuan, yuanToFen } from './money.ts';
 import {
   ProviderUnavailable,
@@ -65,6 +65,7 @@ export class AlipayPay implements PaymentProvider {
       signType: 'RSA2',
       camelcase: false,
       timeout: timeoutMs,
+      ...alipayProxyOption(config),
     });
     this.appId = config.appId;
     this.merchant = opts.sellerId;

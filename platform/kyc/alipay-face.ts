@@ -5,7 +5,8 @@
  * verified by the SDK against `alipayPublicKey` (the SDK skips that unless asked: we always ask).
  */
 import { randomBytes } from 'node:crypto';
-import { AlipayRequestError, AlipaySdk } from 'alipay-sdk';
+import { AlipayRequestError, AlipaySdk, type AlipaySdkConfig } from 'alipay-sdk';
+import { clientProxy, proxyDispatcher, type ProxyEnv } from '../core/outbound-proxy.ts';
 
 /** The three OpenAPI methods of Alipay's identity certification (开放认证). */
 export const FACE_METHODS = {
@@ -31,6 +32,15 @@ export interface AlipayClientConfig {
   gateway: string;
   /** Request timeout, milliseconds (default 5000). */
   timeoutMs?: number;
+  /** Outbound proxy (core/outbound-proxy.ts); default: HTTPS_PROXY/NO_PROXY of the environment; null: none. */
+  proxy?: ProxyEnv | null;
+}
+
+/** alipay-sdk's `proxyAgent` (an undici dispatcher for its urllib) for `config.proxy`, or nothing. */
+export function alipayProxyOption(config: Pick<AlipayClientConfig, 'proxy'>) {
+  const proxy = clientProxy(config.proxy);
+  // urllib's own undici declares the type; any undici dispatcher serves it
+  return proxy ? { proxyAgent: proxyDispatcher(proxy) as unknown as AlipaySdkConfig['proxyAgent'] } : {};
 }
 
 /** Certification scene (biz_code): FACE is the multi-factor face certification that the face method uses. */
@@ -132,6 +142,7 @@ export class AlipayFace implements FaceCertifier {
       signType: 'RSA2',
       camelcase: true,
       timeout: config.timeoutMs ?? 5000,
+      ...alipayProxyOption(config),
     });
     this.returnUrl = options.returnUrl;
     this.bizCode = options.bizCode ?? 'FACE';

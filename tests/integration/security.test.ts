@@ -259,3 +259,36 @@ describe.sequential('Secure cookies', () => {
     expect(logged.status).toBe(200);
   });
 });
+
+describe.sequential('Secure cookies behind a trusted TLS proxy (TRUST_PROXY, X-Forwarded-Proto)', () => {
+  let trusting: Whole;
+  let untrusting: Whole;
+
+  beforeAll(async () => {
+    // this test's requests come from 127.0.0.1, the proxy TRUST_PROXY names; the other gateway trusts nobody
+    [trusting, untrusting] = await Promise.all([startWhole({ TRUST_PROXY: '127.0.0.1' }), startWhole({})]);
+  });
+  afterAll(async () => {
+    await Promise.all([trusting?.stop(), untrusting?.stop()]);
+  });
+
+  const csrfCookieOf = async (base: string, proto?: string) => {
+    const page = await fetch(`${base}/login`, { headers: proto ? { 'x-forwarded-proto': proto } : {} });
+    await page.body?.cancel();
+    return page.headers.getSetCookie().join('\n');
+  };
+
+  it('sets Secure __Host- cookies when the trusted proxy says https, plain ones otherwise', async () => {
+    expect(await csrfCookieOf(trusting.base, 'https')).toMatch(/^__Host-cz_csrf=[^;]+;.*Secure/im);
+    const plain = await csrfCookieOf(trusting.base, 'http');
+    expect(plain).toMatch(/^cz_csrf=/m);
+    expect(plain).not.toMatch(/Secure/i);
+    expect(await csrfCookieOf(trusting.base)).not.toMatch(/Secure/i);
+  });
+
+  it('ignores X-Forwarded-Proto from a peer TRUST_PROXY does not name', async () => {
+    const forged = await csrfCookieOf(untrusting.base, 'https');
+    expect(forged).toMatch(/^cz_csrf=/m);
+    expect(forged).not.toMatch(/Secure/i);
+  });
+});

@@ -7,6 +7,7 @@
  * api.mch.weixin.qq.com or to the loopback sandbox (./sandbox.ts) alike; only the config differs.
  * Amounts are integer fen (分), never floats.
  */
+import { outboundAgents, type ProxyEnv } from '../../core/outbound-proxy.ts';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { Wechatpay } from 'wechatpay-axios-plugin';
 import { z } from 'zod';
@@ -38,6 +39,8 @@ export interface WechatPayConfig {
   baseUrl: string;
   /** Timeout of one call, ms (default 10000). */
   timeoutMs?: number;
+  /** Outbound proxy (core/outbound-proxy.ts); default: HTTPS_PROXY/NO_PROXY of the environment; null: none. */
+  proxy?: ProxyEnv | null;
 }
 
 /** Input of {@link WechatPayClient.nativePrepay} (Native下单). */
@@ -202,6 +205,8 @@ export class WechatPayV3Client implements WechatPayClient {
       certs: { ...config.platformCerts },
       baseURL: `${config.baseUrl.replace(/\/+$/, '')}/`,
       timeout: config.timeoutMs ?? 10_000,
+      // axios reads HTTP(S)_PROXY itself (without CONNECT for https); the agents of core/outbound-proxy.ts do it
+      ...outboundAgents(config.proxy),
     });
   }
 
