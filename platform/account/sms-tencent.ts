@@ -51,7 +51,9 @@ export class TencentSmsProvider implements SmsProvider {
           reqMethod: 'POST',
           reqTimeout: TENCENT_SMS_TIMEOUT_SECONDS,
           ...(loopback ? { agent: new http.Agent({ lookup: loopbackLookup }) } : {}),
-          ...(agents ? { agent: (url.protocol === 'https:' ? agents.httpsAgent : agents.httpAgent) as http.Agent } : {}),
+          ...(agents
+            ? { agent: (url.protocol === 'https:' ? agents.httpsAgent : agents.httpAgent) as http.Agent }
+            : {}),
         },
       },
     });
