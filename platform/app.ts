@@ -3,6 +3,7 @@
  * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
  * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
  */
+import { registerRequestTracing } from './core/tracing.ts';
 import multipart from '@fastify/multipart';
 import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -93,6 +94,7 @@ export async function buildPlatform(
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   try {
+    await registerRequestTracing(app); // request spans when OTEL_* asks for traces (core/tracing.ts)
     await app.register(envelopePlugin, { maxUploadBytes: config.maxUploadBytes });
     await app.register(utf8BodiesPlugin);
     await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });

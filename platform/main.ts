@@ -7,6 +7,7 @@ import pino from 'pino';
 import { buildPlatform } from './app.ts';
 import { loadPlatformConfig } from './config.ts';
 import { installOutboundProxy } from './core/outbound-proxy.ts';
+import { startTracing } from './core/tracing.ts';
 import { withSecretFiles } from './secret-files.ts';
 
 const bootLog = pino({ name: 'platform' });
@@ -20,6 +21,7 @@ try {
 }
 const port = Number(process.env.PLATFORM_PORT ?? 3001);
 const host = process.env.PLATFORM_HOST ?? '127.0.0.1';
+const stopTracing = startTracing(process.env, 'cunzheng-platform'); // when OTEL_* asks (core/tracing.ts)
 const app = await buildPlatform(config);
 await app.listen({ port, host });
 
@@ -29,12 +31,15 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'error while closing');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => stopTracing?.())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.log.error({ err }, 'error while closing');
+          process.exit(1);
+        },
+      );
   });
 }

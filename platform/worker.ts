@@ -15,6 +15,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import type { AccessLogMode } from './core/access-log.ts';
 import { installOutboundProxy } from './core/outbound-proxy.ts';
+import { startTracing } from './core/tracing.ts';
 import { startLoopbackPlatform } from './loopback.ts';
 
 /** What the gateway hands the worker at start. */
@@ -39,6 +40,7 @@ const post = (message: PlatformWorkerMessage) => port.postMessage(message);
 
 try {
   installOutboundProxy(data.env);
+  const stopTracing = startTracing(data.env, 'cunzheng-platform');
   const { app, url } = await startLoopbackPlatform(data.env, {
     loggerInstance: pino({ level: data.logLevel }).child({ part: 'platform' }),
     accessLog: data.accessLog,
@@ -48,6 +50,7 @@ try {
     app
       .close()
       .catch((err: unknown) => app.log.error({ err }, 'error while closing the platform'))
+      .then(() => stopTracing?.())
       .finally(() => port.close());
   });
   post({ type: 'ready', url, internalKey: app.internalKey });

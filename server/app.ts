@@ -13,6 +13,7 @@ import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
 import { ApiCode, fail } from '../contract/envelope.ts';
 import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
+import { registerRequestTracing } from '../platform/core/tracing.ts';
 import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
@@ -180,6 +181,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     logController: new AccessLogController(config.accessLog), // one line per request
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
+  await registerRequestTracing(app); // request spans when OTEL_* asks for traces (platform/core/tracing.ts)
 
   opts.metrics?.instrument(app);
   app.addHook('onRequest', async (request, reply) => {

@@ -2,6 +2,7 @@
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
  * then the gateway and its jobs (the face-verification poller); `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
  */
+import { startTracing } from '../platform/core/tracing.ts';
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
@@ -96,6 +97,8 @@ export async function startServer(
   // One pino stream for the process; `part` tells the gateway's lines from the embedded platform's.
   const root = opts.logger ?? pino({ level: config.logLevel });
   const logger = root.child({ part: 'gateway' });
+  // traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (platform/core/tracing.ts); the platform's worker starts its own
+  const stopTracing = startTracing(env, 'cunzheng-gateway');
 
   let embedded: EmbeddedPlatform | null = null;
   let upstreamUrl = config.upstreamUrl;
@@ -149,6 +152,7 @@ export async function startServer(
     await gateway.listen({ host: config.host, port });
   } catch (err) {
     await embedded?.close();
+    await stopTracing?.();
     throw err;
   }
 
@@ -189,6 +193,7 @@ export async function startServer(
         await gateway.close();
       } finally {
         await embedded?.close();
+        await stopTracing?.();
       }
     })();
     return closing;

@@ -3,6 +3,7 @@
  * headers a proxied request carries, and how a failed proxy attempt is recognised and answered (502, or 504 when the
  * upstream stayed silent past UPSTREAM_TIMEOUT_MS). Used by server/app.ts.
  */
+import { injectTraceContext } from '../platform/core/tracing.ts';
 import type { FastifyReply, FastifyRequest, RawServerBase, RouteGenericInterface } from 'fastify';
 import type { ApiEnvelope } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
@@ -58,8 +59,8 @@ export function forwardedHeaders(
   const trusted = trustProxy !== false && !(Array.isArray(trustProxy) && trustProxy.length === 0);
   // The gateway's own cookies (the sealed session, the CSRF token) are none of the upstream's business. `Expect`
   // is answered here (Node sends 100 Continue to the client); undici refuses to forward it.
-  const { cookie: _cookie, expect: _expect, ...rest } = headers;
-  return {
+  const { cookie: _cookie, expect: _expect, traceparent: _tp, tracestate: _ts, ...rest } = headers;
+  const forwarded: Record<string, string | string[] | undefined> = {
     ...rest,
     'x-forwarded-for': trusted && chain ? `${chain}, ${peer}` : peer,
     'x-forwarded-proto': request.protocol,
@@ -67,6 +68,9 @@ export function forwardedHeaders(
     // the same id in the platform's log lines (platform/core/request-id.ts)
     'x-request-id': request.id,
   };
+  // the platform's spans continue this request's trace (none when traces are off; a client's own is not passed on)
+  injectTraceContext(forwarded);
+  return forwarded;
 }
 
 /** Error codes meaning "could not talk to the upstream" (Node net errors, undici, @fastify/reply-from). */

@@ -4,6 +4,7 @@
  * A connection failure throws a 502 Response carrying the spec's "connection failed" message (spec 01 §8), which
  * the root error boundary renders as a page.
  */
+import { context, propagation } from '@opentelemetry/api';
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
@@ -133,6 +134,8 @@ function upstreamHeaders(
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
   if (opts.internal && ctx.internalKey) headers['x-internal-key'] = ctx.internalKey;
+  // W3C traceparent of the page's request span, when the gateway traces (platform/core/tracing.ts); else nothing
+  propagation.inject(context.active(), headers);
   return headers;
 }
 

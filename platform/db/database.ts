@@ -11,6 +11,7 @@ import { ensurePrivateDir, ensurePrivateFile, restrictFiles } from '../core/priv
 import type { Dialect } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { withStatementCache } from './statement-cache.ts';
+import { tracedDialect } from '../core/tracing.ts';
 import type { Database } from './schema.ts';
 
 /** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
@@ -51,7 +52,9 @@ export function openDatabase(
     // one-transaction appends 2,771 → 4,472/s, inclusion proofs p50 0.37 → 0.16 ms). Pages are cached as they are
     // read, so a small database uses little of it.
     sqlite.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({
+      dialect: tracedDialect(new SqliteDialect({ database: withStatementCache(sqlite) }), 'sqlite'),
+    });
     return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
   }
   const pool = new pg.Pool({
@@ -64,7 +67,7 @@ export function openDatabase(
   });
   // An idle client can fail (server restart, admin termination); without a listener pg would crash the process.
   pool.on('error', onPoolError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgresql') });
   return { db, dialect: 'postgres', close: once(() => db.destroy()) };
 }
 
