@@ -3,6 +3,7 @@
  * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
  * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
  */
+import { jobsPlugin, type JobsPluginOptions } from './jobs/plugin.ts';
 import { registerRequestTracing } from './core/tracing.ts';
 import multipart from '@fastify/multipart';
 import { sql } from 'kysely';
@@ -69,6 +70,8 @@ export interface BuildPlatformOptions {
   face?: FaceCertifier;
   /** Which answers get an access line; default `config.accessLog` (the embedded platform: `errors`). */
   accessLog?: AccessLogMode;
+  /** Job queue timings (tests shorten pg-boss's); whether jobs run at all is PLATFORM_JOBS. */
+  jobs?: JobsPluginOptions;
 }
 
 /**
@@ -132,6 +135,7 @@ export async function buildPlatform(
     await app.register(evidenceShareRoutes);
     await app.register(homeRoutes);
     await app.register(signingRoutes);
+    await app.register(jobsPlugin, opts.jobs ?? {}); // recurring jobs on the queue (jobs/plugin.ts)
     if (config.testHooks) {
       await app.register(testHookRoutes);
       app.log.warn('TEST HOOKS ENABLED: /api/__test/* answers captcha codes and expires tokens');

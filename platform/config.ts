@@ -109,11 +109,12 @@ export interface PlatformConfig {
    */
   ledgerOrigin: string;
   /**
-   * Whether the ledger's entry bundles (`tile/entries/…`, every record: preservation number, file hash and size,
-   * owner reference, time) are public (LEDGER_PUBLIC_ENTRIES=1; default no). The hash tiles and checkpoints always
-   * are: proofs need nothing else, and the records are our users' business (decision 035).
+   * Whether the ledger's entry bundles (`tile/entries/…`: every record) are public (LEDGER_PUBLIC_ENTRIES=1; default
+   * no). Hash tiles and checkpoints always are: proofs need nothing else; records are our users' (decision 035).
    */
   ledgerPublicEntries: boolean;
+  /** PLATFORM_JOBS (default 1): work the recurring jobs (face polling, reconciliation) here (platform/jobs). */
+  jobs: boolean;
   /**
    * Witnesses asked to cosign the ledger's checkpoints (LEDGER_WITNESSES or LEDGER_WITNESSES_FILE: a JSON array of
    * `{url, key}`, key a cosignature/v1 verifier key; decision 035), every LEDGER_WITNESS_INTERVAL_SECONDS (30).
@@ -219,6 +220,7 @@ const EnvSchema = z.object({
     .optional(),
   NOTARY_SIGNING_PEM_FILE: z.string().trim().min(1).optional(),
   LEDGER_PUBLIC_ENTRIES: bool(false),
+  PLATFORM_JOBS: bool(true),
   LEDGER_WITNESSES: z.string().optional(),
   LEDGER_WITNESSES_FILE: z.string().optional(),
   LEDGER_WITNESS_INTERVAL_SECONDS: int(30, 1, 86_400),
@@ -376,6 +378,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     notarySigning: { operator: e.NOTARY_OFFICE, pemFile: e.NOTARY_SIGNING_PEM_FILE },
     ledgerOrigin: e.LEDGER_ORIGIN ?? `${new URL(publicUrl).host}/ledger`,
     ledgerPublicEntries: e.LEDGER_PUBLIC_ENTRIES,
+    jobs: e.PLATFORM_JOBS,
     ledgerWitnesses: jsonList('LEDGER_WITNESSES', e.LEDGER_WITNESSES, e.LEDGER_WITNESSES_FILE, WitnessList),
     ledgerWitnessIntervalSeconds: e.LEDGER_WITNESS_INTERVAL_SECONDS,
     tsa: e.TSA_URL

@@ -1,6 +1,6 @@
 /**
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
- * then the gateway and its jobs (the face-verification poller); `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
+ * then the gateway and its jobs (PDF rendering ahead, the capture worker); `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
  */
 import { startTracing } from '../platform/core/tracing.ts';
 import { createServer, type AddressInfo } from 'node:net';
@@ -9,8 +9,6 @@ import { pino, type Logger } from 'pino';
 import { restrictNewFiles } from '../platform/core/private-files.ts';
 import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
-import { startBillingReconciler } from './jobs/billing-reconciler.ts';
-import { startFacePoller, type FacePoller } from './jobs/face-poller.ts';
 import {
   startEmbeddedPlatform,
   type EmbeddedPlatform,
@@ -35,8 +33,6 @@ export interface RunningServer {
   /** The upstream base URL the gateway proxies to. */
   upstreamUrl: string;
   logger: Logger;
-  /** The face-verification poller, or null without an internal key. */
-  facePoller: FacePoller | null;
   /** Where `/metrics` is served (METRICS_PORT), e.g. `http://127.0.0.1:9464/metrics`, or null. */
   metricsUrl: string | null;
   /** Closes the gateway (waiting for in-flight requests), then the embedded platform. Idempotent. */
@@ -122,7 +118,7 @@ export async function startServer(
   }
   const platform = embedded?.app ?? null;
 
-  // The platform's internal key, for the face poller, the billing reconciler and the PDF signing: the embedded
+  // The platform's internal key, for the capture worker and the PDF signing: the embedded
   // platform's, or INTERNAL_API_KEY.
   const internalKey = env.INTERNAL_API_KEY?.trim() || embedded?.internalKey;
   let gateway: FastifyInstance;
@@ -156,14 +152,7 @@ export async function startServer(
     throw err;
   }
 
-  const poller = internalKey
-    ? startFacePoller({ upstreamUrl, internalKey, log: logger.child({ job: 'face-poller' }) })
-    : null;
-  if (!poller)
-    logger.warn('INTERNAL_API_KEY not set: face verification results are applied only when the page asks');
-  const reconciler = internalKey
-    ? startBillingReconciler({ upstreamUrl, internalKey, log: logger.child({ job: 'billing-reconciler' }) })
-    : null;
+  // Face polling and payment reconciliation are jobs of the platform itself (platform/jobs, decision 045).
   // Web captures (issue 15): jobs wait in the platform; this gateway takes them while it has room.
   capture = internalKey
     ? startCaptureWorker({
@@ -184,8 +173,6 @@ export async function startServer(
   const closeAll = () => {
     closing ??= (async () => {
       try {
-        await poller?.stop();
-        await reconciler?.stop();
         await capture?.stop();
         await new Promise((resolve) =>
           metricsServer ? metricsServer.server.close(resolve) : resolve(undefined),
@@ -210,7 +197,6 @@ export async function startServer(
     url,
     upstreamUrl,
     logger,
-    facePoller: poller,
     metricsUrl,
     closeAll,
   };

@@ -80,6 +80,8 @@ export function testConfig(
     LOG_LEVEL: 'silent',
     // every suite registers its users from one loopback address; the per-IP SMS quota has its own test
     SMS_MAX_PER_IP_HOUR: '100000',
+    // recurring jobs (face polling, reconciliation) stay off in unit suites; platform/jobs/jobs.test.ts runs them
+    PLATFORM_JOBS: '0',
     ...env,
   });
 }

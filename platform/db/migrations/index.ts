@@ -26,6 +26,7 @@ import { captureJobs } from './0019_capture_jobs.ts';
 import { captureSteps } from './0020_capture_steps.ts';
 import { openApi } from './0021_open_api.ts';
 import { musicWorks } from './0022_music_works.ts';
+import { jobs } from './0023_jobs.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -54,6 +55,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0020_capture_steps': captureSteps(),
         '0021_open_api': openApi(),
         '0022_music_works': musicWorks(),
+        '0023_jobs': jobs(dialect),
       };
     },
   };

@@ -1,0 +1,74 @@
+/**
+ * The platform's recurring jobs on the job queue (queue.ts; decision 045), started when the app is ready and
+ * stopped before it closes, in every platform process unless PLATFORM_JOBS=0; decorated as `app.jobs` (the
+ * operator console's and the metrics' view), null when off.
+ *
+ * - `face.poll` (spec 02 §4 "Face flow": every 3 s): asks Alipay (or the sandbox) for every open face certification
+ *   and applies each result once (kyc/face.ts); before, the gateway called the platform for this on a timer;
+ * - `billing.reconcile` (every 30 s): queries the provider about pending recharge orders, credits paid ones once,
+ *   closes expired ones (billing/reconcile.ts).
+ */
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { reconcilePending } from '../billing/reconcile.ts';
+import { pollOpenCertifications } from '../kyc/face.ts';
+import { PgBossJobQueue, type PgQueueOptions } from './pg-queue.ts';
+import type { JobQueue, RecurringTask } from './queue.ts';
+import { SqliteJobQueue } from './sqlite-queue.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job queue this process works, or null with PLATFORM_JOBS=0. */
+    jobs: JobQueue | null;
+  }
+}
+
+/** Spec 02 §9: face poll interval 3 seconds. */
+export const FACE_POLL_SECONDS = 3;
+/** Payment reconciliation pass interval, seconds. */
+export const RECONCILE_SECONDS = 30;
+
+/** The platform's recurring tasks. */
+export function platformTasks(app: FastifyInstance): RecurringTask[] {
+  return [
+    {
+      name: 'face.poll',
+      everySeconds: FACE_POLL_SECONDS,
+      expireSeconds: 60,
+      retryLimit: 3,
+      retryDelaySeconds: FACE_POLL_SECONDS,
+      run: async () => void (await pollOpenCertifications(app)),
+    },
+    {
+      name: 'billing.reconcile',
+      everySeconds: RECONCILE_SECONDS,
+      expireSeconds: 120,
+      retryLimit: 3,
+      retryDelaySeconds: RECONCILE_SECONDS,
+      run: async () => void (await reconcilePending(app)),
+    },
+  ];
+}
+
+/** Options of {@link jobsPlugin}: pg-boss timings (tests shorten them). */
+export interface JobsPluginOptions {
+  pg?: PgQueueOptions;
+}
+
+/** Registers the queue; register after the routes' services (face, billing). */
+export const jobsPlugin = fp(async (app: FastifyInstance, opts: JobsPluginOptions) => {
+  if (!app.config.jobs) {
+    app.decorate('jobs', null);
+    return;
+  }
+  const log = app.log.child({ part: 'jobs' });
+  const { database } = app.config;
+  const queue: JobQueue =
+    database.dialect === 'postgres'
+      ? new PgBossJobQueue(database.url, log, opts.pg)
+      : new SqliteJobQueue(app.pdb.db, log);
+  app.decorate('jobs', queue);
+  app.addHook('onReady', async () => queue.start(platformTasks(app)));
+  // before the database closes: a run going now finishes first
+  app.addHook('preClose', async () => queue.stop());
+});
