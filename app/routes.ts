@@ -126,6 +126,7 @@ export default [
     route('notary/:id/evidence/:evidenceId', 'ops/notary/file.ts', { id: 'ops-notary-evidence' }),
     route('audit', 'ops/audit.tsx'),
     route('ledger', 'ops/ledger/witnesses.tsx'),
+    route('jobs', 'ops/jobs.tsx'),
   ]),
   route('ops/login', 'ops/login.tsx'),
   // the notarial certificate's print view (bare, outside the console's layout), printed to a signed PDF on issue

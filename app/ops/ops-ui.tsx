@@ -35,6 +35,7 @@ export function OpsShell({
               ))}
               <Link to="/ops/audit">审计日志</Link>
               {admin ? <Link to="/ops/ledger">账本见证</Link> : null}
+              {admin ? <Link to="/ops/jobs">后台任务</Link> : null}
             </nav>
             <span className="ops-user">
               {name ? <span>操作员：{name}</span> : null}

@@ -10,7 +10,10 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
+import { JobsOpsPaths, type JobsView } from '../../contract/jobs.ts';
+import { ok } from '../../contract/envelope.ts';
 import { reconcilePending } from '../billing/reconcile.ts';
+import { requireRole } from '../ops/auth.ts';
 import { pollOpenCertifications } from '../kyc/face.ts';
 import { PgBossJobQueue, type PgQueueOptions } from './pg-queue.ts';
 import type { JobQueue, RecurringTask } from './queue.ts';
@@ -55,8 +58,16 @@ export interface JobsPluginOptions {
   pg?: PgQueueOptions;
 }
 
-/** Registers the queue; register after the routes' services (face, billing). */
+/**
+ * Registers the queue and its console call (`GET /api/ops/jobs`, admin: contract/jobs.ts); register after the
+ * routes' services (face, billing) and the operator authenticator.
+ */
 export const jobsPlugin = fp(async (app: FastifyInstance, opts: JobsPluginOptions) => {
+  app.get(JobsOpsPaths.jobs, { preHandler: app.requireOperator }, async (request) => {
+    requireRole(request, 'admin');
+    const view: JobsView = { kind: app.jobs?.kind ?? null, tasks: app.jobs ? await app.jobs.stats() : [] };
+    return ok(view);
+  });
   if (!app.config.jobs) {
     app.decorate('jobs', null);
     return;

@@ -20,6 +20,8 @@ import {
 
 /** Milliseconds between polls for due runs. */
 const POLL_MS = 250;
+/** How long a run that failed for good stays visible, milliseconds (a week). */
+const FAILED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 /** The queue table (migration 0023). Times Unix milliseconds. */
 interface PlatformJobsTable {
@@ -79,6 +81,13 @@ export class SqliteJobQueue implements JobQueue {
   /** Queues a run of each task in `delaySeconds` unless one is queued (the unique index makes it a no-op). */
   private async ensureQueued(delaySeconds: number, only?: string): Promise<void> {
     const now = this.clock();
+    // runs that failed for good are shown a week, then forgotten
+    if (!only)
+      await this.db
+        .deleteFrom('platform_jobs')
+        .where('state', '=', 'failed')
+        .where('updated_at', '<', now - FAILED_KEPT_MS)
+        .execute();
     for (const name of only ? [only] : this.tasks.keys()) {
       await this.db
         .insertInto('platform_jobs')

@@ -1,0 +1,33 @@
+/**
+ * The job queue in the operator console (issue 18 point 3): an admin sees the platform's recurring tasks — face
+ * polling and payment reconciliation — at /ops/jobs, worked in-process on SQLite by the e2e server; the task runs
+ * (face.poll every 3 s) keep its chain queued or running; a reviewer is not shown the page.
+ */
+import { expect, test } from '../support/e2e-fixtures.ts';
+import { createOperator } from '../support/e2e.ts';
+
+test('an admin sees the recurring jobs and their state; a reviewer does not', async ({ page, opsLoginAs }) => {
+  await opsLoginAs(createOperator('admin'), page);
+  await page.getByRole('link', { name: '后台任务' }).click();
+  await expect(page.getByRole('heading', { name: '后台任务' })).toBeVisible();
+  await expect(page.getByText('任务队列：SQLite（本进程内）')).toBeVisible();
+  const rows = page.getByTestId('job-row');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'face.poll' })).toContainText('人脸核身结果查询（每 3 秒）');
+  await expect(rows.filter({ hasText: 'billing.reconcile' })).toContainText('充值订单对账（每 30 秒）');
+  // each chain always has its next run waiting or going (at most one of each)
+  for (const name of ['face.poll', 'billing.reconcile']) {
+    const cells = rows.filter({ hasText: name }).locator('td');
+    const waiting = Number(await cells.nth(2).textContent());
+    const going = Number(await cells.nth(3).textContent());
+    expect(waiting + going).toBeGreaterThanOrEqual(1);
+    expect(waiting).toBeLessThanOrEqual(1);
+    expect(going).toBeLessThanOrEqual(1);
+  }
+
+  await page.context().clearCookies();
+  await opsLoginAs(createOperator('reviewer'), page);
+  await expect(page.getByRole('link', { name: '后台任务' })).toHaveCount(0);
+  const denied = await page.goto('/ops/jobs');
+  expect(denied?.status()).toBe(403);
+});
