@@ -3,6 +3,7 @@
  * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
  * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
  */
+import { metricsPlugin } from './core/metrics.ts';
 import { jobsPlugin, type JobsPluginOptions } from './jobs/plugin.ts';
 import { registerRequestTracing } from './core/tracing.ts';
 import multipart from '@fastify/multipart';
@@ -102,6 +103,7 @@ export async function buildPlatform(
     await app.register(utf8BodiesPlugin);
     await app.register(multipart, { limits: { fileSize: config.maxUploadBytes } });
     await app.register(servicesPlugin, { config, sms: opts.sms, storage: opts.storage });
+    await app.register(metricsPlugin); // Prometheus metrics for the gateway's /metrics (core/metrics.ts)
     await app.register(authPlugin);
     await app.register(operatorAuthPlugin);
     await app.register(faceServicePlugin, { face: opts.face });

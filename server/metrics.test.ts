@@ -18,7 +18,7 @@ function sample(text: string, name: string, labels: string): number | null {
 describe('GatewayMetrics', () => {
   it('counts answers by route pattern, uploads, proxy failures and the sources gauges', async () => {
     const metrics = new GatewayMetrics({
-      pdfStats: () => ({ active: 1, queued: 3, completed: 7, launches: 1 }),
+      pdfStats: () => ({ active: 1, queued: 3, completed: 7, launches: 1, completedSeconds: 2.5 }),
       captureFinished: () => 5,
     });
     const app = Fastify();
@@ -57,6 +57,7 @@ describe('GatewayMetrics', () => {
     expect(sample(text, 'cunzheng_upload_bytes_total', 'route="/api/*"')).toBe(1234);
     expect(sample(text, 'cunzheng_proxy_errors_total', 'status="502"')).toBe(1);
     expect(text).toMatch(/^cunzheng_pdf_renders_queued 3$/m);
+    expect(text).toMatch(/^cunzheng_pdf_render_seconds_total 2.5$/m);
     expect(text).toMatch(/^cunzheng_capture_jobs_finished 5$/m);
     expect(text).toMatch(/^cunzheng_process_resident_memory_bytes \d+/m);
     await app.close();
@@ -99,6 +100,19 @@ describe('metrics of the real process', () => {
       sample(text, 'cunzheng_http_requests_total', 'method="GET",route="/api/*",status="200"'),
     ).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^cunzheng_pdf_renders_active 0$/m);
+    // the platform's families, read from it at the scrape: the job queue, payment notifications by verdict
+    expect(text).toMatch(/^cunzheng_jobs_queued\{task="face\.poll"\} [01]$/m);
+    expect(text).toMatch(/^cunzheng_jobs_failed\{task="billing\.reconcile"\} 0$/m);
+    const forged = await fetch(`${whole.base}/api/notify/alipay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'out_trade_no=R1&trade_status=TRADE_SUCCESS&sign=forged',
+    });
+    expect(await forged.text()).toBe('fail');
+    const after = await (await fetch(whole.running.metricsUrl!)).text();
+    expect(
+      sample(after, 'cunzheng_payment_notifications_total', 'provider="alipay",verdict="bad-signature"'),
+    ).toBe(1);
     const pub = await fetch(`${whole.base}/metrics`);
     expect(await pub.text()).not.toContain('cunzheng_http_requests_total');
   });

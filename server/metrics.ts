@@ -11,7 +11,10 @@
  * - `proxy_errors_total{status}`: the `/api` proxy's 502/504 answers (upstream unreachable or silent);
  * - `pdf_renders_active`, `pdf_renders_queued`, `pdf_renders_completed`, `pdf_browser_launches`: the certificate
  *   PDF pool;
+ * - `pdf_render_seconds_total`: the completed renders' time in all;
  * - `capture_jobs_finished`: captures this gateway completed or failed;
+ * - the platform's own (payment notifications by verdict, the job queue, the database pool), read from it at each
+ *   scrape (platform/core/metrics.ts);
  * - prom-client's default process metrics (CPU seconds, resident memory, heap, event-loop lag, open handles).
  * No label holds a URL's query, a user, a token or any personal data.
  */
@@ -21,6 +24,7 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { z } from 'zod';
 import { ConfigError } from '../platform/config-error.ts';
+import { PLATFORM_METRICS_PATH } from '../platform/core/metrics.ts';
 
 /** Where the metrics are served; null port: not served. */
 export interface MetricsConfig {
@@ -48,8 +52,12 @@ export function loadMetricsConfig(env: Record<string, string | undefined>): Metr
 
 /** What the gateway's metrics read besides its requests. */
 export interface MetricsSources {
-  pdfStats?: () => { active: number; queued: number; completed: number; launches: number } | undefined;
+  pdfStats?: () =>
+    | { active: number; queued: number; completed: number; launches: number; completedSeconds: number }
+    | undefined;
   captureFinished?: () => number | undefined;
+  /** The platform's metrics text (platform/core/metrics.ts), appended to the gateway's; '' when unavailable. */
+  platformText?: () => Promise<string>;
 }
 
 /** The gateway's registry and its request instruments. */
@@ -81,7 +89,7 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  constructor(sources: MetricsSources = {}) {
+  constructor(private readonly sources: MetricsSources = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'cunzheng_' });
     const gauge = (name: string, help: string, read: () => number | undefined) =>
       new Gauge({
@@ -106,6 +114,11 @@ export class GatewayMetrics {
       'cunzheng_pdf_renders_completed',
       'Certificate PDFs rendered since start',
       () => sources.pdfStats?.()?.completed,
+    );
+    gauge(
+      'cunzheng_pdf_render_seconds_total',
+      'Seconds the completed certificate PDF renders took in all (the mean is its rate over the completed rate)',
+      () => sources.pdfStats?.()?.completedSeconds,
     );
     gauge(
       'cunzheng_pdf_browser_launches',
@@ -145,10 +158,11 @@ export class GatewayMetrics {
         res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found');
         return;
       }
-      this.registry.metrics().then(
-        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
-        () => res.writeHead(500).end(),
-      );
+      Promise.all([this.registry.metrics(), this.sources.platformText?.().catch(() => '') ?? ''])
+        .then(([own, platform]) =>
+          res.writeHead(200, { 'content-type': this.registry.contentType }).end(own + platform),
+        )
+        .catch(() => res.writeHead(500).end());
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -156,4 +170,19 @@ export class GatewayMetrics {
     });
     return { server, port: (server.address() as AddressInfo).port };
   }
+}
+
+/**
+ * The platform's metrics text from `${upstreamUrl}/api/internal/metrics` (the internal key in `x-internal-key`).
+ * @returns the text, or '' when the platform does not answer 200
+ * @throws on a network error or after 5 s (the caller scrapes without it then)
+ */
+export async function platformMetricsText(upstreamUrl: string, internalKey: string): Promise<string> {
+  const res = await fetch(new URL(PLATFORM_METRICS_PATH, upstreamUrl), {
+    headers: { 'x-internal-key': internalKey },
+    signal: AbortSignal.timeout(5000),
+  });
+  if (res.ok) return res.text();
+  await res.body?.cancel();
+  return '';
 }

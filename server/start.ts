@@ -17,7 +17,7 @@ import {
 import { loadPdfConfig } from './pdf/config.ts';
 import { loadCaptureConfig } from './capture/config.ts';
 import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
-import { GatewayMetrics, loadMetricsConfig } from './metrics.ts';
+import { GatewayMetrics, loadMetricsConfig, platformMetricsText } from './metrics.ts';
 import { withSecretFiles } from '../platform/secret-files.ts';
 
 /** A started gateway (and embedded platform, if any). */
@@ -135,6 +135,7 @@ export async function startServer(
           pdfStats: () =>
             gateway?.hasDecorator('certificatePdf') ? gateway.certificatePdf.pool.stats() : undefined,
           captureFinished: () => capture?.finished,
+          ...(internalKey ? { platformText: () => platformMetricsText(upstreamUrl, internalKey) } : {}),
         });
   try {
     gateway = await buildServer(config, {

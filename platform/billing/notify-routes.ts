@@ -33,12 +33,18 @@ async function settle(
   trade: ProviderTrade,
 ): Promise<NotifyVerdict> {
   try {
-    return (await applyTrade(app.pdb, n.orderNo, provider, trade, n)).verdict;
+    return counted(app, n, (await applyTrade(app.pdb, n.orderNo, provider, trade, n)).verdict);
   } catch (err) {
     app.log.error({ err, orderNo: n.orderNo }, 'payment notification could not be applied');
     await recordNotification(app.pdb.db, n, 'error', String(err)).catch(() => undefined);
-    return 'error';
+    return counted(app, n, 'error');
   }
+}
+
+/** `verdict`, counted in the payment-notification metric (core/metrics.ts). */
+function counted(app: FastifyInstance, n: ReceivedNotification, verdict: NotifyVerdict): NotifyVerdict {
+  app.metrics.paymentNotification(n.provider, verdict);
+  return verdict;
 }
 
 /** Registers the two notification routes (needs `app.billing`). */
@@ -68,6 +74,7 @@ export async function notifyRoutes(app: FastifyInstance): Promise<void> {
     const { alipay } = app.billing;
     if (!params.sign || !alipay.verifyNotification(params)) {
       await recordNotification(app.pdb.db, n, 'bad-signature', 'RSA2 signature does not verify');
+      counted(app, n, 'bad-signature');
       return answer(false);
     }
     const trade: ProviderTrade = {
@@ -103,6 +110,7 @@ export async function notifyRoutes(app: FastifyInstance): Promise<void> {
     if (!v.ok) {
       const verdict = v.reason === 'unknown-serial' ? 'bad-signature' : v.reason;
       await recordNotification(app.pdb.db, n, verdict, v.detail);
+      counted(app, n, verdict);
       return send(notifyFailureAnswer(v.reason));
     }
     const tx = v.transaction;

@@ -20,6 +20,8 @@ export interface PlatformDb {
   dialect: Dialect;
   /** Closes the pool / file handle. Idempotent. */
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections (all, idle) and clients waiting for one; absent on SQLite. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
 }
 
 /** SQLite page cache per connection, KiB (PRAGMA cache_size with a negative value counts KiB). */
@@ -68,7 +70,12 @@ export function openDatabase(
   // An idle client can fail (server restart, admin termination); without a listener pg would crash the process.
   pool.on('error', onPoolError);
   const db = new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgresql') });
-  return { db, dialect: 'postgres', close: once(() => db.destroy()) };
+  return {
+    db,
+    dialect: 'postgres',
+    close: once(() => db.destroy()),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+  };
 }
 
 /** Attempts of {@link migrateToLatest} on SQLite, and the wait before the next one (× the attempt, ms). */

@@ -76,6 +76,8 @@ export interface BrowserPoolStats {
   launches: number;
   /** Jobs finished with a result. */
   completed: number;
+  /** Seconds those jobs took in all, from getting a page to the result (the mean render time is the ratio). */
+  completedSeconds: number;
   /** Pages opened since the pool was created (pages are reused between successful jobs). */
   pagesOpened: number;
 }
@@ -103,6 +105,7 @@ export class BrowserPool {
   private closed = false;
   private launches = 0;
   private completed = 0;
+  private completedMs = 0;
   private timeoutsInARow = 0;
   /** Pages of the current browser whose last job succeeded, kept for the next jobs (at most poolSize). */
   private idle: Page[] = [];
@@ -151,6 +154,7 @@ export class BrowserPool {
       queued: this.waiting.length,
       launches: this.launches,
       completed: this.completed,
+      completedSeconds: this.completedMs / 1000,
       pagesOpened: this.pagesOpened,
     };
   }
@@ -249,6 +253,7 @@ export class BrowserPool {
     let used: Browser | null = null;
     let succeeded = false;
     let timer: NodeJS.Timeout | undefined;
+    const started = performance.now();
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new RenderTimeoutError(`PDF job exceeded ${this.opts.timeoutMs} ms`)),
@@ -265,6 +270,7 @@ export class BrowserPool {
     try {
       const result = await Promise.race([work, timeout]);
       this.completed++;
+      this.completedMs += performance.now() - started;
       this.timeoutsInARow = 0;
       succeeded = true;
       return result;

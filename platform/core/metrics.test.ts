@@ -1,0 +1,33 @@
+/**
+ * The platform's metrics endpoint (issue 18 point 5): only with the internal key; on PostgreSQL it shows the pool.
+ */
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase, testConfig } from '../../tests/support/platform.ts';
+import { buildPlatform } from '../app.ts';
+import { PLATFORM_METRICS_PATH } from './metrics.ts';
+
+describe('GET /api/internal/metrics', () => {
+  it('needs the internal key; on PostgreSQL it shows the pool', async () => {
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-metrics-'));
+    const pg = await createTestDatabase();
+    const app = await buildPlatform(testConfig(dir, pg.url), { logger: false });
+    try {
+      expect((await app.inject({ url: PLATFORM_METRICS_PATH })).statusCode).toBe(403);
+      const res = await app.inject({
+        url: PLATFORM_METRICS_PATH,
+        headers: { 'x-internal-key': app.internalKey },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toMatch(/^cunzheng_db_pool_connections\{state="total"\} [1-9]\d*$/m);
+      expect(res.body).toMatch(/^cunzheng_db_pool_connections\{state="waiting"\} \d+$/m);
+      expect(res.body).toContain('# TYPE cunzheng_payment_notifications_total counter');
+    } finally {
+      await app.close();
+      await pg.drop();
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
+  });
+});

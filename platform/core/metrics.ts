@@ -1,0 +1,90 @@
+/**
+ * Prometheus metrics of the platform (issue 18 point 5; decision 040 "Metrics"), with prom-client: served to the
+ * gateway at `GET /api/internal/metrics` (internal key), which appends them to its own `/metrics` (server/metrics.ts)
+ * — the embedded platform runs in the gateway's process, so process metrics are the gateway's alone.
+ *
+ * - `cunzheng_payment_notifications_total{provider,verdict}`: Alipay / WeChat Pay notifications by what became of
+ *   them (applied, duplicate, after-close, not-paid, bad-signature, …; contract NotifyVerdict);
+ * - `cunzheng_jobs_queued{task}`, `cunzheng_jobs_active{task}`, `cunzheng_jobs_failed{task}`: the job queue
+ *   (platform/jobs) as stored now;
+ * - `cunzheng_db_pool_connections{state}` (`total`, `idle`, `waiting`): the PostgreSQL pool (absent on SQLite).
+ * No label holds a user, an order number or any personal data.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { internalOnly } from './internal-key.ts';
+
+/** The path the gateway reads. */
+export const PLATFORM_METRICS_PATH = '/api/internal/metrics';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The platform's Prometheus registry and its counters. */
+    metrics: PlatformMetrics;
+  }
+}
+
+/** The registry and the counters code increments. */
+export class PlatformMetrics {
+  readonly registry = new Registry();
+  private readonly notifications = new Counter({
+    name: 'cunzheng_payment_notifications_total',
+    help: 'Payment notifications received, by provider and verdict',
+    labelNames: ['provider', 'verdict'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(app: FastifyInstance) {
+    const jobGauge = (name: string, help: string, field: 'queued' | 'active' | 'failed') =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['task'] as const,
+        registers: [this.registry],
+        async collect() {
+          for (const s of (await app.jobs?.stats().catch(() => [])) ?? [])
+            this.set({ task: s.name }, s[field]);
+        },
+      });
+    jobGauge(
+      'cunzheng_jobs_queued',
+      'Runs of each recurring task waiting (due or later, retries included)',
+      'queued',
+    );
+    jobGauge('cunzheng_jobs_active', 'Runs of each recurring task going now', 'active');
+    jobGauge(
+      'cunzheng_jobs_failed',
+      'Runs of each recurring task that failed for good (kept a while)',
+      'failed',
+    );
+    new Gauge({
+      name: 'cunzheng_db_pool_connections',
+      help: 'PostgreSQL pool connections by state (total, idle, waiting clients)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        const pool = app.pdb.poolStats?.();
+        if (!pool) return;
+        for (const [state, n] of Object.entries(pool)) this.set({ state }, n);
+      },
+    });
+  }
+
+  /** Counts one payment notification. */
+  paymentNotification(provider: 'alipay' | 'wechat', verdict: string): void {
+    this.notifications.inc({ provider, verdict });
+  }
+}
+
+/** Decorates `app.metrics` and serves the registry on {@link PLATFORM_METRICS_PATH}; register after services. */
+export const metricsPlugin = fp(async (app: FastifyInstance) => {
+  const metrics = new PlatformMetrics(app);
+  app.decorate('metrics', metrics);
+  app.get(
+    PLATFORM_METRICS_PATH,
+    { preHandler: internalOnly(app), logLevel: 'warn' },
+    async (_request, reply) =>
+      reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+  );
+});
