@@ -14,6 +14,7 @@ export const meta: Route.MetaFunction = () => [{ title: '后台任务 - 运营�
 const TASKS: Record<string, string> = {
   'face.poll': '人脸核身结果查询（每 3 秒）',
   'billing.reconcile': '充值订单对账（每 30 秒）',
+  'files.sweep': '清理中断上传遗留的文件（每 10 分钟）',
 };
 
 /** How the queue is kept. */

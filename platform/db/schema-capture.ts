@@ -35,3 +35,10 @@ export interface ApiNoncesTable {
   /** Unix seconds. */
   created_at: number;
 }
+
+/** An object about to be stored (migration 0024; platform/files/intents.ts). Unix seconds. */
+export interface FileIntentsTable {
+  bucket: string;
+  storage_key: string;
+  created_at: number;
+}

@@ -3,7 +3,7 @@
  * PostgreSQL BIGINTs are parsed to JS numbers (see database.ts), so one set of types serves SQLite and PostgreSQL.
  */
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
-import type { ApiNoncesTable, CaptureJobsTable } from './schema-capture.ts';
+import type { ApiNoncesTable, CaptureJobsTable, FileIntentsTable } from './schema-capture.ts';
 import type { EvidenceKindName } from '../../contract/evidence-codes.ts';
 
 export interface UsersTable {
@@ -363,6 +363,7 @@ export interface Database {
   ledger_timestamps: LedgerTimestampsTable;
   capture_jobs: CaptureJobsTable;
   api_nonces: ApiNoncesTable;
+  file_intents: FileIntentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

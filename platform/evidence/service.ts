@@ -3,6 +3,7 @@
  * kind (file, hash, property, app) with its ledger entry in one transaction, listing a user's evidence per kind with
  * the filters of spec 01 §2.4, labels, and the certificate view of spec 01 §2.3, §3.
  */
+import { announceObject, clearIntent } from '../files/intents.ts';
 import { sql, type Kysely } from 'kysely';
 import { deviceOf, type findByBaoquan } from './lookup.ts';
 
@@ -32,19 +33,9 @@ import type { FileBucket } from '../files/storage.ts';
 import type { ReceivedFile } from '../files/temp.ts';
 
 /** Columns only some kinds fill: device fields of app capture, the user-data summary (spec 01 §3). */
+type ExtraColumn = 'app_type' | 'config_name' | 'config_model_name' | 'config_version' | 'config_processor';
 export type EvidenceExtras = Partial<
-  Pick<
-    EvidencesTable,
-    | 'app_type'
-    | 'config_name'
-    | 'config_model_name'
-    | 'config_version'
-    | 'config_processor'
-    | 'config_core'
-    | 'data_lines'
-    | 'data_fields'
-    | 'work_json'
-  >
+  Pick<EvidencesTable, ExtraColumn | 'config_core' | 'data_lines' | 'data_fields' | 'work_json'>
 >;
 
 /** What the save call stores besides the bytes. */
@@ -87,6 +78,8 @@ export async function saveEvidence(
   // Hash evidence holds no bytes: an empty storage key says so everywhere.
   const storageKey = tempPath === null ? '' : storageKeyFor(baoquan);
   let moved = false;
+  // a crash between the move and the commit leaves an intent, which the files.sweep job clears (files/intents.ts)
+  if (tempPath !== null) await announceObject(pdb.db, 'evidence', storageKey);
   try {
     return await withLedgerTransaction(pdb, async (trx) => {
       const { id } = await trx
@@ -128,6 +121,7 @@ export async function saveEvidence(
       await notify(trx, ev.userId, EvidenceMsg.savedNews(ev.title, baoquan), now);
       await ev.alsoInTransaction?.(trx, id);
       if (tempPath !== null) {
+        await clearIntent(trx, 'evidence', storageKey);
         await storage.putFile(tempPath, storageKey);
         moved = true;
       }
@@ -135,6 +129,7 @@ export async function saveEvidence(
     });
   } catch (err) {
     if (moved) await storage.delete(storageKey).catch(() => undefined);
+    if (tempPath !== null) await clearIntent(pdb.db, 'evidence', storageKey).catch(() => undefined);
     throw err;
   }
 }

@@ -6,7 +6,8 @@
  * - `face.poll` (spec 02 §4 "Face flow": every 3 s): asks Alipay (or the sandbox) for every open face certification
  *   and applies each result once (kyc/face.ts); before, the gateway called the platform for this on a timer;
  * - `billing.reconcile` (every 30 s): queries the provider about pending recharge orders, credits paid ones once,
- *   closes expired ones (billing/reconcile.ts).
+ *   closes expired ones (billing/reconcile.ts);
+ * - `files.sweep` (every 10 min): deletes the objects a crashed save left without a row (files/intents.ts).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,7 @@ import { JobsOpsPaths, type JobsView } from '../../contract/jobs.ts';
 import { ok } from '../../contract/envelope.ts';
 import { reconcilePending } from '../billing/reconcile.ts';
 import { requireRole } from '../ops/auth.ts';
+import { sweepIntents } from '../files/intents.ts';
 import { pollOpenCertifications } from '../kyc/face.ts';
 import { PgBossJobQueue, type PgQueueOptions } from './pg-queue.ts';
 import type { JobQueue, RecurringTask } from './queue.ts';
@@ -30,6 +32,8 @@ declare module 'fastify' {
 export const FACE_POLL_SECONDS = 3;
 /** Payment reconciliation pass interval, seconds. */
 export const RECONCILE_SECONDS = 30;
+/** Sweep of objects whose process died before their row committed (files/intents.ts), seconds. */
+export const SWEEP_SECONDS = 600;
 
 /** The platform's recurring tasks. */
 export function platformTasks(app: FastifyInstance): RecurringTask[] {
@@ -41,6 +45,14 @@ export function platformTasks(app: FastifyInstance): RecurringTask[] {
       retryLimit: 3,
       retryDelaySeconds: FACE_POLL_SECONDS,
       run: async () => void (await pollOpenCertifications(app)),
+    },
+    {
+      name: 'files.sweep',
+      everySeconds: SWEEP_SECONDS,
+      expireSeconds: 600,
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      run: async () => void (await sweepIntents(app.pdb.db, app.files.storage)),
     },
     {
       name: 'billing.reconcile',

@@ -6,17 +6,21 @@
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { createOperator } from '../support/e2e.ts';
 
-test('an admin sees the recurring jobs and their state; a reviewer does not', async ({ page, opsLoginAs }) => {
+test('an admin sees the recurring jobs and their state; a reviewer does not', async ({
+  page,
+  opsLoginAs,
+}) => {
   await opsLoginAs(createOperator('admin'), page);
   await page.getByRole('link', { name: '后台任务' }).click();
   await expect(page.getByRole('heading', { name: '后台任务' })).toBeVisible();
   await expect(page.getByText('任务队列：SQLite（本进程内）')).toBeVisible();
   const rows = page.getByTestId('job-row');
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: 'face.poll' })).toContainText('人脸核身结果查询（每 3 秒）');
   await expect(rows.filter({ hasText: 'billing.reconcile' })).toContainText('充值订单对账（每 30 秒）');
   // each chain always has its next run waiting or going (at most one of each)
-  for (const name of ['face.poll', 'billing.reconcile']) {
+  await expect(rows.filter({ hasText: 'files.sweep' })).toContainText('清理中断上传遗留的文件');
+  for (const name of ['face.poll', 'billing.reconcile', 'files.sweep']) {
     const cells = rows.filter({ hasText: name }).locator('td');
     const waiting = Number(await cells.nth(2).textContent());
     const going = Number(await cells.nth(3).textContent());

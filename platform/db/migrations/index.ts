@@ -27,6 +27,7 @@ import { captureSteps } from './0020_capture_steps.ts';
 import { openApi } from './0021_open_api.ts';
 import { musicWorks } from './0022_music_works.ts';
 import { jobs } from './0023_jobs.ts';
+import { fileIntents } from './0024_file_intents.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -56,6 +57,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0021_open_api': openApi(),
         '0022_music_works': musicWorks(),
         '0023_jobs': jobs(dialect),
+        '0024_file_intents': fileIntents(),
       };
     },
   };
