@@ -17,23 +17,10 @@ import {
   DEMO_PASSWORD,
   freshDataDir,
   testEnv,
+  whenHealthy,
   type Envelope,
 } from '../support/integration.ts';
 import { createTestDatabase } from '../support/platform.ts';
-
-/** Resolves once `url` answers 200, or rejects after `ms`. */
-async function healthy(url: string, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const ok = await fetch(url).then(
-      (r) => r.status === 200,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`${url} never became healthy`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('two platforms and two gateways on one PostgreSQL', () => {
   const shared = freshDataDir();
@@ -63,7 +50,7 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
         spawn(process.execPath, ['--import', 'tsx', 'platform/main.ts'], { env, stdio: 'ignore' }),
       );
     }
-    await Promise.all(ports.map((p) => healthy(`http://127.0.0.1:${p}/api/healthz`)));
+    await Promise.all(ports.map((p) => whenHealthy(`http://127.0.0.1:${p}/api/healthz`)));
     for (const [i, port] of ports.entries()) {
       const env = testEnv(gatewayDirs[i]!, { UPSTREAM_URL: `http://127.0.0.1:${port}` });
       gateways.push(await startServer(env, { mode: 'production', buildDirectory: BUILD_DIR }));

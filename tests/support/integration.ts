@@ -387,3 +387,17 @@ export function partialTempUploads(dataDir: string): string[] {
     }
   });
 }
+
+/** Resolves once `url` answers 200, or rejects after `ms` (a process started as a child getting ready). */
+export async function whenHealthy(url: string, ms = 30_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const ok = await fetch(url).then(
+      async (r) => (await r.body?.cancel(), r.status === 200),
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`${url} never became healthy`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
