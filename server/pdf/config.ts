@@ -26,6 +26,7 @@ const PdfEnv = z.object({
   PDF_QUEUE_MAX: int('PDF_QUEUE_MAX', 0, 100_000, 200),
   PDF_CACHE_MAX_MB: int('PDF_CACHE_MAX_MB', 1, 10_000_000, 2048),
   PDF_RENDER_AHEAD: booleanFlag('PDF_RENDER_AHEAD', true),
+  PDF_CACHE_DIR: z.preprocess(unsetIfEmpty, z.string().optional()),
 });
 
 /** The renderer's settings. Times in milliseconds. */
@@ -45,6 +46,11 @@ export interface PdfConfig {
    * first visitor gets it from the cache (PDF_RENDER_AHEAD, default 1; 0 renders on the first visit only).
    */
   renderAhead: boolean;
+  /**
+   * Where rendered PDFs are kept (PDF_CACHE_DIR; default `DATA_DIR/cache/pdf`): a directory several gateways share
+   * (a network volume) lets a PDF rendered by one be served by all (files are written whole, then renamed).
+   */
+  cacheDir: string | null;
 }
 
 /**
@@ -65,5 +71,6 @@ export function loadPdfConfig(env: Record<string, string | undefined>): PdfConfi
     queueMax: e.PDF_QUEUE_MAX,
     cacheMaxBytes: e.PDF_CACHE_MAX_MB * 1024 * 1024,
     renderAhead: e.PDF_RENDER_AHEAD,
+    cacheDir: e.PDF_CACHE_DIR ?? null,
   };
 }

@@ -126,7 +126,7 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
   const pool = new BrowserPool({ ...config, logger: app.log });
   const renderer = new CertificateRenderer({
     upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''),
-    cacheDir: path.join(opts.dataDir, 'cache', 'pdf'),
+    cacheDir: config.cacheDir ?? path.join(opts.dataDir, 'cache', 'pdf'),
     templateVersion: builtVersion ?? 'dev',
     reuseCache: builtVersion !== null,
     cacheMaxBytes: config.cacheMaxBytes,

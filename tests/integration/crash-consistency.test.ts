@@ -39,6 +39,7 @@ import {
   freshDataDir,
   SESSION_SECRET,
   whenHealthy,
+  exitOf,
   type Envelope,
 } from '../support/integration.ts';
 import { createTestDatabase } from '../support/platform.ts';
@@ -46,8 +47,6 @@ import { startS3 } from '../support/s3.ts';
 
 const INTERNAL_KEY = 'crash-test-internal-key-0123456789abcdef';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const exited = (p: ChildProcess) =>
-  new Promise((resolve) => (p.exitCode !== null || p.signalCode ? resolve(0) : p.once('exit', resolve)));
 
 describe('two gateways and two platforms, killed mid-upload', () => {
   let s3: Awaited<ReturnType<typeof startS3>>;
@@ -118,7 +117,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
 
   afterAll(async () => {
     for (const p of [...gateways, ...platforms]) p?.kill('SIGTERM');
-    await Promise.all([...gateways, ...platforms].map((p) => (p ? exited(p) : undefined)));
+    await Promise.all([...gateways, ...platforms].map((p) => (p ? exitOf(p) : undefined)));
     await db?.drop();
     await s3?.stop();
     for (const d of [shared, ...gatewayDirs]) rmSync(d, { recursive: true, force: true });
@@ -211,7 +210,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
     // the client of the killed gateway loses its connection; the gateway of the killed platform answers 502
     expect(killed[0]).toMatch(/^failed /);
     expect(killed[1]).toMatch(/^answered 50[24]$|^failed /);
-    await Promise.all([exited(gateways[0]!), exited(platforms[1]!)]);
+    await Promise.all([exitOf(gateways[0]!), exitOf(platforms[1]!)]);
     // the supervisor starts them again
     await startPlatform(1);
     await startGateway(0);

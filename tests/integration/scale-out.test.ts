@@ -18,6 +18,7 @@ import {
   freshDataDir,
   testEnv,
   whenHealthy,
+  exitOf,
   type Envelope,
 } from '../support/integration.ts';
 import { createTestDatabase } from '../support/platform.ts';
@@ -25,6 +26,7 @@ import { createTestDatabase } from '../support/platform.ts';
 describe('two platforms and two gateways on one PostgreSQL', () => {
   const shared = freshDataDir();
   const gatewayDirs = [freshDataDir(), freshDataDir()];
+  const pdfCache = freshDataDir();
   const platforms: ChildProcess[] = [];
   const gateways: RunningServer[] = [];
   let drop: (() => Promise<void>) | undefined;
@@ -52,7 +54,11 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
     }
     await Promise.all(ports.map((p) => whenHealthy(`http://127.0.0.1:${p}/api/healthz`)));
     for (const [i, port] of ports.entries()) {
-      const env = testEnv(gatewayDirs[i]!, { UPSTREAM_URL: `http://127.0.0.1:${port}` });
+      // the gateways share one PDF cache directory (a network volume in production)
+      const env = testEnv(gatewayDirs[i]!, {
+        UPSTREAM_URL: `http://127.0.0.1:${port}`,
+        PDF_CACHE_DIR: pdfCache,
+      });
       gateways.push(await startServer(env, { mode: 'production', buildDirectory: BUILD_DIR }));
     }
     bases = gateways.map((g) => g.url.replace('localhost', '127.0.0.1'));
@@ -61,13 +67,9 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.closeAll()));
     for (const p of platforms) p.kill('SIGTERM');
-    await Promise.all(
-      platforms.map(
-        (p) => new Promise((resolve) => (p.exitCode !== null ? resolve(0) : p.once('exit', resolve))),
-      ),
-    );
+    await Promise.all(platforms.map(exitOf));
     await drop?.();
-    for (const d of [shared, ...gatewayDirs]) rmSync(d, { recursive: true, force: true });
+    for (const d of [shared, pdfCache, ...gatewayDirs]) rmSync(d, { recursive: true, force: true });
   });
 
   it('saves through one gateway and reads through the other; concurrent saves get distinct ledger positions', async () => {
@@ -108,5 +110,17 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
     const page = await fetch(`${bases[1]}/attestation/${saved[0]!.baoquan}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(saved[0]!.baoquan);
+    // a certificate PDF rendered by one gateway is served from the shared cache by the other
+    const pdfOf = async (base: string) => {
+      const res = await fetch(`${base}/attestation/${saved[1]!.baoquan}.pdf`);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      return {
+        status: res.status,
+        cache: res.headers.get('x-pdf-cache'),
+        pdf: bytes.subarray(0, 5).toString(),
+      };
+    };
+    expect(await pdfOf(bases[0]!)).toEqual({ status: 200, cache: 'miss', pdf: '%PDF-' });
+    expect(await pdfOf(bases[1]!)).toEqual({ status: 200, cache: 'hit', pdf: '%PDF-' });
   });
 });

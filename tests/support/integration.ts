@@ -3,6 +3,7 @@
  * on loopback with a fresh DATA_DIR, log in through the API or through the real login form, and send multipart
  * bodies with node:http so that a test can cut one off midway. No mocks: everything talks to the real parts.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -389,7 +390,7 @@ export function partialTempUploads(dataDir: string): string[] {
 }
 
 /** Resolves once `url` answers 200, or rejects after `ms` (a process started as a child getting ready). */
-export async function whenHealthy(url: string, ms = 30_000): Promise<void> {
+export async function whenHealthy(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const ok = await fetch(url).then(
@@ -400,4 +401,11 @@ export async function whenHealthy(url: string, ms = 30_000): Promise<void> {
     if (Date.now() > until) throw new Error(`${url} never became healthy`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** Resolves when child process `p` has ended (at once if it already has, by exit code or by signal). */
+export function exitOf(p: ChildProcess): Promise<unknown> {
+  return new Promise((resolve) =>
+    p.exitCode !== null || p.signalCode ? resolve(0) : p.once('exit', resolve),
+  );
 }
