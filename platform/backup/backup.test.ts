@@ -6,7 +6,7 @@
  * published head, refusing a rewritten record, a checkpoint of another key, and a missing or changed file.
  */
 import { execFile } from 'node:child_process';
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,38 +115,29 @@ describe('backup and restore of the embedded default (SQLite + DATA_DIR)', () =>
       expect(lost.ok).toBe(false);
       expect(lost.published).toMatchObject({ ok: false, treeSize: 5, lost: 2 });
 
-      // a checkpoint signed by another key is not evidence of anything
-      const other = generateKeyPairSync('ed25519').privateKey;
+      // a head signed by `key` for a tree of `size` leaves with root `root`, checked against the restored copy
       const origin = atBackup.vkey.split('+')[0]!;
-      const root = (await get<{ rootHash: string }>(live, LedgerPaths.sth, {})).data.rootHash;
-      const forged = signNote(
-        checkpointText({ origin, treeSize: 1, rootHash: root, extensions: [] }),
-        origin,
-        other,
-      );
-      const refused = await checkRestored(pdb.db, storage, {
-        checkpoint: forged,
-        verifierKey: atBackup.vkey,
-      });
-      expect(refused.published).toMatchObject({
+      const against = async (key: KeyObject, size: number, root: string) =>
+        (
+          await checkRestored(pdb.db, storage, {
+            checkpoint: signNote(
+              checkpointText({ origin, treeSize: size, rootHash: root, extensions: [] }),
+              origin,
+              key,
+            ),
+            verifierKey: atBackup.vkey,
+          })
+        ).published;
+      // a checkpoint signed by another key is not evidence of anything
+      const sthRoot = (await get<{ rootHash: string }>(live, LedgerPaths.sth, {})).data.rootHash;
+      expect(await against(generateKeyPairSync('ed25519').privateKey, 1, sthRoot)).toMatchObject({
         ok: false,
         reason: expect.stringContaining('does not verify'),
       });
-
       // a head the log itself signed for a tree whose first leaves differ from the restored ones (a ledger rebuilt
       // with consistent hashes would look like this): the consistency proof cannot reproduce its root
-      const key = createPrivateKey(await fsp.readFile(path.join(liveDir, 'keys', 'ledger-ed25519.pem')));
-      const otherRoot = sha(Buffer.from('another history'));
-      const rewritten = signNote(
-        checkpointText({ origin, treeSize: 2, rootHash: otherRoot, extensions: [] }),
-        origin,
-        key,
-      );
-      const caught = await checkRestored(pdb.db, storage, {
-        checkpoint: rewritten,
-        verifierKey: atBackup.vkey,
-      });
-      expect(caught.published).toMatchObject({
+      const logKey = createPrivateKey(await fsp.readFile(path.join(liveDir, 'keys', 'ledger-ed25519.pem')));
+      expect(await against(logKey, 2, sha(Buffer.from('another history')))).toMatchObject({
         ok: false,
         reason: expect.stringContaining('were rewritten'),
       });
@@ -218,14 +209,7 @@ describe('backup and restore of the PostgreSQL + object-storage shape (pg_dump, 
     const target = await createTestDatabase();
     const dir = await tmp('cz-backup-pg-');
     const c = s3.config;
-    const env = {
-      STORAGE_URL: `s3://${c.bucket}/backup-test`,
-      S3_ENDPOINT: c.endpoint!,
-      S3_ACCESS_KEY_ID: c.accessKeyId!,
-      S3_SECRET_ACCESS_KEY: c.secretAccessKey!,
-      S3_FORCE_PATH_STYLE: '1',
-      S3_SSE: 'none',
-    };
+    const env = s3.env('backup-test');
     const app = await buildPlatform(testConfig(dir, db.url, env), { logger: false });
     const store = new S3FileStorage({ ...c, prefix: 'backup-test/' });
     try {

@@ -74,14 +74,7 @@ describe('S3FileStorage', () => {
     const dataDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-s3-platform-'));
     // configured the way an operator does it: STORAGE_URL and S3_* (platform/config-storage.ts)
     const c = s3.config;
-    const env = {
-      STORAGE_URL: `s3://${c.bucket}/platform-test`,
-      S3_ENDPOINT: c.endpoint!,
-      S3_ACCESS_KEY_ID: c.accessKeyId!,
-      S3_SECRET_ACCESS_KEY: c.secretAccessKey!,
-      S3_FORCE_PATH_STYLE: '1',
-      S3_SSE: 'none',
-    };
+    const env = s3.env('platform-test');
     const app = await buildPlatform(testConfig(dataDir, undefined, env), { logger: false });
     try {
       const token = await login(app, '13800138000', 'demo1234');

@@ -98,15 +98,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
   beforeAll(async () => {
     s3 = await startS3();
     db = await createTestDatabase();
-    const c = s3.config;
-    storageEnv = {
-      STORAGE_URL: `s3://${c.bucket}/crash`,
-      S3_ENDPOINT: c.endpoint!,
-      S3_ACCESS_KEY_ID: c.accessKeyId!,
-      S3_SECRET_ACCESS_KEY: c.secretAccessKey!,
-      S3_FORCE_PATH_STYLE: '1',
-      S3_SSE: 'none',
-    };
+    storageEnv = s3.env('crash');
     for (let i = 0; i < 2; i++) {
       platformPorts.push(await closedPort());
       gatewayPorts.push(await closedPort());

@@ -11,7 +11,7 @@ import type { S3StorageConfig } from '../../platform/files/s3-storage.ts';
 /** A started s3rver with `bucket`, and how to stop it. */
 export async function startS3(
   bucket = 'cunzheng-test',
-): Promise<{ config: S3StorageConfig; stop(): Promise<void> }> {
+): Promise<{ config: S3StorageConfig; env(prefix: string): Record<string, string>; stop(): Promise<void> }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cz-s3-'));
   const server = new S3rver({
     port: 0,
@@ -21,11 +21,21 @@ export async function startS3(
     configureBuckets: [{ name: bucket }],
   });
   const { port } = (await server.run()) as { port: number };
+  const endpoint = `http://127.0.0.1:${port}`;
   return {
+    /** The platform's environment for this store under `prefix` (STORAGE_URL and S3_*, platform/config-storage.ts). */
+    env: (prefix: string) => ({
+      STORAGE_URL: `s3://${bucket}/${prefix}`,
+      S3_ENDPOINT: endpoint,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: '1',
+      S3_SSE: 'none',
+    }),
     config: {
       bucket,
       prefix: 'cz/',
-      endpoint: `http://127.0.0.1:${port}`,
+      endpoint,
       region: 'us-east-1',
       accessKeyId: 'S3RVER',
       secretAccessKey: 'S3RVER',
