@@ -1,0 +1,263 @@
+/**
+ * Scale-out throughput (`npm run bench:scale`, issue 18 "bench/scale prints upload and certificate-page throughput
+ * with 1 and 2 gateway processes on PostgreSQL + S3"): the shape of N stateless processes on existing engines, on
+ * loopback:
+ * - a fresh PostgreSQL database on TEST_PG_URL's server (created here, dropped at the end) and a local S3-compatible
+ *   server (s3rver, tests/support/s3.ts, in a process of its own: every certificate view asks the store for the
+ *   original's size, which autocannon in this process would hold up; a temp directory removed at the end);
+ * - two platform processes as `npm run start:platform` runs them (bench/support/scale-processes.ts), on that
+ *   database and bucket (STORAGE_URL=s3://…, S3_*), sharing a temp DATA_DIR for their keys, with one INTERNAL_API_KEY;
+ * - two gateway processes as `npm start` runs them (bench/support/process.ts), each with UPSTREAM_URL at its own
+ *   platform and the same INTERNAL_API_KEY.
+ *
+ * One platform per gateway: a gateway and its platform are the unit that is added, as in
+ * tests/integration/scale-out.test.ts, so that the second gateway does not funnel its calls into the first one's
+ * platform (one event loop) and the 2-gateway figure measures two whole stacks. The "1 gateway" configuration drives
+ * gateway A (and so platform A) alone while B and its platform stay up idle (the platform's job queue polls the
+ * database once a second, nothing more), so that both configurations run on the same warm processes and rounds can
+ * alternate without restarts: round after round (5), the order of the two configurations alternating, each measures
+ * - uploads: `UPLOADS` uploads of a generated 4 MiB file through `POST /api/data/save` (multipart, streamed, bearer
+ *   token), `CLIENTS` at a time, client i sending to gateway i mod n; MiB/s from the first byte sent to the last
+ *   answer; every answer must carry the file's SHA-256;
+ * - the certificate page `/attestation/<baoquan>` of one saved evidence: autocannon for `SECONDS`, 10 connections
+ *   split evenly over the gateways (one autocannon per gateway, their requests added up); req/s.
+ * Certificate PDFs are not rendered ahead (PDF_RENDER_AHEAD=0): the uploads would otherwise start a Chromium render
+ * each in the gateways, and this bench measures the upload path and the page (bench:pdf measures the PDFs).
+ *
+ * Goal (printed PASS/MISS): ratio 2 gateways ÷ 1 gateway ≥ 0.95 for both rows. This machine has 2 cores, which the one
+ * gateway + platform pair, PostgreSQL, s3rver and this client already share: a second pair gets no core of its own, so
+ * a doubling is impossible here; what the goal checks is that the second pair costs nothing (no shared lock, no
+ * duplicated work, no contention in the database or the store), 0.95 allowing the run-to-run noise of the medians.
+ * On a machine with more cores the same bench shows what the second pair adds.
+ *
+ * Prints a table (median of the rounds, spread of the per-round ratios) and the machine with its load average.
+ * The exit code is 0 unless a process fails to start or a request fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import type { ApiEnvelope } from '../contract/envelope.ts';
+import { EvidencePaths, type SaveEvidenceData } from '../contract/evidence.ts';
+import { login, uploadEvidence } from '../tests/support/pdf-whole.ts';
+import { createTestDatabase } from '../tests/support/platform.ts';
+import { startPlatform, startS3Process } from './support/scale-processes.ts';
+import { startProduct, type Child } from './support/process.ts';
+import { machineLine } from './support/machine.ts';
+import { median } from './support/stats.ts';
+import { generateFile, MiB, uploadMultipart } from './support/upload.ts';
+
+const ROUNDS = 5;
+/** Upload size (bytes), uploads per measurement, uploads in flight at once. */
+const UPLOAD_BYTES = 4 * MiB;
+const UPLOADS = 40;
+/** Uploads per configuration in the warm-up. */
+const WARM_UPLOADS = 8;
+const CLIENTS = 4;
+/** Certificate-page measurement: seconds, connections in all; warm-up seconds per configuration. */
+const SECONDS = 8;
+const CONNECTIONS = 10;
+const WARM_SECONDS = 2;
+/** Least ratio 2 gateways ÷ 1 gateway (see the header: no loss from the second process). */
+const GOAL = 0.95;
+
+const root = path.resolve(import.meta.dirname, '..');
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const started = performance.now();
+const loadBefore = os.loadavg();
+
+/** The generated upload: its path and SHA-256 (hex); `UPLOAD_BYTES` long. */
+interface UploadFile {
+  path: string;
+  sha256: string;
+}
+
+/**
+ * Sends `count` uploads of `file` with the bearer `token`, `CLIENTS` at a time, client i to `gateways[i % n]`.
+ * @returns MiB per second over the whole batch
+ * @throws when an answer is not the saved evidence with the file's SHA-256
+ */
+async function uploadThroughput(
+  gateways: Child[],
+  token: string,
+  file: UploadFile,
+  count = UPLOADS,
+): Promise<number> {
+  let next = 0;
+  const client = async (i: number) => {
+    const gateway = gateways[i % gateways.length]!;
+    while (next++ < count) {
+      const answer = await uploadMultipart(
+        `${gateway.base}${EvidencePaths.save}`,
+        { authorization: `Bearer ${token}` },
+        file.path,
+        UPLOAD_BYTES,
+      );
+      const envelope = JSON.parse(answer.body) as ApiEnvelope<SaveEvidenceData>;
+      if (answer.status !== 200 || envelope.data?.filehash !== file.sha256) {
+        throw new Error(`upload via ${gateway.base}: HTTP ${answer.status} ${answer.body.slice(0, 300)}`);
+      }
+    }
+  };
+  const from = performance.now();
+  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+  return (count * UPLOAD_BYTES) / MiB / ((performance.now() - from) / 1000);
+}
+
+/** What autocannon saw on the certificate page: requests per second and latency p50/p99 (ms, all gateways). */
+interface PageSide {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Drives `path` on every gateway at once for `seconds`, `CONNECTIONS` split evenly among them.
+ * @throws when any request failed or answered other than 2xx
+ */
+async function pageThroughput(gateways: Child[], urlPath: string, seconds: number): Promise<PageSide> {
+  const results = await Promise.all(
+    gateways.map((g) =>
+      autocannon({
+        url: `${g.base}${urlPath}`,
+        connections: CONNECTIONS / gateways.length,
+        duration: seconds,
+      }),
+    ),
+  );
+  for (const r of results) {
+    if (r.errors > 0 || r.non2xx > 0)
+      throw new Error(`${r.url}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
+  }
+  // latency: the median of the gateways' (each autocannon has its own histogram)
+  return {
+    rps: results.reduce((sum, r) => sum + r.requests.total / r.duration, 0),
+    p50: median(results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+  };
+}
+
+if (!existsSync(path.join(root, 'build/server/index.js'))) {
+  print('building the product (npm run build)…');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+const children: Child[] = [];
+const dir = mkdtempSync(path.join(os.tmpdir(), 'cz-bench-scale-'));
+let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
+let s3: Awaited<ReturnType<typeof startS3Process>> | null = null;
+try {
+  database = await createTestDatabase();
+  s3 = await startS3Process('cunzheng-bench');
+  const internalKey = randomBytes(24).toString('hex');
+  const { config: s3c } = s3;
+  const platformEnv = {
+    APP_ENV: 'test',
+    DATA_DIR: path.join(dir, 'platform'),
+    DATABASE_URL: database.url,
+    SCRYPT_N: '1024',
+    SEED_DEMO: '1',
+    INTERNAL_API_KEY: internalKey,
+    STORAGE_URL: `s3://${s3c.bucket}/bench-scale`,
+    S3_ENDPOINT: s3c.endpoint!,
+    S3_ACCESS_KEY_ID: s3c.accessKeyId!,
+    S3_SECRET_ACCESS_KEY: s3c.secretAccessKey!,
+    S3_FORCE_PATH_STYLE: '1',
+    S3_SSE: 'none',
+  };
+  // Both at once, as in the scale-out test: the migrations apply once under their lock.
+  const starts = await Promise.allSettled([startPlatform(platformEnv), startPlatform(platformEnv)]);
+  const platforms = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  children.push(...platforms);
+  for (const s of starts) if (s.status === 'rejected') throw s.reason;
+  const gateways: Child[] = [];
+  for (const platform of platforms) {
+    gateways.push(
+      await startProduct({
+        UPSTREAM_URL: platform.base,
+        INTERNAL_API_KEY: internalKey,
+        PDF_RENDER_AHEAD: '0',
+      }),
+    );
+    children.push(gateways.at(-1)!);
+  }
+  const token = await login(gateways[0]!.base);
+  const evidence = await uploadEvidence(gateways[0]!.base, token, {
+    title: '扩展基准证据',
+    fileName: 'scale.txt',
+    bytes: new Uint8Array(Buffer.from(`scale evidence ${Date.now()}`)),
+  });
+  const page = `/attestation/${evidence.baoquan}`;
+  const filePath = path.join(dir, 'upload.bin');
+  const file = { path: filePath, sha256: await generateFile(filePath, UPLOAD_BYTES) };
+
+  const configs = [
+    { name: '1 gateway', gateways: gateways.slice(0, 1) },
+    { name: '2 gateways', gateways },
+  ];
+  print(`warming up (${WARM_UPLOADS} uploads and ${WARM_SECONDS} s of certificate pages per configuration)…`);
+  for (const c of configs) {
+    await uploadThroughput(c.gateways, token, file, WARM_UPLOADS);
+    await pageThroughput(c.gateways, page, WARM_SECONDS);
+  }
+  const uploads = configs.map(() => [] as number[]);
+  const pages = configs.map(() => [] as PageSide[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    // alternate which configuration goes first, so that drift within a round favours neither
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const i of order) uploads[i]!.push(await uploadThroughput(configs[i]!.gateways, token, file));
+    for (const i of order) pages[i]!.push(await pageThroughput(configs[i]!.gateways, page, SECONDS));
+    print(
+      `round ${round + 1}: uploads ${uploads.map((u) => u.at(-1)!.toFixed(1)).join(' / ')} MiB/s, ` +
+        `certificate page ${pages.map((p) => p.at(-1)!.rps.toFixed(0)).join(' / ')} req/s (1 / 2 gateways)`,
+    );
+  }
+
+  const row = (
+    name: string,
+    one: number[],
+    two: number[],
+    unit: string,
+    digits: number,
+    extra = ['', ''],
+  ) => {
+    const ratios = two.map((t, i) => t / one[i]!);
+    const ratio = median(ratios);
+    print(
+      `| ${name} | ${median(one).toFixed(digits)} ${unit}${extra[0]} | ${median(two).toFixed(digits)} ${unit}${extra[1]} | ` +
+        `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ` +
+        `≥ ${GOAL} ${ratio >= GOAL ? 'PASS' : 'MISS'} |`,
+    );
+  };
+  const latency = (sides: PageSide[]) =>
+    `, p50/p99 ${median(sides.map((s) => s.p50))}/${median(sides.map((s) => s.p99))} ms`;
+  print('');
+  print(
+    '| PostgreSQL + S3 (s3rver) | 1 gateway + 1 platform | 2 gateways + 2 platforms | ratio (spread) | goal |',
+  );
+  print('|---|---|---|---|---|');
+  row(`uploads of 4 MiB, ${CLIENTS} clients`, uploads[0]!, uploads[1]!, 'MiB/s', 1);
+  row(
+    `certificate page, ${CONNECTIONS} connections`,
+    pages[0]!.map((p) => p.rps),
+    pages[1]!.map((p) => p.rps),
+    'req/s',
+    0,
+    [latency(pages[0]!), latency(pages[1]!)],
+  );
+  print('');
+  print(
+    machineLine(
+      loadBefore,
+      started,
+      `${ROUNDS} rounds of ${UPLOADS} uploads and ${SECONDS} s of pages per configuration`,
+    ),
+  );
+} finally {
+  for (const child of children.reverse()) await child.stop();
+  await s3?.stop();
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+}
