@@ -165,7 +165,9 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
           : undefined,
     }),
   );
-  app.addHook('onClose', async () => {
+  // Before the server waits for its connections to end: the browser's own connections to this gateway (it loads the
+  // print view from here) would otherwise keep that wait going while the browser is closed only after it.
+  app.addHook('preClose', async () => {
     await pool.close();
   });
 

@@ -112,7 +112,11 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
     expect(await page.text()).toContain(saved[0]!.baoquan);
     // a certificate PDF rendered by one gateway is served from the shared cache by the other
     const pdfOf = async (base: string) => {
-      const res = await fetch(`${base}/attestation/${saved[1]!.baoquan}.pdf`);
+      // connection: close — an idle keep-alive connection left by this client after a streamed file was seen to
+      // keep the in-process gateway's close waiting (noted in decision 046)
+      const res = await fetch(`${base}/attestation/${saved[1]!.baoquan}.pdf`, {
+        headers: { connection: 'close' },
+      });
       const bytes = Buffer.from(await res.arrayBuffer());
       return {
         status: res.status,
