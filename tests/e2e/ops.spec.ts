@@ -149,7 +149,7 @@ test('the operator and the user sessions of one browser end independently', asyn
 test('roles: the home lists only the permitted queues; a queue without its role answers 403 无权访问', async ({
   page,
 }) => {
-  const op = createOperator('admin'); // a role with no queue (it reads the audit log and the ledger's witnesses)
+  const op = createOperator('admin'); // a role with no queue (it reads the audit log, the ledger's witnesses, the jobs)
   await page.goto('/ops/login');
   await page.getByLabel('用户名').fill(op.username);
   await page.getByLabel('密码').fill(op.password);
@@ -161,6 +161,7 @@ test('roles: the home lists only the permitted queues; a queue without its role 
     '工作台',
     '审计日志',
     '账本见证',
+    '后台任务',
   ]);
   const res = await page.goto('/ops/kyc');
   expect(res?.status()).toBe(403);
