@@ -30,7 +30,10 @@
  * duplicated work, no contention in the database or the store), 0.95 allowing the run-to-run noise of the medians.
  * On a machine with more cores the same bench shows what the second pair adds.
  *
- * Prints a table (median of the rounds, spread of the per-round ratios) and the machine with its load average.
+ * Prints a table (median of the rounds, spread of the per-round ratios) and the machine with its load average. Beside
+ * each rate: the CPU time the stack's processes (both gateways, both platforms, s3rver; PostgreSQL's backends not
+ * counted) spent per upload or request, read from /proc: on a machine shared with other work, whose load moves the
+ * rates from round to round, it is the steadier sign of what a second pair costs.
  * The exit code is 0 unless a process fails to start or a request fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,7 +47,7 @@ import { EvidencePaths, type SaveEvidenceData } from '../contract/evidence.ts';
 import { login, uploadEvidence } from '../tests/support/pdf-whole.ts';
 import { createTestDatabase } from '../tests/support/platform.ts';
 import { startPlatform, startS3Process } from './support/scale-processes.ts';
-import { startProduct, type Child } from './support/process.ts';
+import { cpuSecondsOf, startProduct, type Child } from './support/process.ts';
 import { machineLine } from './support/machine.ts';
 import { median } from './support/stats.ts';
 import { generateFile, MiB, uploadMultipart } from './support/upload.ts';
@@ -74,9 +77,30 @@ interface UploadFile {
   sha256: string;
 }
 
+/** One measurement: MiB/s or req/s, the uploads or requests it counted, and for pages autocannon's latencies (ms). */
+interface Measured {
+  rate: number;
+  units: number;
+  p50?: number;
+  p99?: number;
+}
+
+/** A measurement with the CPU time the stack's processes spent on it, milliseconds per upload or request. */
+type Side = Measured & { cpuMs: number };
+
+/**
+ * Runs `measure` and reads the CPU time (user + system, all threads; /proc) that the processes `pids` spent meanwhile.
+ */
+async function withCpu(pids: readonly number[], measure: () => Promise<Measured>): Promise<Side> {
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const before = cpu();
+  const m = await measure();
+  return { ...m, cpuMs: ((cpu() - before) * 1000) / m.units };
+}
+
 /**
  * Sends `count` uploads of `file` with the bearer `token`, `CLIENTS` at a time, client i to `gateways[i % n]`.
- * @returns MiB per second over the whole batch
+ * @returns MiB per second over the whole batch, and `count`
  * @throws when an answer is not the saved evidence with the file's SHA-256
  */
 async function uploadThroughput(
@@ -84,7 +108,7 @@ async function uploadThroughput(
   token: string,
   file: UploadFile,
   count = UPLOADS,
-): Promise<number> {
+): Promise<Measured> {
   let next = 0;
   const client = async (i: number) => {
     const gateway = gateways[i % gateways.length]!;
@@ -103,21 +127,16 @@ async function uploadThroughput(
   };
   const from = performance.now();
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
-  return (count * UPLOAD_BYTES) / MiB / ((performance.now() - from) / 1000);
-}
-
-/** What autocannon saw on the certificate page: requests per second and latency p50/p99 (ms, all gateways). */
-interface PageSide {
-  rps: number;
-  p50: number;
-  p99: number;
+  return { rate: (count * UPLOAD_BYTES) / MiB / ((performance.now() - from) / 1000), units: count };
 }
 
 /**
- * Drives `path` on every gateway at once for `seconds`, `CONNECTIONS` split evenly among them.
+ * Drives `urlPath` on every gateway at once for `seconds`, `CONNECTIONS` split evenly among them.
+ * @returns requests per second (all gateways), their number, the median of the gateways' p50 latencies and the
+ * highest of their p99 (ms; each autocannon has its own histogram)
  * @throws when any request failed or answered other than 2xx
  */
-async function pageThroughput(gateways: Child[], urlPath: string, seconds: number): Promise<PageSide> {
+async function pageThroughput(gateways: Child[], urlPath: string, seconds: number): Promise<Measured> {
   const results = await Promise.all(
     gateways.map((g) =>
       autocannon({
@@ -131,9 +150,9 @@ async function pageThroughput(gateways: Child[], urlPath: string, seconds: numbe
     if (r.errors > 0 || r.non2xx > 0)
       throw new Error(`${r.url}: ${r.errors} errors, ${r.non2xx} non-2xx answers`);
   }
-  // latency: the median of the gateways' (each autocannon has its own histogram)
   return {
-    rps: results.reduce((sum, r) => sum + r.requests.total / r.duration, 0),
+    rate: results.reduce((sum, r) => sum + r.requests.total / r.duration, 0),
+    units: results.reduce((sum, r) => sum + r.requests.total, 0),
     p50: median(results.map((r) => r.latency.p50)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
   };
@@ -202,51 +221,49 @@ try {
     await uploadThroughput(c.gateways, token, file, WARM_UPLOADS);
     await pageThroughput(c.gateways, page, WARM_SECONDS);
   }
-  const uploads = configs.map(() => [] as number[]);
-  const pages = configs.map(() => [] as PageSide[]);
+  // every process of the stack counts, the idle pair's too (its polling is a cost of running it)
+  const pids = [...children.map((c) => c.pid), s3!.pid];
+  const uploads = configs.map(() => [] as Side[]);
+  const pages = configs.map(() => [] as Side[]);
   for (let round = 0; round < ROUNDS; round++) {
     // alternate which configuration goes first, so that drift within a round favours neither
     const order = round % 2 === 0 ? [0, 1] : [1, 0];
-    for (const i of order) uploads[i]!.push(await uploadThroughput(configs[i]!.gateways, token, file));
-    for (const i of order) pages[i]!.push(await pageThroughput(configs[i]!.gateways, page, SECONDS));
+    for (const i of order) {
+      uploads[i]!.push(await withCpu(pids, () => uploadThroughput(configs[i]!.gateways, token, file)));
+    }
+    for (const i of order) {
+      pages[i]!.push(await withCpu(pids, () => pageThroughput(configs[i]!.gateways, page, SECONDS)));
+    }
     print(
-      `round ${round + 1}: uploads ${uploads.map((u) => u.at(-1)!.toFixed(1)).join(' / ')} MiB/s, ` +
-        `certificate page ${pages.map((p) => p.at(-1)!.rps.toFixed(0)).join(' / ')} req/s (1 / 2 gateways)`,
+      `round ${round + 1}: uploads ${uploads.map((u) => u.at(-1)!.rate.toFixed(1)).join(' / ')} MiB/s, ` +
+        `certificate page ${pages.map((p) => p.at(-1)!.rate.toFixed(0)).join(' / ')} req/s (1 / 2 gateways)`,
     );
   }
 
-  const row = (
-    name: string,
-    one: number[],
-    two: number[],
-    unit: string,
-    digits: number,
-    extra = ['', ''],
-  ) => {
-    const ratios = two.map((t, i) => t / one[i]!);
-    const ratio = median(ratios);
-    print(
-      `| ${name} | ${median(one).toFixed(digits)} ${unit}${extra[0]} | ${median(two).toFixed(digits)} ${unit}${extra[1]} | ` +
-        `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ` +
-        `≥ ${GOAL} ${ratio >= GOAL ? 'PASS' : 'MISS'} |`,
+  /** "median unit, CPU ms per upload or request[, latencies]" of one configuration's rounds. */
+  const cell = (sides: Side[], unit: string, per: string, digits: number) => {
+    const at = (q: 'p50' | 'p99') => median(sides.map((s) => s[q]!));
+    return (
+      `${median(sides.map((s) => s.rate)).toFixed(digits)} ${unit}, CPU ${median(sides.map((s) => s.cpuMs)).toFixed(1)} ` +
+      `ms/${per}${sides[0]!.p50 === undefined ? '' : `, p50/p99 ${at('p50')}/${at('p99')} ms`}`
     );
   };
-  const latency = (sides: PageSide[]) =>
-    `, p50/p99 ${median(sides.map((s) => s.p50))}/${median(sides.map((s) => s.p99))} ms`;
+  const row = (name: string, [one, two]: Side[][], unit: string, per: string, digits: number) => {
+    const ratios = two!.map((t, i) => t.rate / one![i]!.rate);
+    const ratio = median(ratios);
+    print(
+      `| ${name} | ${cell(one!, unit, per, digits)} | ${cell(two!, unit, per, digits)} | ${ratio.toFixed(2)} ` +
+        `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ≥ ${GOAL} ` +
+        `${ratio >= GOAL ? 'PASS' : 'MISS'} |`,
+    );
+  };
   print('');
   print(
     '| PostgreSQL + S3 (s3rver) | 1 gateway + 1 platform | 2 gateways + 2 platforms | ratio (spread) | goal |',
   );
   print('|---|---|---|---|---|');
-  row(`uploads of 4 MiB, ${CLIENTS} clients`, uploads[0]!, uploads[1]!, 'MiB/s', 1);
-  row(
-    `certificate page, ${CONNECTIONS} connections`,
-    pages[0]!.map((p) => p.rps),
-    pages[1]!.map((p) => p.rps),
-    'req/s',
-    0,
-    [latency(pages[0]!), latency(pages[1]!)],
-  );
+  row(`uploads of 4 MiB, ${CLIENTS} clients`, uploads, 'MiB/s', 'upload', 1);
+  row(`certificate page, ${CONNECTIONS} connections`, pages, 'req/s', 'request', 0);
   print('');
   print(
     machineLine(
