@@ -18,6 +18,10 @@ import { captureSitePort, captureTlsSitePort } from './tests/support/e2e-capture
 
 /** The js-on server listens on E2E_PORT (default 3100), the js-off server on the next port. */
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+/** The app under a base path listens here; the reverse proxy in front of it on the next port. */
+const BASE_PATH_PORT = PORT + 2;
+const BASE_PATH = '/cunzheng/';
+
 /** The e2e servers' cookie-session secret (at least 32 characters), shared with the login fixtures. */
 export const E2E_SESSION_SECRET =
   process.env.E2E_SESSION_SECRET ?? 'cunzheng-e2e-session-secret-not-for-production';
@@ -61,9 +65,59 @@ export default defineConfig({
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
   },
-  projects: [project('js-on', true, PORT), project('js-off', false, PORT + 1)],
-  webServer: [server(PORT), server(PORT + 1), witness(PORT), witness(PORT + 1)],
+  projects: [
+    project('js-on', true, PORT),
+    project('js-off', false, PORT + 1),
+    // the walking skeleton under BASE_PATH=/cunzheng/ behind a reverse proxy (issue 18 point 6, decision 047)
+    basePathProject('base-path-js-off', false),
+    basePathProject('base-path-js-on', true),
+  ],
+  webServer: [
+    server(PORT),
+    server(PORT + 1),
+    witness(PORT),
+    witness(PORT + 1),
+    server(BASE_PATH_PORT, { BASE_PATH, TRUST_PROXY: '127.0.0.1' }),
+    reverseProxy(),
+  ],
 });
+
+/**
+ * A project walking the skeleton (tests/container/walking-skeleton.spec.ts) through the reverse proxy under
+ * BASE_PATH: its baseURL carries the prefix and the spec's paths are relative to it.
+ */
+function basePathProject(name: string, javaScriptEnabled: boolean) {
+  return {
+    name,
+    workers: 1,
+    testDir: 'tests/container',
+    testMatch: 'walking-skeleton.spec.ts',
+    metadata: { dataDir: dataDirFor(BASE_PATH_PORT) },
+    use: {
+      ...devices['Desktop Chrome'],
+      launchOptions,
+      javaScriptEnabled,
+      baseURL: `http://127.0.0.1:${BASE_PATH_PORT + 1}${BASE_PATH}`,
+    },
+  };
+}
+
+/** A corporate reverse proxy forwarding only BASE_PATH to the app (tests/support/reverse-proxy.ts). */
+function reverseProxy() {
+  return {
+    command: 'node --import tsx tests/support/reverse-proxy.ts',
+    url: `http://127.0.0.1:${BASE_PATH_PORT + 1}${BASE_PATH}healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(BASE_PATH_PORT + 1),
+      PROXY_PREFIX: BASE_PATH.replace(/\/$/, ''),
+      PROXY_TARGET: `http://127.0.0.1:${BASE_PATH_PORT}`,
+    },
+  };
+}
 
 /** The data directory of the server on `port` (E2E_DATA_DIR is taken as a prefix when set). */
 function dataDirFor(port: number): string {
@@ -112,12 +166,15 @@ function witness(port: number) {
   };
 }
 
-/** The production server on `port` with a fresh data directory. */
-function server(port: number) {
+/**
+ * The production server on `port` with a fresh data directory, its ledger witnessed by the local witness of the
+ * same port unless `env` replaces the environment's extra settings (the base-path server has no witness).
+ */
+function server(port: number, extra?: Record<string, string>) {
   const dataDir = dataDirFor(port);
   return {
     command: `rm -rf ${dataDir} && node ${RUNTIME_FLAGS.join(' ')} --import tsx server/main.ts`,
-    url: `http://localhost:${port}/healthz`,
+    url: `http://localhost:${port}${extra?.BASE_PATH ?? '/'}healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore' as const,
@@ -137,14 +194,16 @@ function server(port: number) {
       PDF_RENDER_AHEAD: '0',
       NOTARY_OFFICE: '测试市公证处',
       SUPPORT_CONTACT: '客服电话 400-800-0000',
-      // its checkpoints cosigned by its own local witness, every second
-      LEDGER_WITNESSES: JSON.stringify([
-        {
-          url: `http://127.0.0.1:${witnessPort(port)}`,
-          key: e2eWitnessKey(`${dataDirFor(port)}-witness`, witnessName(port)),
-        },
-      ]),
-      LEDGER_WITNESS_INTERVAL_SECONDS: '1',
+      ...(extra ?? {
+        // its checkpoints cosigned by its own local witness, every second
+        LEDGER_WITNESSES: JSON.stringify([
+          {
+            url: `http://127.0.0.1:${witnessPort(port)}`,
+            key: e2eWitnessKey(`${dataDirFor(port)}-witness`, witnessName(port)),
+          },
+        ]),
+        LEDGER_WITNESS_INTERVAL_SECONDS: '1',
+      }),
       // web captures may reach the spec's local test site only (tests/e2e/web-capture.spec.ts; issue 15)
       CAPTURE_TEST_ALLOW: `127.0.0.1:${captureSitePort(port)},127.0.0.1:${captureTlsSitePort(port)}`,
     },

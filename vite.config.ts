@@ -39,6 +39,13 @@ export default defineConfig({
   plugins: process.env.VITEST ? [] : [preactInTheBrowser(), reactRouter()],
   resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
   build: { sourcemap: false },
+  // BASE_PATH is chosen at run time (docs/decisions/047-base-path.md): the browser's files refer to each other
+  // relatively (fonts from CSS, assets from scripts), so they work under any prefix; the server build's manifest is
+  // prefixed by the gateway (server/base-path.ts).
+  experimental: {
+    renderBuiltUrl: (_file, { hostType, ssr }) =>
+      !ssr && (hostType === 'css' || hostType === 'js') ? { relative: true } : undefined,
+  },
   // Old engines (IE11, Android 4.x WebViews; issue 16 point 4) ignore var(): every declaration using a custom
   // property is preceded by the same declaration with the value computed from :root, which they take instead.
   css: { postcss: { plugins: [postcssCustomProperties({ preserve: true })] } },

@@ -21,6 +21,11 @@ export interface GatewayLoadContext {
   sessionSecrets: string[];
   /** Set `Secure` on cookies (SECURE_COOKIES, behind TLS). */
   secureCookies: boolean;
+  /**
+   * BASE_PATH as server/config.ts normalises it (`/cunzheng`), or ''/absent at the root: the path of cookies and the
+   * prefix of absolute URLs built outside React Router (docs/decisions/047-base-path.md).
+   */
+  basePath?: string;
   /** Upload limit in bytes (MAX_UPLOAD_BYTES). */
   maxUploadBytes: number;
   /** Largest form-encoded page POST in bytes (FORM_BODY_LIMIT_BYTES); app/lib/form-body.server.ts enforces it. */

@@ -33,10 +33,10 @@ import { pageLang } from './shell/page-lang.ts';
 import { DocumentRoot } from './shell/document-root.tsx';
 import { AnnouncementBanner, IeNotice, announcementActive, isOldIe, lacksDetails } from './shell/notices.tsx';
 import { NoDetailsContext } from './shell/engine.ts';
-import stylesheet from './styles.css?url';
+// a side-effect import: React Router lists it in the root route's manifest entry, whose URLs the gateway puts under
+// BASE_PATH (a `?url` import would bake `/assets/…` into the server bundle)
+import './styles.css';
 import { useSubmitBusy } from './shell/submit-busy.tsx';
-
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheet }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const [{ user, ended }, [csrf, csrfCookie]] = await Promise.all([

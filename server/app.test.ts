@@ -223,6 +223,7 @@ describe('gateway', () => {
       upstreamUrl: upstream.url,
       sessionSecrets: ['test-secret-test-secret-test-secret-0000'],
       secureCookies: false,
+      basePath: '',
       maxUploadBytes: 1234,
       formBodyLimitBytes: 64 * 1024,
       upstreamTimeoutMs: 30_000,

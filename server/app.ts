@@ -4,6 +4,8 @@
  * fakes in `server/app.test.ts`. Third-party plugins are wired here and nowhere else (ARCHITECTURE "Examples").
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import Fastify from 'fastify';
 import compress from '@fastify/compress';
@@ -24,7 +26,7 @@ import type { GatewayMetrics } from './metrics.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
 import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
-import { pdfPlugin } from './pdf/plugin.ts';
+import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
 import type { PdfConfig } from './pdf/config.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
 import {
@@ -36,6 +38,7 @@ import {
 import { addSecurityHeaders } from './security-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 import { AccessLogController } from '../platform/core/access-log.ts';
+import { stripBasePath, withBasePath } from './base-path.ts';
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
 export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);
@@ -91,6 +94,7 @@ export function createLoadContext(
     // SECURE_COOKIES, or a request that arrived over https as a trusted proxy says (X-Forwarded-Proto with
     // TRUST_PROXY; Fastify ignores the header from a peer TRUST_PROXY does not name)
     secureCookies: config.secureCookies || httpsRequest,
+    basePath: config.basePath,
     maxUploadBytes: config.maxUploadBytes,
     formBodyLimitBytes: config.formBodyLimitBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
@@ -130,8 +134,8 @@ export function cspDirectives(opts: {
   };
 }
 
-/** A session cookie of the gateway (the user's or the console's, with or without the `__Host-` prefix). */
-const SESSION_COOKIE = /(?:^|;)\s*(?:__Host-)?cz_(?:session|ops)=[^;\s]/;
+/** A session cookie of the gateway (the user's or the console's, with or without a `__Host-`/`__Secure-` prefix). */
+const SESSION_COOKIE = /(?:^|;)\s*(?:__Host-|__Secure-)?cz_(?:session|ops)=[^;\s]/;
 
 /** True when a request carries credentials: a session cookie or an Authorization header. */
 export function carriesCredentials(headers: { cookie?: string; authorization?: string }): boolean {
@@ -178,12 +182,18 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     return503OnClosing: true,
     // one id per request in every log line, passed to the platform and answered as X-Request-Id
     genReqId: requestIdOf,
+    // BASE_PATH: the prefix is removed before routing; `originalUrl` keeps it for React Router (server/base-path.ts)
+    ...(config.basePath
+      ? { rewriteUrl: (req: IncomingMessage) => stripBasePath(req.url ?? '/', config.basePath) }
+      : {}),
     logController: new AccessLogController(config.accessLog), // one line per request
   });
+  app.decorate('basePath', config.basePath);
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   await registerRequestTracing(app); // request spans when OTEL_* asks for traces (platform/core/tracing.ts)
 
   opts.metrics?.instrument(app);
+  if (config.basePath) outsideBasePathNotFound(app, config.basePath);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
@@ -217,7 +227,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     reply
       .type('application/json; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send((openApiJson ??= JSON.stringify(openApiDocument('/')))),
+      .send((openApiJson ??= JSON.stringify(openApiDocument(`${config.basePath}/`)))),
   );
   app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     const probe = await probeUpstream(upstreamUrl, opts.readyTimeoutMs ?? 2000);
@@ -288,6 +298,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   }
 
   if (opts.build !== false) {
+    const uiBuild = await servedBuild(opts.build, config.basePath, development, buildDirectory);
     await app.register(async function ui(web) {
       // React Router reads the raw request as a stream; when the browser aborts (a cut-off upload) Node emits
       // 'error' on it, possibly after that stream stopped listening. Without a listener of our own that error
@@ -327,7 +338,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         // The hashed assets' .br/.gz made at build time (scripts/precompress.ts), at a quality per-request
         // compression cannot afford; @fastify/compress leaves answers that are already encoded alone.
         fastifyStaticOptions: { preCompressed: true },
-        ...(opts.build ? { productionServerBuild: opts.build } : {}),
+        ...(uiBuild ? { productionServerBuild: uiBuild } : {}),
         // The provider has no index signature, which AppLoadContext declares; the fields are all there.
         getLoadContext: (request, reply) =>
           createLoadContext(
@@ -345,4 +356,38 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   }
 
   return app;
+}
+
+/**
+ * The build the UI serves: `build` (or, in production under a BASE_PATH, `${buildDirectory}/server/index.js`) with
+ * the base path applied (server/base-path.ts); undefined when the React Router adapter should load it itself (no base
+ * path, or development, where Vite serves the app at the root and BASE_PATH is not supported).
+ */
+async function servedBuild(
+  build: ServerBuildSource | undefined,
+  basePath: string,
+  development: boolean,
+  buildDirectory: string,
+): Promise<ServerBuildSource | undefined> {
+  if (!basePath || development) return build;
+  const source: ServerBuildSource =
+    build ??
+    ((await import(pathToFileURL(path.join(buildDirectory, 'server', 'index.js')).href)) as ServerBuild);
+  if (typeof source !== 'function') return withBasePath(source, basePath);
+  return async () => withBasePath(await source(), basePath);
+}
+
+/** Probes an orchestrator or the image's HEALTHCHECK sends to the process itself, at the root whatever BASE_PATH is. */
+const ROOT_PROBES = new Set(['/healthz', '/readyz']);
+
+/**
+ * Under a BASE_PATH, a request outside it (its URL was not rewritten, server/base-path.ts) is answered 404 with the
+ * short not-found page linking to the prefix, before any route sees it; only the health probes answer at the root.
+ */
+function outsideBasePathNotFound(app: FastifyInstance, basePath: string): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.originalUrl !== request.url) return; // it came under the prefix
+    if (ROOT_PROBES.has(request.url.split('?', 1)[0]!)) return;
+    return reply.code(404).type('text/html; charset=utf-8').send(notFoundHtml(basePath));
+  });
 }

@@ -67,6 +67,28 @@ const trustProxy = z.preprocess(
     }),
 );
 
+/**
+ * BASE_PATH: the path prefix the whole UI and API live under behind a corporate gateway, e.g. `/cunzheng/`
+ * (docs/decisions/047-base-path.md). Normalised to a leading slash and no trailing one (`/cunzheng`); unset, empty or
+ * `/` means the root (''). Segments of unreserved URL characters only (RFC 3986 §2.3), so it needs no escaping in
+ * URLs, cookies' Path or HTML.
+ */
+const basePath = z.preprocess(
+  unsetIfEmpty,
+  z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').replace(/^\/+|\/+$/g, ''))
+    .refine(
+      (v) =>
+        v === '' || (/^[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/.test(v) && !/(?:^|\/)\.\.?(?:\/|$)/.test(v)),
+      {
+        error: 'BASE_PATH must be a path such as /cunzheng/ (letters, digits, . _ ~ - and slashes)',
+      },
+    )
+    .transform((v) => (v ? `/${v}` : '')),
+);
+
 const EnvSchema = z
   .object({
     PORT: z.preprocess(
@@ -101,6 +123,7 @@ const EnvSchema = z
     ),
     SECURE_COOKIES: booleanFlag('SECURE_COOKIES'),
     TRUST_PROXY: trustProxy,
+    BASE_PATH: basePath,
     ANNOUNCEMENT_FROM: isoDateTime('ANNOUNCEMENT_FROM'),
     ANNOUNCEMENT_UNTIL: isoDateTime('ANNOUNCEMENT_UNTIL'),
     ANNOUNCEMENT_TEXT: z.preprocess(unsetIfEmpty, z.string().max(500).optional()),
@@ -186,6 +209,8 @@ export interface GatewayConfig {
   sessionSecretSource: 'env' | 'file';
   secureCookies: boolean;
   trustProxy: boolean | number | string[];
+  /** BASE_PATH normalised: '' at the root, else a leading slash and no trailing one (`/cunzheng`). */
+  basePath: string;
   announcement: Announcement | null;
   maxUploadBytes: number;
   /** Largest form-encoded (and non-upload multipart) page POST body, bytes (FORM_BODY_LIMIT_BYTES). */
@@ -269,6 +294,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     sessionSecretSource: fromEnv ? 'env' : 'file',
     secureCookies: e.SECURE_COOKIES,
     trustProxy: e.TRUST_PROXY,
+    basePath: e.BASE_PATH,
     announcement:
       e.ANNOUNCEMENT_FROM && e.ANNOUNCEMENT_UNTIL && e.ANNOUNCEMENT_TEXT
         ? {

@@ -103,7 +103,11 @@ export async function startServer(
     let platformEnv = env;
     if (!env.PUBLIC_URL?.trim()) {
       port ||= await freePort(config.host);
-      platformEnv = { ...env, PUBLIC_URL: urlOf({ address: config.host, port, family: '' }) };
+      // the site's public URL includes BASE_PATH: payment return/notify and face links come back through it
+      platformEnv = {
+        ...env,
+        PUBLIC_URL: urlOf({ address: config.host, port, family: '' }) + config.basePath,
+      };
     }
     embedded = await startEmbeddedPlatform(platformEnv, {
       mode: opts.embeddedPlatform ?? config.embeddedPlatform,

@@ -21,6 +21,7 @@ import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import { readForm } from '../lib/form-body.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '签章管理 - 存证云' }];
 
@@ -66,6 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Signatures({ loaderData, actionData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { list, error, notice } = loaderData;
   const csrf = useCsrfToken();
   return (
@@ -83,7 +85,7 @@ export default function Signatures({ loaderData, actionData }: Route.ComponentPr
               {s.name} {s.is_default === '1' ? <span className="tag">默认</span> : null}
             </td>
             <td>
-              <img src={s.pic_url} alt={`签章：${s.name}`} className="seal-img" />
+              <img src={appUrl(s.pic_url)} alt={`签章：${s.name}`} className="seal-img" />
             </td>
             <td>{s.add_time}</td>
             <td className="row-actions">

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { useHydrated } from 'remix-utils/use-hydrated';
 import type { RegionNode } from '../../contract/address.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export interface RegionValue {
   province: string;
@@ -61,6 +62,7 @@ export function RegionSelect({
   error?: string | undefined;
 }) {
   const hydrated = useHydrated();
+  const districts = useAppUrl()('/api/User/district');
   const [tree, setTree] = useState<RegionNode[] | null>(null);
   const [v, setV] = useState(value);
   // Follow new values from the server (after an action), by content: the object is rebuilt on every render.
@@ -70,13 +72,13 @@ export function RegionSelect({
   );
   useEffect(() => {
     if (!hydrated) return;
-    void fetch('/api/User/district')
+    void fetch(districts)
       .then((r) => r.json())
       .then((body: { code: number; data: RegionNode[] }) => {
         if (Number(body.code) === 200) setTree(body.data);
       })
       .catch(() => undefined);
-  }, [hydrated]);
+  }, [hydrated, districts]);
   const options = tree ? regionOptions(tree, v) : serverOptions;
   return (
     <fieldset className="field region">

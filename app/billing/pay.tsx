@@ -21,6 +21,7 @@ import { ApiCode, isSuccess } from '../../contract/envelope.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { FormErrors } from '../shell/field.tsx';
 import { orderNoParam, payCall } from './billing.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '前往支付 - 存证云' }];
 
@@ -47,7 +48,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function PayHandoff({ loaderData }: Route.ComponentProps) {
-  const { orderNo, desc, yuan, cashierUrl, error } = loaderData;
+  const appUrl = useAppUrl();
+  const { orderNo, desc, yuan, error } = loaderData;
+  const cashierUrl = loaderData.cashierUrl ? appUrl(loaderData.cashierUrl) : null;
   useEffect(() => {
     if (cashierUrl) window.location.replace(cashierUrl);
   }, [cashierUrl]);

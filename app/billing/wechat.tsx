@@ -20,6 +20,7 @@ import { apiCall } from '../lib/api.server.ts';
 import { ApiCode, isSuccess, type ApiEnvelope } from '../../contract/envelope.ts';
 import { orderNoParam } from './billing.server.ts';
 import { qrDataUri } from '../lib/qr.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '微信支付 - 存证云' }];
 
@@ -66,6 +67,7 @@ function clock(unixSeconds: number): string {
 }
 
 export default function WeChatPay({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { orderNo, desc, integral, yuan, statusText, expired, pending, qr, testLink, expiresAt } = loaderData;
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -107,7 +109,7 @@ export default function WeChatPay({ loaderData }: Route.ComponentProps) {
           </p>
           {testLink ? (
             <p>
-              <a href={testLink} target="_blank" rel="noreferrer" data-testid="wechat-test-link">
+              <a href={appUrl(testLink)} target="_blank" rel="noreferrer" data-testid="wechat-test-link">
                 在浏览器中打开支付页面（测试环境）
               </a>
             </p>

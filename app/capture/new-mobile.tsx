@@ -16,6 +16,7 @@ import {
 } from '../../contract/open-api-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { CaptureTabs } from './capture-tabs.tsx';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '接入 App 取证 - 存证云' }];
 
@@ -61,6 +62,7 @@ function Credentials({ state }: { state: OpenApiState }) {
 }
 
 export default function NewMobile({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { state, error } = loaderData;
   const h = OpenApiHeaders;
   return (
@@ -112,7 +114,8 @@ q8Yk3nW0c2Lr9fTzA1b7
 <请求体 SHA-256>`}
       </pre>
       <p>
-        完整接口说明：<a href={OPEN_API_DOCUMENT_PATH}>OpenAPI 3.1 文档</a>（上传文件、哈希保全、查询证据）。
+        完整接口说明：<a href={appUrl(OPEN_API_DOCUMENT_PATH)}>OpenAPI 3.1 文档</a>
+        （上传文件、哈希保全、查询证据）。
       </p>
     </section>
   );

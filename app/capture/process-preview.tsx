@@ -9,6 +9,7 @@ import type { Route } from './+types/process-preview';
 import { isSuccess } from '../../contract/envelope.ts';
 import { CapturePaths, type CaptureVideoData } from '../../contract/capture.ts';
 import { authedCall } from '../lib/auth.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '取证录像 - 存证云' }];
 
@@ -23,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function ProcessPreview({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { baoquan, url } = loaderData;
   return (
     <section className="page narrow">
@@ -30,11 +32,17 @@ export default function ProcessPreview({ loaderData }: Route.ComponentProps) {
         <Link to="/evidences-all/process">过程取证</Link> / 取证录像
       </p>
       <h1>取证录像</h1>
-      <video src={url} controls preload="metadata" className="preview-media" data-testid="process-video">
-        <a href={url}>下载取证录像（WebM）</a>
+      <video
+        src={appUrl(url)}
+        controls
+        preload="metadata"
+        className="preview-media"
+        data-testid="process-video"
+      >
+        <a href={appUrl(url)}>下载取证录像（WebM）</a>
       </video>
       <p>
-        <a href={url} download="process.webm">
+        <a href={appUrl(url)} download="process.webm">
           下载录像（WebM，10 分钟内有效）
         </a>
       </p>

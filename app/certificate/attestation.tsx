@@ -22,6 +22,7 @@ import { FilePreviewBox } from './file-preview.tsx';
 import { loadView, ownerMobileQr } from './view.server.ts';
 import { IssuerBlock, SheetFoot } from './certificate-sheet.tsx';
 import { sheetFacts } from './certificate-sheet.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = ({ data: d }) => [
   { title: d ? `电子数据保全证书 ${d.view.baoquan} - 存证云` : '电子数据保全证书 - 存证云' },
@@ -71,6 +72,7 @@ function confirmPrint(event: React.MouseEvent<HTMLAnchorElement>) {
 }
 
 export default function Attestation({ loaderData, actionData, matches }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { view, qr, queryIsDownload, preview, sheet } = loaderData;
   // matches[0] is the root route: its loader's data carries the logged-in user (or null).
   const user = matches[0].loaderData.user;
@@ -83,10 +85,10 @@ export default function Attestation({ loaderData, actionData, matches }: Route.C
         <IssuerBlock view={view} english={false} facts={sheet} />
       </div>
       <nav className="certificate-actions no-print" aria-label="证书操作">
-        <a href={pdf} onClick={confirmPrint} className="button">
+        <a href={appUrl(pdf)} onClick={confirmPrint} className="button">
           打印证书
         </a>
-        <a href={pdf} className="button" download>
+        <a href={appUrl(pdf)} className="button" download>
           下载PDF
         </a>
         <Link to={`/English/attestation/${encodeURIComponent(view.baoquan)}`} className="button">

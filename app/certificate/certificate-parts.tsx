@@ -13,6 +13,7 @@ import {
   packageContents,
 } from '../../contract/evidence-codes.ts';
 import { formatBytes } from '../../contract/messages.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {
   return <article className="certificate-body" dangerouslySetInnerHTML={{ __html: view.html }} />;
@@ -82,6 +83,7 @@ export function KindFacts({ view, english = false }: { view: EvidenceView; engli
  * WACZ, printed with the certificate. A process capture's owner gets the link to its video.
  */
 function CaptureShots({ view, english }: { view: EvidenceView; english: boolean }) {
+  const appUrl = useAppUrl();
   const what = view.kind === 'process' ? (english ? 'Step' : '步骤') : english ? 'Page' : '网页';
   const shots = Array.from({ length: view.capture?.shots ?? 0 }, (_, i) => i + 1);
   return (
@@ -92,7 +94,7 @@ function CaptureShots({ view, english }: { view: EvidenceView; english: boolean 
       {shots.map((n) => (
         <figure key={n}>
           <img
-            src={captureShotPath(view.baoquan, n)}
+            src={appUrl(captureShotPath(view.baoquan, n))}
             alt={english ? `${what} ${n} as captured` : `${what} ${n} 截图`}
             data-testid="capture-shot"
           />

@@ -10,6 +10,7 @@ import { formatBeijing } from '../../contract/time.ts';
 import type { SheetFacts } from './certificate-sheet.tsx';
 import { loadProofSummary } from './ledger-proof.server.ts';
 import { qrDataUri } from '../lib/qr.server.ts';
+import { siteUrl } from '../lib/base-path.ts';
 
 /** @param english the English certificate's URL (`/English/attestation/…`) goes into the QR code */
 export async function sheetFacts(
@@ -18,7 +19,8 @@ export async function sheetFacts(
   view: EvidenceView,
   english: boolean,
 ): Promise<SheetFacts> {
-  const origin = process.env.PUBLIC_URL?.replace(/\/$/, '') || new URL(request.url).origin;
+  // PUBLIC_URL includes BASE_PATH when there is one (docs/decisions/047-base-path.md)
+  const origin = process.env.PUBLIC_URL?.replace(/\/$/, '') || siteUrl(request, context, '');
   const certificateUrl = `${origin}${english ? '/English' : ''}/attestation/${encodeURIComponent(view.baoquan)}`;
   const [qr, proof] = await Promise.all([
     qrDataUri(certificateUrl, true),

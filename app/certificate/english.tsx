@@ -11,6 +11,7 @@ import { DeletedNotice, EnglishCertificate, Hashes, KindFacts } from './certific
 import { loadView } from './view.server.ts';
 import { IssuerBlock, SheetFoot } from './certificate-sheet.tsx';
 import { sheetFacts } from './certificate-sheet.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const handle = { lang: 'en' };
 
@@ -28,6 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function EnglishAttestation({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { view, sheet } = loaderData;
   const id = encodeURIComponent(view.baoquan);
   return (
@@ -36,7 +38,7 @@ export default function EnglishAttestation({ loaderData }: Route.ComponentProps)
         <IssuerBlock view={view} english facts={sheet} />
       </div>
       <nav className="certificate-actions no-print" aria-label="Certificate actions">
-        <a href={`/English/attestation/${id}.pdf`} className="button">
+        <a href={appUrl(`/English/attestation/${id}.pdf`)} className="button">
           PDF
         </a>
         <Link to={`/attestation/${id}`} className="button" lang="zh-CN" hrefLang="zh-CN">

@@ -4,8 +4,10 @@
  * refusal of a bad token. Plain HTML, no script needed.
  */
 import type { FilePreview } from './file-preview.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export function FilePreviewBox({ preview }: { preview: FilePreview }) {
+  const appUrl = useAppUrl();
   if (!preview) return null;
   if (!preview.ok) {
     return (
@@ -20,15 +22,17 @@ export function FilePreviewBox({ preview }: { preview: FilePreview }) {
       <h2 id="file-preview-title" className="section-title">
         文件预览
       </h2>
-      {fileType === 2 ? <img src={url} alt="证据文件预览" className="preview-media" /> : null}
-      {fileType === 3 ? <audio src={url} controls preload="metadata" className="preview-media" /> : null}
+      {fileType === 2 ? <img src={appUrl(url)} alt="证据文件预览" className="preview-media" /> : null}
+      {fileType === 3 ? (
+        <audio src={appUrl(url)} controls preload="metadata" className="preview-media" />
+      ) : null}
       {fileType === 4 ? (
         <video controls preload="metadata" className="preview-media">
-          <source src={url} type={videoMime ?? undefined} />
+          <source src={appUrl(url)} type={videoMime ?? undefined} />
         </video>
       ) : null}
       <p>
-        <a href={url} download>
+        <a href={appUrl(url)} download>
           {fileType === 1 || fileType === 5 ? '打开原文件' : '下载该文件'}
         </a>
       </p>

@@ -10,6 +10,7 @@ import { fileTypeLabel } from '../../contract/evidence-codes.ts';
 import { DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { decodeFileToken, rewriteStorageHost } from './file-token.server.ts';
 import { loadView } from './view.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [
   { title: '证书查看 - 存证云' },
@@ -39,13 +40,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 function Preview({ url, fileType }: { url: string; fileType: number }) {
-  if (fileType === 2) return <img src={url} alt="证据预览" className="preview-media" />;
-  if (fileType === 3) return <audio src={url} controls className="preview-media" />;
-  if (fileType === 4) return <video src={url} controls className="preview-media" />;
+  const appUrl = useAppUrl();
+  if (fileType === 2) return <img src={appUrl(url)} alt="证据预览" className="preview-media" />;
+  if (fileType === 3) return <audio src={appUrl(url)} controls className="preview-media" />;
+  if (fileType === 4) return <video src={appUrl(url)} controls className="preview-media" />;
   return null;
 }
 
 export default function MobileView({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { view, fileUrl, tokenValid, fileType } = loaderData;
   return (
     <section className="page mobile-page">
@@ -70,7 +73,7 @@ export default function MobileView({ loaderData }: Route.ComponentProps) {
         <div className="mobile-file">
           <Preview url={fileUrl} fileType={fileType} />
           <p>
-            <a href={fileUrl} className="button primary" download>
+            <a href={appUrl(fileUrl)} className="button primary" download>
               下载原文件
             </a>
           </p>

@@ -12,6 +12,7 @@ import { getToken } from '../lib/auth.server.ts';
 import { sanitizeCertificateHtml } from '../lib/sanitize.server.ts';
 import { previewHref } from './file-preview.server.ts';
 import { encodeFileToken } from './file-token.server.ts';
+import { siteUrl } from '../lib/base-path.ts';
 
 /** Reads the view of `baoquan`. @throws 404 for an unknown number, 502 when the platform fails. */
 export async function loadView(
@@ -53,8 +54,7 @@ export async function ownerMobileQr(
     urlPath: new URL(request.url).pathname,
   });
   if (!isSuccess(res.code)) return null;
-  const origin = new URL(request.url).origin;
-  const url = `${origin}/mobile/attestation/${encodeURIComponent(view.baoquan)}/${encodeFileToken(res.data.downUrl, context.sessionSecrets[0]!)}`;
+  const url = `${siteUrl(request, context, '/mobile/attestation/')}${encodeURIComponent(view.baoquan)}/${encodeFileToken(res.data.downUrl, context.sessionSecrets[0]!)}`;
   return {
     img: await qrDataUri(url),
     url,

@@ -33,6 +33,7 @@ import {
 } from './list-parts.tsx';
 import { DataTable } from '../shell/data-table.tsx';
 import { readForm } from '../lib/form-body.server.ts';
+import { underBasePath } from '../lib/base-path.ts';
 
 /** Countdown before the download starts (spec 01 §9), seconds. */
 export const COUNTDOWN_SECONDS = 5;
@@ -59,8 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     list: isSuccess(list.code) ? list.data.list : [],
     count: isSuccess(list.code) ? list.data.count : 0,
     labels: isSuccess(labels.code) ? labels.data.map((l) => l.label) : [],
-    // Only our own signed batch path is followed (no open redirect).
-    batch: batch && batch.startsWith(BATCH_PREFIX) ? batch : null,
+    // Only our own signed batch path is followed (no open redirect); the page and its refresh need it under BASE_PATH.
+    batch: batch && batch.startsWith(BATCH_PREFIX) ? underBasePath(context.basePath ?? '', batch) : null,
     itemCount: Number(url.searchParams.get('n') ?? 0),
   };
 }

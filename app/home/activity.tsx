@@ -6,6 +6,7 @@
 import type { Route } from './+types/activity';
 import { activityStatus, HomeMsg } from '../../contract/home-codes.ts';
 import { beijingToday, loadActivities } from './home-content.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return {
@@ -17,6 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => [{ title: '活动 - 存证云' }];
 
 export default function ActivityPage({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { activities, today } = loaderData;
   return (
     <section className="page narrow">
@@ -31,7 +33,7 @@ export default function ActivityPage({ loaderData }: Route.ComponentProps) {
             <div key={`${a.startAt}-${a.title}`} className="card">
               <h2>
                 {a.url ? (
-                  <a href={a.url} rel="noopener noreferrer">
+                  <a href={appUrl(a.url)} rel="noopener noreferrer">
                     {a.title}
                   </a>
                 ) : (

@@ -7,6 +7,7 @@ import type { Route } from './+types/app-download';
 import { HomeMsg } from '../../contract/home-codes.ts';
 import { formatSize } from '../shell/format-size.ts';
 import { loadAppVersions } from './home-content.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   return { versions: await loadAppVersions(context, new URL(request.url).pathname) };
@@ -15,6 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => [{ title: '应用下载 - 存证云' }];
 
 export default function AppDownload({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { versions } = loaderData;
   return (
     <section className="page narrow">
@@ -46,7 +48,7 @@ export default function AppDownload({ loaderData }: Route.ComponentProps) {
               </dl>
               {v.notes ? <p className="muted">{v.notes}</p> : null}
               <p>
-                <a href={v.url} className="button primary" rel="noopener noreferrer">
+                <a href={appUrl(v.url)} className="button primary" rel="noopener noreferrer">
                   {`下载 ${v.platform} 版`}
                 </a>
               </p>

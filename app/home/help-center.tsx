@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Route } from './+types/help-center';
 import { LegalPaths } from '../legal/paths.ts';
 import { certificateIssuer } from '../../contract/issuer.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 /** The support contact (SUPPORT_CONTACT, e.g. a hotline and an e-mail address), when configured. */
 export function loader() {
@@ -32,6 +33,7 @@ const FAQ: { q: string; a: string }[] = [
 ];
 
 export default function HelpCenter({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { contact } = loaderData;
   return (
     <section className="page narrow">
@@ -50,12 +52,12 @@ export default function HelpCenter({ loaderData }: Route.ComponentProps) {
         </p>
         <ul>
           <li>
-            账本公钥：<a href="/.well-known/cunzheng-ledger-key.pem">PEM 格式</a>、
-            <a href="/.well-known/cunzheng-ledger.vkey">签名笔记验证密钥</a>
+            账本公钥：<a href={appUrl('/.well-known/cunzheng-ledger-key.pem')}>PEM 格式</a>、
+            <a href={appUrl('/.well-known/cunzheng-ledger.vkey')}>签名笔记验证密钥</a>
             （请通过其他渠道向我们核对公钥指纹）；
           </li>
           <li>
-            最新检查点：<a href="/ledger/checkpoint">/ledger/checkpoint</a>（C2SP tlog-checkpoint
+            最新检查点：<a href={appUrl('/ledger/checkpoint')}>/ledger/checkpoint</a>（C2SP tlog-checkpoint
             格式），账本瓦片位于 /ledger/tile/（C2SP tlog-tiles
             格式），任何瓦片客户端都可以据此计算包含证明和一致性证明；
           </li>
@@ -63,9 +65,9 @@ export default function HelpCenter({ loaderData }: Route.ComponentProps) {
           <li>可信时间戳为 RFC 3161 格式，可用 openssl ts -verify 核验。</li>
         </ul>
         <p>
-          也可以在<a href="/verify">证据包核验</a>
+          也可以在<a href={appUrl('/verify')}>证据包核验</a>
           页面逐项核验证据包：浏览器在本机核验，证据包不会上传；还可以下载
-          <a href="/verify/offline" download="cunzheng-verify.html">
+          <a href={appUrl('/verify/offline')} download="cunzheng-verify.html">
             离线核验工具
           </a>
           （单个 HTML 文件，断网也能用）。每一个被哈希和签名的字节的规范、完整示例及核验命令见平台源代码中的

@@ -18,6 +18,7 @@ import { DataTable } from '../shell/data-table.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import { formatSize } from '../shell/format-size.ts';
 import { addressFacts, Facts, invoiceFacts, OrdersTable } from './invoice-ui.tsx';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '发票详情 - 存证云' }];
 
@@ -69,6 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function InvoiceDetails({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { detail: d, orderList, reason, error } = loaderData;
   const rejected = d.status === ApplyStatus.rejected;
   const summary: [string, ReactNode][] = [
@@ -118,7 +120,7 @@ export default function InvoiceDetails({ loaderData }: Route.ComponentProps) {
                 <td>{f.format.toUpperCase()}</td>
                 <td>{formatSize(f.size)}</td>
                 <td>
-                  <a href={`/invoice/details?id=${d.id}&file=${f.id}`} download={f.name}>
+                  <a href={appUrl(`/invoice/details?id=${d.id}&file=${f.id}`)} download={f.name}>
                     下载
                   </a>
                 </td>

@@ -15,6 +15,7 @@ import { authedCall } from '../lib/auth.server.ts';
 import { KycText } from './kyc-forms.ts';
 import { verifiedFaceQr } from './kyc.server.ts';
 import { qrDataUri } from '../lib/qr.server.ts';
+import { siteUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '支付宝人脸认证 - 存证云' }];
 
@@ -40,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let qr: { url: string; img: string } | null = null;
   if (state === 'open' && content) {
     // The platform may answer a same-origin path: a phone scanning the code needs the absolute URL.
-    const absolute = new URL(content, url.origin).toString();
+    const absolute = siteUrl(request, context, content);
     qr = { url: absolute, img: await qrDataUri(absolute) };
   }
   return {

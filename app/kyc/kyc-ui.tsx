@@ -6,6 +6,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { Field } from '../shell/field.tsx';
 import { KEEP_SUFFIX, KycText } from './kyc-forms.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export type BannerTone = 'info' | 'success' | 'error';
 
@@ -37,10 +38,11 @@ export function StatusBanner({
 
 /** A stored KYC image (signed, expiring, same-origin URL) as a thumbnail that opens the full image. */
 export function Thumb({ url, label }: { url: string; label: string }) {
+  const appUrl = useAppUrl();
   if (!url) return <span className="muted">未上传</span>;
   return (
-    <a href={url} target="_blank" rel="noreferrer" className="kyc-thumb">
-      <img src={url} alt={label} />
+    <a href={appUrl(url)} target="_blank" rel="noreferrer" className="kyc-thumb">
+      <img src={appUrl(url)} alt={label} />
     </a>
   );
 }

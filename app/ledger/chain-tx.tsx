@@ -9,6 +9,7 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { type LedgerEntryView, LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { beijingTime } from '../certificate/ledger-proof.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = ({ params }) => [
   { title: `账本记录 ${params.hash.slice(0, 12)}… - 存证云` },
@@ -31,6 +32,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function ChainTx({ loaderData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { entry, key, signedAt, savedAt } = loaderData;
   return (
     <section className="page">
@@ -81,7 +83,7 @@ export default function ChainTx({ loaderData }: Route.ComponentProps) {
           <summary>账本公钥（PEM）</summary>
           <pre className="code-block">{key.pem}</pre>
           <p>
-            <a href="/.well-known/cunzheng-ledger-key.pem">下载公钥</a>
+            <a href={appUrl('/.well-known/cunzheng-ledger-key.pem')}>下载公钥</a>
           </p>
         </details>
       ) : null}

@@ -6,7 +6,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { data, type AppLoadContext, type Cookie } from 'react-router';
 import { CSRF, CSRFError } from 'remix-utils/csrf/server';
-import { cookieName, readCookie } from './session.server.ts';
+import { cookieName, cookiePath, readCookie } from './session.server.ts';
 
 /** HMAC-SHA256 of `value` under `secret` in base64 without padding: React Router's cookie signature. */
 function cookieSignature(value: string, secret: string): string {
@@ -19,12 +19,15 @@ function cookieSignature(value: string, secret: string): string {
  * by `createCookie` before keep validating. The signature is node:crypto's synchronous HMAC: `createCookie` imports a
  * WebCrypto key and signs through the thread pool on every call (about 90 µs a cookie here against 4 µs, ~5 % of an
  * anonymous page's CPU; issue 11). `parse` answers null for a missing, unsigned, tampered or foreign cookie.
- * Attributes: Path=/, HttpOnly, SameSite=Lax, and Secure when `secure`.
+ * Attributes: Path (`path`, default `/`), HttpOnly, SameSite=Lax, and Secure when `secure`.
  */
-export function signedCookie(name: string, opts: { secrets: readonly string[]; secure: boolean }): Cookie {
+export function signedCookie(
+  name: string,
+  opts: { secrets: readonly string[]; secure: boolean; path?: string },
+): Cookie {
   const { secrets } = opts;
   if (secrets.length === 0) throw new Error('no cookie secret configured');
-  const attributes = `Path=/; HttpOnly; SameSite=Lax${opts.secure ? '; Secure' : ''}`;
+  const attributes = `Path=${opts.path ?? '/'}; HttpOnly; SameSite=Lax${opts.secure ? '; Secure' : ''}`;
   return {
     name,
     isSigned: true,
@@ -68,20 +71,22 @@ class CsrfWithNodeRandom extends CSRF {
   }
 }
 
-/** One CSRF helper per configuration (the secrets array and cookie security of a gateway never change). */
-const helpers = new WeakMap<readonly string[], Map<boolean, CSRF>>();
+/** One CSRF helper per configuration (the secrets array, cookie security and base path of a gateway never change). */
+const helpers = new WeakMap<readonly string[], Map<string, CSRF>>();
 
 function csrfFor(ctx: AppLoadContext): CSRF {
-  let bySecurity = helpers.get(ctx.sessionSecrets);
-  if (!bySecurity) helpers.set(ctx.sessionSecrets, (bySecurity = new Map()));
-  let csrf = bySecurity.get(ctx.secureCookies);
+  let byCookie = helpers.get(ctx.sessionSecrets);
+  if (!byCookie) helpers.set(ctx.sessionSecrets, (byCookie = new Map()));
+  const key = `${ctx.secureCookies}|${cookiePath(ctx)}`;
+  let csrf = byCookie.get(key);
   if (!csrf) {
     const cookie = signedCookie(cookieName('cz_csrf', ctx), {
       secrets: ctx.sessionSecrets,
       secure: ctx.secureCookies,
+      path: cookiePath(ctx),
     });
     csrf = new CsrfWithNodeRandom({ cookie, formDataKey: 'csrf', secret: ctx.sessionSecrets[0] });
-    bySecurity.set(ctx.secureCookies, csrf);
+    byCookie.set(key, csrf);
   }
   return csrf;
 }

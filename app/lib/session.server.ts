@@ -31,7 +31,7 @@ export interface OpsSessionData {
 }
 export type OpsSession = Session<OpsSessionData>;
 
-type SessionContext = Pick<AppLoadContext, 'sessionSecrets' | 'secureCookies'>;
+type SessionContext = Pick<AppLoadContext, 'sessionSecrets' | 'secureCookies' | 'basePath'>;
 
 function keyFor(secret: string): Buffer {
   return createHash('sha256').update(`cunzheng-session:${secret}`).digest();
@@ -94,7 +94,7 @@ function sealedCookieStorage<T extends { expiresAt?: number }>(
   if (secrets.length === 0) throw new Error('no session secret configured');
   const attrs = (maxAge: number | null) =>
     [
-      'Path=/',
+      `Path=${cookiePath(ctx)}`,
       'HttpOnly',
       'SameSite=Lax',
       ctx.secureCookies ? 'Secure' : '',
@@ -122,12 +122,19 @@ function sealedCookieStorage<T extends { expiresAt?: number }>(
 }
 
 /**
- * The name of cookie `base` as sent: with the `__Host-` prefix when cookies are Secure (OWASP ASVS 5.0 3.3.1), so a
- * browser accepts it only from this origin over TLS with `Path=/` and no Domain; plain `base` over HTTP, where
- * browsers would refuse a prefixed cookie.
+ * The name of cookie `base` as sent: over TLS with the `__Host-` prefix (OWASP ASVS 5.0 3.3.1), so a browser accepts
+ * it only from this origin over TLS with `Path=/` and no Domain; under a BASE_PATH, where `Path=/` would hand the
+ * cookie to every other application of the corporate gateway's host, `__Secure-` (TLS only, Path the base path);
+ * plain `base` over HTTP, where browsers would refuse a prefixed cookie.
  */
-export function cookieName(base: string, ctx: Pick<AppLoadContext, 'secureCookies'>): string {
-  return ctx.secureCookies ? `__Host-${base}` : base;
+export function cookieName(base: string, ctx: Pick<AppLoadContext, 'secureCookies' | 'basePath'>): string {
+  if (!ctx.secureCookies) return base;
+  return ctx.basePath ? `__Secure-${base}` : `__Host-${base}`;
+}
+
+/** The `Path` of the gateway's cookies: the BASE_PATH (`/cunzheng`, which also matches `/cunzheng/…`), else `/`. */
+export function cookiePath(ctx: Pick<AppLoadContext, 'basePath'>): string {
+  return ctx.basePath || '/';
 }
 
 /** The user's session storage (cookie `cz_session`) for one request's context. */

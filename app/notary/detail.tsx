@@ -34,6 +34,7 @@ import { Pagination } from '../shell/pagination.tsx';
 import { isOrderId, notFound } from './notary.server.ts';
 import { Facts, OrderEvidences } from './notary-ui.tsx';
 import { stepPath } from './step-path.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证详情 - 我的公证 - 存证云' }];
 
@@ -126,6 +127,7 @@ function PaperCopies({ paper }: { paper: NonNullable<NotaryDetailData['info']['p
 }
 
 export default function NotaryDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { orderId, page, info, list, count, notice } = loaderData;
   const signed = info.step > NotaryStep.signature;
   const issued = info.notarial === Notarial.succeeded;
@@ -174,7 +176,7 @@ export default function NotaryDetail({ loaderData, actionData }: Route.Component
         <ul className="notary-documents" data-testid="detail-documents">
           {NOTARY_DOCUMENTS.map((d) => (
             <li key={d.type}>
-              <a href={docHref(d.type)}>{d.name}（PDF）</a>
+              <a href={appUrl(docHref(d.type))}>{d.name}（PDF）</a>
             </li>
           ))}
         </ul>
@@ -195,7 +197,7 @@ export default function NotaryDetail({ loaderData, actionData }: Route.Component
             </Form>
           ) : null}
           <p data-testid="detail-certificate">
-            <a className="button primary" href={docHref(NOTARIAL_CERTIFICATE_TYPE)}>
+            <a className="button primary" href={appUrl(docHref(NOTARIAL_CERTIFICATE_TYPE))}>
               下载公证书（PDF）
             </a>{' '}
             <Link to="/queryAuthentication/notarial">公证书核验</Link>

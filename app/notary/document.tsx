@@ -18,6 +18,7 @@ import { formatBeijing } from '../../contract/time.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { authorisationParagraphs, noticeParagraphs, undertakingParagraphs } from './document-texts.ts';
 import { notFound, orderIdOf } from './notary.server.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const handle = { bare: true };
 
@@ -142,13 +143,14 @@ function Evidences({ doc }: { doc: NotaryDocumentData }) {
 }
 
 function SignatureBlock({ doc, date, docType }: { doc: NotaryDocumentData; date: string; docType: number }) {
+  const appUrl = useAppUrl();
   const who = docType === 4 ? '委托人' : doc.applicant.kind === 'enterprise' ? '申请单位' : '申请人';
   return (
     <footer className="notary-signature" data-testid="notary-signature">
       <p>
         {who}（签章）：
         {doc.seal ? (
-          <img src={doc.seal} alt={`${doc.applicant.name}的签章`} className="notary-seal" />
+          <img src={appUrl(doc.seal)} alt={`${doc.applicant.name}的签章`} className="notary-seal" />
         ) : (
           <span className="notary-typed-name">{doc.applicant.name}</span>
         )}

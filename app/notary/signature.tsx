@@ -21,6 +21,7 @@ import { FormErrors } from '../shell/field.tsx';
 import { loadStep } from './notary.server.ts';
 import { StepsBar } from './notary-ui.tsx';
 import { stepPath } from './step-path.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '在线签名 - 我的公证 - 存证云' }];
 
@@ -85,6 +86,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Signature({ loaderData, actionData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { orderId, info, hasSeal, signed, applicant } = loaderData;
   return (
     <section className="page">
@@ -106,11 +108,11 @@ export default function Signature({ loaderData, actionData }: Route.ComponentPro
         {NOTARY_DOCUMENTS.map((d) => (
           <li key={d.type}>
             {signed ? (
-              <a href={`/notary/detail?orderId=${orderId}&type=${info.type}&doc=${d.type}`}>
+              <a href={appUrl(`/notary/detail?orderId=${orderId}&type=${info.type}&doc=${d.type}`)}>
                 {d.name}（已签署，下载PDF）
               </a>
             ) : (
-              <a href={`/notary/document/${orderId}/${d.type}`} target="_blank" rel="noopener">
+              <a href={appUrl(`/notary/document/${orderId}/${d.type}`)} target="_blank" rel="noopener">
                 阅读《{d.name}》
               </a>
             )}

@@ -13,6 +13,7 @@ import { escapeHtml } from '../../contract/html-escape.ts';
 import { LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 import verifierScript from '../../build-offline/verifier.js?raw';
+import { siteUrl } from '../lib/base-path.ts';
 
 /** JSON safe inside a `<script>` element: no `<`, so no `</script>` and no `<!--`. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -70,7 +71,7 @@ ${key.noteKey ? `<dt>检查点验证密钥</dt><dd><code>${escapeHtml(key.noteKe
 export async function loader({ request, context }: Route.LoaderArgs) {
   const res = await apiCall<LedgerPublicKey>(context, LedgerPaths.publicKey);
   if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
-  const html = offlineVerifierHtml(res.data, new URL(request.url).origin, new Date());
+  const html = offlineVerifierHtml(res.data, siteUrl(request, context, ''), new Date());
   return new Response(html, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',

@@ -14,6 +14,7 @@ import { LedgerPaths, type LedgerPublicKey } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { checkUploadedPackage, PACKAGE_LIMIT } from './package.server.ts';
 import { STATUS_WORDS, summaryOf, type PackageVerdict } from './package-steps.ts';
+import { useAppUrl } from '../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '证据包核验 - 存证云' }];
 
@@ -101,6 +102,7 @@ export function VerdictView({ v, where }: { v: PackageVerdict; where: 'browser' 
 }
 
 export default function PackageCheck({ loaderData, actionData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const { key, limitMb } = loaderData;
   const [local, setLocal] = useState<PackageVerdict | null>(null);
   const [busy, setBusy] = useState(false);
@@ -164,7 +166,7 @@ export default function PackageCheck({ loaderData, actionData }: Route.Component
         </button>
       </form>
       <p>
-        <a href="/verify/offline" download="cunzheng-verify.html" data-testid="offline-link">
+        <a href={appUrl('/verify/offline')} download="cunzheng-verify.html" data-testid="offline-link">
           下载离线核验工具
         </a>
         ：单个 HTML 文件，内含上述密钥，保存后断网用浏览器打开即可核验证据包。

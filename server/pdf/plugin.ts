@@ -49,8 +49,13 @@ export interface PdfPluginOptions {
   pdf?: Partial<PdfConfig>;
 }
 
-/** The short page of spec 01 §2.8 for an unknown evidence (a PDF link is opened as a document). */
-export const NOT_FOUND_HTML = `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>页面不存在 - 存证云</title></head><body><p>${Msg.notFoundPage}</p><p><a href="/">返回首页</a></p></body></html>`;
+/**
+ * The short page of spec 01 §2.8 for an unknown evidence (a PDF link is opened as a document); its home link under
+ * `basePath` ('' or `/cunzheng`, server/base-path.ts).
+ */
+export function notFoundHtml(basePath: string): string {
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>页面不存在 - 存证云</title></head><body><p>${Msg.notFoundPage}</p><p><a href="${basePath}/">返回首页</a></p></body></html>`;
+}
 
 /** Plain-text answers of the PDF and package routes when something other than the evidence is wrong. */
 export const RenderMsg = {
@@ -65,7 +70,10 @@ export const RenderMsg = {
  */
 export function replyRenderError(reply: FastifyReply, err: unknown): FastifyReply {
   if (err instanceof EvidenceNotFoundError) {
-    return reply.code(404).type('text/html; charset=utf-8').send(NOT_FOUND_HTML);
+    return reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .send(notFoundHtml(reply.server.basePath ?? ''));
   }
   const text = (status: number, body: string) =>
     reply.code(status).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send(body);
@@ -99,13 +107,16 @@ export function contentDisposition(
   return `${type}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** The gateway's listening address as a base URL its own browser can open (0.0.0.0 → 127.0.0.1, :: → [::1]). */
+/**
+ * The gateway's listening address plus its BASE_PATH as a base URL its own browser can open (0.0.0.0 → 127.0.0.1,
+ * :: → [::1]), e.g. `http://127.0.0.1:3000/cunzheng`: the print views are the UI's pages, which live under it.
+ */
 function selfOrigin(app: FastifyInstance): string {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('the gateway is not listening on a TCP port');
   const host =
     address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${app.basePath ?? ''}`;
 }
 
 async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {

@@ -1,8 +1,10 @@
 /**
- * The walking skeleton against the container image (scripts/test-container.sh, decision 041), JavaScript off: log in
- * with the demo account through the form, preserve a file, land on its certificate, download the certificate PDF and
- * read back its number, the file's SHA-256 and the Chinese title (set in the embedded Noto Sans SC) with poppler.
- * The same spec runs against the SQLite container and the PostgreSQL one.
+ * The walking skeleton, JavaScript off: log in with the demo account through the form, preserve a file, land on its
+ * certificate, download the certificate PDF and read back its number, the file's SHA-256 and the Chinese title (set
+ * in the embedded Noto Sans SC) with poppler. Run against the container image (scripts/test-container.sh, decision
+ * 041: the SQLite container and the PostgreSQL one) and, by the e2e suite's `base-path` projects, against the app
+ * under BASE_PATH=/cunzheng/ behind a reverse proxy (decision 047): paths are relative to `baseURL`, which may carry
+ * a prefix, and every page the flow lands on must stay under it.
  */
 import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -11,27 +13,42 @@ import { writeFileSync } from 'node:fs';
 
 const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
 
-test('log in, preserve a file, open its certificate and download its PDF', async ({ page }, info) => {
-  const health = await page.request.get('/healthz');
-  expect(health.ok()).toBe(true);
+/** `^<baseURL><path>` as a pattern (baseURL with a trailing slash, e.g. `http://127.0.0.1:3103/cunzheng/`). */
+function under(baseURL: string | undefined, path: string): RegExp {
+  const root = new URL('./', baseURL ?? 'http://localhost/').href;
+  return new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}`);
+}
 
-  await page.goto('/login');
+test('log in, preserve a file, open its certificate and download its PDF', async ({
+  page,
+  baseURL,
+}, info) => {
+  const health = await page.request.get('healthz');
+  expect(health.ok()).toBe(true);
+  // every request of the flow (pages, forms, redirects, styles, fonts, scripts, the PDF) stays under baseURL
+  const root = new URL('./', baseURL ?? 'http://localhost/').href;
+  const strays: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).origin === new URL(root).origin && !r.url().startsWith(root)) strays.push(r.url());
+  });
+
+  await page.goto('login');
   await page.getByLabel('手机号').fill(DEMO.mobile);
   await page.getByLabel('密码', { exact: true }).fill(DEMO.password);
   await page.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page).toHaveURL(/:\d+\/attestation-list\/file/);
+  await expect(page).toHaveURL(under(baseURL, 'attestation-list/file'));
 
   const bytes = Buffer.concat([Buffer.from('container smoke test\n'), randomBytes(200_000)]);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const file = info.outputPath('evidence.bin');
   writeFileSync(file, bytes);
   const title = `容器冒烟测试-${process.env.CONTAINER_LABEL ?? 'image'}-${Date.now()}`;
-  await page.goto('/newAccessCard');
+  await page.goto('newAccessCard');
   await page.getByLabel('证据名称').fill(title);
   await page.getByLabel('选择文件').setInputFiles(file);
   await page.getByRole('button', { name: '提交保全' }).click();
 
-  await expect(page).toHaveURL(/:\d+\/attestation\/BQ[0-9A-Z]+$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(under(baseURL, 'attestation/BQ[0-9A-Z]+$'), { timeout: 30_000 });
   const baoquan = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
   await expect(page.getByRole('heading', { name: '电子数据保全证书' })).toBeVisible();
   await expect(page.getByTestId('filehash')).toHaveText(sha256);
@@ -50,5 +67,6 @@ test('log in, preserve a file, open its certificate and download its PDF', async
   const cjk = fonts.split('\n').filter((l) => /NotoSansSC/i.test(l));
   expect(cjk.length).toBeGreaterThan(0);
   expect(cjk.every((l) => /\byes\b/.test(l))).toBe(true);
+  expect(strays).toEqual([]);
   process.stdout.write(`[container] ${process.env.CONTAINER_LABEL ?? ''}: ${baoquan} ${sha256}\n`);
 });

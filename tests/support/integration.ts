@@ -199,9 +199,11 @@ export function hiddenCsrf(html: string): string {
 
 /**
  * Logs in through the real login form without JavaScript: GET /login (cz_csrf cookie + hidden csrf input), then
- * POST /login form-encoded. @returns the jar holding cz_csrf and cz_session
+ * POST /login form-encoded. `base` may carry a BASE_PATH (`http://127.0.0.1:3000/cunzheng`), which the redirect must
+ * keep. @returns the jar holding cz_csrf and cz_session
  */
 export async function webLogin(base: string): Promise<CookieJar> {
+  const prefix = new URL(base).pathname.replace(/\/$/, '');
   const jar = new CookieJar();
   const page = await fetch(`${base}/login?redirect=%2FnewAccessCard`, { redirect: 'manual' });
   jar.take(page.headers);
@@ -222,7 +224,7 @@ export async function webLogin(base: string): Promise<CookieJar> {
   jar.take(res.headers);
   if (
     res.status !== 302 ||
-    res.headers.get('location') !== '/newAccessCard' ||
+    res.headers.get('location') !== `${prefix}/newAccessCard` ||
     !jar.cookies.has('cz_session')
   ) {
     throw new Error(`form login failed: HTTP ${res.status}, location ${res.headers.get('location')}`);
@@ -236,7 +238,8 @@ export async function uploadCsrf(base: string, jar: CookieJar): Promise<string> 
   jar.take(res.headers);
   const html = await res.text();
   if (res.status !== 200) throw new Error(`GET /newAccessCard answered ${res.status}`);
-  const m = /action="\/newAccessCard\?csrf=([^"]+)"/.exec(html);
+  const prefix = new URL(base).pathname.replace(/\/$/, '');
+  const m = new RegExp(`action="${prefix}/newAccessCard\\?csrf=([^"]+)"`).exec(html);
   if (!m?.[1]) throw new Error('no csrf in the upload form action');
   return decodeURIComponent(unescapeHtml(m[1]));
 }

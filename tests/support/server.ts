@@ -19,6 +19,7 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     sessionSecretSource: 'env',
     secureCookies: false,
     trustProxy: false,
+    basePath: '',
     announcement: null,
     maxUploadBytes: 2 * 1024 ** 3,
     formBodyLimitBytes: 64 * 1024,

@@ -34,6 +34,7 @@ import { DataTable } from '../../shell/data-table.tsx';
 import { Field, FormErrors, FormNotice } from '../../shell/field.tsx';
 import { addressFacts, Facts, invoiceFacts, OrdersTable } from '../../invoice/invoice-ui.tsx';
 import { opsCall, opsData } from '../ops.server.ts';
+import { useAppUrl } from '../../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '开票申请 - 运营后台 - 存证云' }];
 
@@ -120,6 +121,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function OpsInvoice({ loaderData: { d, notice }, actionData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const a = d.detail;
   const waiting = a.status === 1 || a.status === 2;
   const fields = actionData?.fields ?? {};
@@ -163,7 +165,7 @@ export default function OpsInvoice({ loaderData: { d, notice }, actionData }: Ro
             row={(f) => (
               <tr key={f.id} data-testid="ops-invoice-file-row">
                 <td>
-                  <a href={`/ops/invoice/${a.id}/file/${f.id}`} download>
+                  <a href={appUrl(`/ops/invoice/${a.id}/file/${f.id}`)} download>
                     {f.name}
                   </a>
                 </td>

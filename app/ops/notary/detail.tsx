@@ -28,6 +28,7 @@ import { opsCall, opsData } from '../ops.server.ts';
 import { issueCertificate } from './issue.server.ts';
 import { PaperSection } from './paper.tsx';
 import { documentName, officeStateLabel, RETURN_STEPS } from './labels.ts';
+import { useAppUrl } from '../../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证订单 - 运营后台 - 存证云' }];
 
@@ -151,6 +152,7 @@ function queueHref(notarial: number | null): string {
 }
 
 export default function OpsNotaryOrder({ loaderData: { d, notice }, actionData }: Route.ComponentProps) {
+  const appUrl = useAppUrl();
   const o = d.order;
   const undecided = o.notarial === null || o.notarial === Notarial.inProgress;
   const fields = actionData?.fields ?? {};
@@ -225,7 +227,7 @@ export default function OpsNotaryOrder({ loaderData: { d, notice }, actionData }
         row={(doc) => (
           <tr key={doc.id} data-testid="ops-notary-document-row">
             <td>
-              <a href={`/ops/notary/${o.id}/file/${doc.id}`} download>
+              <a href={appUrl(`/ops/notary/${o.id}/file/${doc.id}`)} download>
                 {documentName(doc.type)}
               </a>
             </td>
@@ -258,7 +260,7 @@ export default function OpsNotaryOrder({ loaderData: { d, notice }, actionData }
             <td>{e.title}</td>
             <td>
               {d.readable && e.kind === 'file' ? (
-                <a href={`/ops/notary/${o.id}/evidence/${e.id}`} download>
+                <a href={appUrl(`/ops/notary/${o.id}/evidence/${e.id}`)} download>
                   {e.name || e.baoquan}
                 </a>
               ) : (
