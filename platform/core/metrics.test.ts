@@ -4,7 +4,7 @@
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createTestDatabase, testConfig } from '../../tests/support/platform.ts';
 import { buildPlatform } from '../app.ts';
 import { PLATFORM_METRICS_PATH } from './metrics.ts';
@@ -13,7 +13,7 @@ describe('GET /api/internal/metrics', () => {
   it('needs the internal key; on PostgreSQL it shows the pool', async () => {
     const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-metrics-'));
     const pg = await createTestDatabase();
-    const app = await buildPlatform(testConfig(dir, pg.url), { logger: false });
+    const app = await buildPlatform(testConfig(dir, pg.url, { PLATFORM_JOBS: '1' }), { logger: false });
     try {
       expect((await app.inject({ url: PLATFORM_METRICS_PATH })).statusCode).toBe(403);
       const res = await app.inject({
@@ -24,6 +24,16 @@ describe('GET /api/internal/metrics', () => {
       expect(res.body).toMatch(/^cunzheng_db_pool_connections\{state="total"\} [1-9]\d*$/m);
       expect(res.body).toMatch(/^cunzheng_db_pool_connections\{state="waiting"\} \d+$/m);
       expect(res.body).toContain('# TYPE cunzheng_payment_notifications_total counter');
+      // the three job gauges of one scrape read the queue once
+      const stats = vi.spyOn(app.jobs!, 'stats');
+      const scrape = await app.inject({
+        url: PLATFORM_METRICS_PATH,
+        headers: { 'x-internal-key': app.internalKey },
+      });
+      expect(scrape.body).toContain('# TYPE cunzheng_jobs_failed gauge');
+      expect(stats).toHaveBeenCalledTimes(1);
+      await app.inject({ url: PLATFORM_METRICS_PATH, headers: { 'x-internal-key': app.internalKey } });
+      expect(stats).toHaveBeenCalledTimes(2);
     } finally {
       await app.close();
       await pg.drop();

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { internalOnly } from './internal-key.ts';
+import type { TaskStats } from '../jobs/queue.ts';
 
 /** The path the gateway reads. */
 export const PLATFORM_METRICS_PATH = '/api/internal/metrics';
@@ -36,6 +37,12 @@ export class PlatformMetrics {
   });
 
   constructor(app: FastifyInstance) {
+    // One read of the queue per scrape: the registry collects the three gauges at once, and they share it.
+    let reading: Promise<TaskStats[]> | null = null;
+    const jobStats = () =>
+      (reading ??= (app.jobs?.stats() ?? Promise.resolve([]))
+        .catch(() => [])
+        .finally(() => (reading = null)));
     const jobGauge = (name: string, help: string, field: 'queued' | 'active' | 'failed') =>
       new Gauge({
         name,
@@ -43,8 +50,7 @@ export class PlatformMetrics {
         labelNames: ['task'] as const,
         registers: [this.registry],
         async collect() {
-          for (const s of (await app.jobs?.stats().catch(() => [])) ?? [])
-            this.set({ task: s.name }, s[field]);
+          for (const s of await jobStats()) this.set({ task: s.name }, s[field]);
         },
       });
     jobGauge(
