@@ -13,9 +13,8 @@ import { writeFileSync } from 'node:fs';
 
 const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
 
-/** `^<baseURL><path>` as a pattern (baseURL with a trailing slash, e.g. `http://127.0.0.1:3103/cunzheng/`). */
-function under(baseURL: string | undefined, path: string): RegExp {
-  const root = new URL('./', baseURL ?? 'http://localhost/').href;
+/** `^<root><path>` as a pattern; `root` is the baseURL's folder, e.g. `http://127.0.0.1:3103/cunzheng/`. */
+function under(root: string, path: string): RegExp {
   return new RegExp(`^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${path}`);
 }
 
@@ -23,10 +22,10 @@ test('log in, preserve a file, open its certificate and download its PDF', async
   page,
   baseURL,
 }, info) => {
+  const root = new URL('./', baseURL ?? 'http://localhost/').href;
   const health = await page.request.get('healthz');
   expect(health.ok()).toBe(true);
   // every request of the flow (pages, forms, redirects, styles, fonts, scripts, the PDF) stays under baseURL
-  const root = new URL('./', baseURL ?? 'http://localhost/').href;
   const strays: string[] = [];
   page.on('request', (r) => {
     if (new URL(r.url()).origin === new URL(root).origin && !r.url().startsWith(root)) strays.push(r.url());
@@ -36,7 +35,7 @@ test('log in, preserve a file, open its certificate and download its PDF', async
   await page.getByLabel('手机号').fill(DEMO.mobile);
   await page.getByLabel('密码', { exact: true }).fill(DEMO.password);
   await page.getByRole('button', { name: '登录', exact: true }).click();
-  await expect(page).toHaveURL(under(baseURL, 'attestation-list/file'));
+  await expect(page).toHaveURL(under(root, 'attestation-list/file'));
 
   const bytes = Buffer.concat([Buffer.from('container smoke test\n'), randomBytes(200_000)]);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -48,7 +47,7 @@ test('log in, preserve a file, open its certificate and download its PDF', async
   await page.getByLabel('选择文件').setInputFiles(file);
   await page.getByRole('button', { name: '提交保全' }).click();
 
-  await expect(page).toHaveURL(under(baseURL, 'attestation/BQ[0-9A-Z]+$'), { timeout: 30_000 });
+  await expect(page).toHaveURL(under(root, 'attestation/BQ[0-9A-Z]+$'), { timeout: 30_000 });
   const baoquan = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
   await expect(page.getByRole('heading', { name: '电子数据保全证书' })).toBeVisible();
   await expect(page.getByTestId('filehash')).toHaveText(sha256);
