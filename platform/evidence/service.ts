@@ -3,7 +3,7 @@
  * kind (file, hash, property, app) with its ledger entry in one transaction, listing a user's evidence per kind with
  * the filters of spec 01 §2.4, labels, and the certificate view of spec 01 §2.3, §3.
  */
-import { announceObject, clearIntent } from '../files/intents.ts';
+import { announceObject, clearIntent, withdrawObject } from '../files/intents.ts';
 import { sql, type Kysely } from 'kysely';
 import { deviceOf, type findByBaoquan } from './lookup.ts';
 
@@ -55,15 +55,17 @@ export interface NewEvidence {
   extras?: EvidenceExtras;
   /**
    * More writes that must commit with the evidence or not at all (a capture job marked done with it; issue 15):
-   * run after the evidence row and its ledger entry, before the file is moved; throwing rolls everything back.
+   * run after the evidence row and its ledger entry (the file is stored by then); throwing rolls everything back.
    */
   alsoInTransaction?: (trx: Kysely<Database>, evidenceId: number) => Promise<void>;
 }
 
 /**
- * Stores `ev`: inserts the evidence row, appends its ledger entry, notifies the owner (spec 01 §3 News) and moves the
- * temp file into storage, all before the one commit. If anything fails the transaction rolls back and the stored
- * file is deleted; the temp file is the caller's to delete.
+ * Stores `ev`: moves the temp file into storage, then inserts the evidence row, appends its ledger entry and notifies
+ * the owner (spec 01 §3 News) in one transaction. The move runs before that transaction, outside the ledger's lock
+ * (held across processes), so saves wait for one another only for their database work, not for each other's copy to
+ * S3 (issue 18). If the move or the transaction fails, the stored file is deleted; the temp file is the caller's to
+ * delete.
  * @returns `{id, baoquan, filehash, chainhash}` of the contract
  */
 export async function saveEvidence(
@@ -77,10 +79,10 @@ export async function saveEvidence(
   const tempPath = ev.file.path;
   // Hash evidence holds no bytes: an empty storage key says so everywhere.
   const storageKey = tempPath === null ? '' : storageKeyFor(baoquan);
-  let moved = false;
   // a crash between the move and the commit leaves an intent, which the files.sweep job clears (files/intents.ts)
   if (tempPath !== null) await announceObject(pdb.db, 'evidence', storageKey);
   try {
+    if (tempPath !== null) await storage.putFile(tempPath, storageKey);
     return await withLedgerTransaction(pdb, async (trx) => {
       const { id } = await trx
         .insertInto('evidences')
@@ -120,16 +122,11 @@ export async function saveEvidence(
       );
       await notify(trx, ev.userId, EvidenceMsg.savedNews(ev.title, baoquan), now);
       await ev.alsoInTransaction?.(trx, id);
-      if (tempPath !== null) {
-        await clearIntent(trx, 'evidence', storageKey);
-        await storage.putFile(tempPath, storageKey);
-        moved = true;
-      }
+      if (tempPath !== null) await clearIntent(trx, 'evidence', storageKey);
       return { id, baoquan, filehash: ev.file.sha256, chainhash: entry.leafHash };
     });
   } catch (err) {
-    if (moved) await storage.delete(storageKey).catch(() => undefined);
-    if (tempPath !== null) await clearIntent(pdb.db, 'evidence', storageKey).catch(() => undefined);
+    if (tempPath !== null) await withdrawObject(pdb.db, storage, 'evidence', storageKey);
     throw err;
   }
 }

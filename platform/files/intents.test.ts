@@ -1,14 +1,14 @@
 /**
  * Objects announced before they are stored (decision 046): a committed save leaves no intent; a save that rolls back
  * leaves neither object nor intent; what a crash leaves (an intent and its object, no row) is swept, while an object
- * a row names is never deleted.
+ * a row names is never deleted, neither by the sweep nor by a failed save's withdrawal.
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { forEachDialect, login, upload } from '../../tests/support/platform.ts';
 import { saveEvidence } from '../evidence/service.ts';
-import { announceObject, sweepIntents } from './intents.ts';
+import { announceObject, sweepIntents, withdrawObject } from './intents.ts';
 import { discardTemp, receiveToTemp } from './temp.ts';
 
 forEachDialect('file intents', (h) => {
@@ -37,6 +37,29 @@ forEachDialect('file intents', (h) => {
       expect(await sweepIntents(db, h.app.files.storage, 0)).toBe(1);
       expect(await bucket.size('zz/CRASHEDSAVE0001')).toBeNull();
       expect(await bucket.size(named.storage_key)).toBe(2048);
+      expect(await db.selectFrom('file_intents').selectAll().execute()).toEqual([]);
+    });
+
+    it("a failed save's withdrawal deletes its object and intent, but never an object a row names", async () => {
+      const token = await login(h.app, '13800138000', 'demo1234');
+      const saved = await upload<{ baoquan: string }>(h.app, token, randomBytes(1024), 'named.bin', {
+        title: '已提交',
+      });
+      expect(saved.code).toBe(200);
+      const { db } = h.app.pdb;
+      const named = await db
+        .selectFrom('evidences')
+        .select('storage_key')
+        .where('baoquan', '=', saved.data.baoquan)
+        .executeTakeFirstOrThrow();
+      const bucket = h.app.files.bucket('evidence');
+      await announceObject(db, 'evidence', 'zz/WITHDRAWN00001');
+      await bucket.put('zz/WITHDRAWN00001', Readable.from([randomBytes(64)]));
+      await withdrawObject(db, bucket, 'evidence', 'zz/WITHDRAWN00001');
+      expect(await bucket.size('zz/WITHDRAWN00001')).toBeNull();
+      // a save told its commit failed when it did commit (the acknowledgement lost): the row keeps its file
+      await withdrawObject(db, bucket, 'evidence', named.storage_key);
+      expect(await bucket.size(named.storage_key)).toBe(1024);
       expect(await db.selectFrom('file_intents').selectAll().execute()).toEqual([]);
     });
 

@@ -1,15 +1,15 @@
 /**
- * Objects announced before they are stored (issue 18: "no orphan objects"; decision 046): an evidence file is moved
- * into storage inside the transaction that inserts its row, so a process killed after the move and before the
- * commit would leave an object no row names. Its key is therefore written to `file_intents` (committed on its own)
- * before the transaction starts, and that transaction deletes the intent with the row's insert: after a commit no
- * intent remains, after a rollback the caller deletes object and intent, and after a crash the intent outlives the
- * process — the `files.sweep` job (platform/jobs) deletes the object of every intent older than the longest upload
- * and the intent with it.
+ * Objects announced before they are stored (issue 18: "no orphan objects"; decision 046): an evidence file is copied
+ * into storage before the transaction that inserts its row (so the ledger's lock covers only the database work), and
+ * a process killed after the copy and before the commit would leave an object no row names. Its key is therefore
+ * written to `file_intents` (committed on its own) before the copy, and the transaction deletes the intent with the
+ * row's insert: after a commit no intent remains, after a failure {@link withdrawObject} deletes object and intent,
+ * and after a crash the intent outlives the process — the `files.sweep` job (platform/jobs) deletes the object of
+ * every intent older than the longest upload and the intent with it. An object a row names is never deleted.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { BucketName, FileStorage } from './storage.ts';
+import type { BucketName, FileBucket, FileStorage } from './storage.ts';
 
 /** An intent older than this (seconds) belongs to a process that died: its object is deleted. */
 export const INTENT_TTL_SECONDS = 6 * 3600;
@@ -22,7 +22,7 @@ export async function announceObject(db: Kysely<Database>, bucket: BucketName, k
     .execute();
 }
 
-/** Deletes the intent (inside the transaction that inserts the object's row, or after a rollback). */
+/** Deletes the intent (inside the transaction that inserts the object's row, or after a failed save). */
 export async function clearIntent(db: Kysely<Database>, bucket: BucketName, key: string): Promise<void> {
   await db.deleteFrom('file_intents').where('bucket', '=', bucket).where('storage_key', '=', key).execute();
 }
@@ -46,18 +46,37 @@ export async function sweepIntents(
     .execute();
   let deleted = 0;
   for (const i of stale) {
-    const named =
-      i.bucket === 'evidence' &&
-      (await db
-        .selectFrom('evidences')
-        .select('id')
-        .where('storage_key', '=', i.storage_key)
-        .executeTakeFirst());
-    if (!named) {
+    if (!(await namedByRow(db, i.bucket as BucketName, i.storage_key))) {
       await storage.bucket(i.bucket as BucketName).delete(i.storage_key);
       deleted++;
     }
     await clearIntent(db, i.bucket as BucketName, i.storage_key);
   }
   return deleted;
+}
+
+/**
+ * Undoes the store of `key` announced in `bucketName` when its save failed (the copy or the transaction): deletes the
+ * object unless a row names it (a commit whose acknowledgement was lost), then the intent. Never throws: when either
+ * step fails, what is left (the intent, maybe the object) is the sweep's.
+ */
+export async function withdrawObject(
+  db: Kysely<Database>,
+  bucket: FileBucket,
+  bucketName: BucketName,
+  key: string,
+): Promise<void> {
+  try {
+    if (!(await namedByRow(db, bucketName, key))) await bucket.delete(key);
+    await clearIntent(db, bucketName, key);
+  } catch {
+    // left to files.sweep
+  }
+}
+
+/** True when a row names `key` of `bucket` (only evidence objects have rows to check). */
+async function namedByRow(db: Kysely<Database>, bucket: BucketName, key: string): Promise<boolean> {
+  if (bucket !== 'evidence') return false;
+  const row = await db.selectFrom('evidences').select('id').where('storage_key', '=', key).executeTakeFirst();
+  return row !== undefined;
 }
