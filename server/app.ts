@@ -10,7 +10,6 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'f
 import Fastify from 'fastify';
 import compress from '@fastify/compress';
 import httpProxy from '@fastify/http-proxy';
-import rateLimit from '@fastify/rate-limit';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
 import { ApiCode, fail } from '../contract/envelope.ts';
@@ -38,6 +37,7 @@ import {
 import { addSecurityHeaders } from './security-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 import { AccessLogController } from '../platform/core/access-log.ts';
+import { registerRateLimits } from './rate-limit.ts';
 import { stripBasePath, withBasePath } from './base-path.ts';
 
 /** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
@@ -217,8 +217,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     lingerOnEarlyAnswer(request.raw, reply.raw, (name, value) => reply.header(name, value));
     return payload;
   });
-  // Registered once so that an area can opt in with `config: { rateLimit: { max, timeWindow } }` on a route.
-  await app.register(rateLimit, { global: false });
+  // Per-IP limit of logins, captcha/SMS and public lookups, shared through Redis (server/rate-limit.ts).
+  await registerRateLimits(app);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (issue 15 point 4).
