@@ -10,10 +10,12 @@
  *   (platform/files/intents.ts) exactly the named ones remain;
  * - each recurring job's chain is single (pg-boss: at most one queued and one running run per task) and alive;
  * - the payment is credited exactly once.
- * Limits are counted in the database (decision 040), so they need no Redis.
+ * The business limits are counted in the database (decision 040): failed logins through both gateways meet one. The
+ * gateways' front-line per-IP limit is counted in Redis (127.0.0.1:6379, REDIS_URL; decision 048): lookups through
+ * both gateways spend one budget.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { rmSync } from 'node:fs';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -21,12 +23,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountMsg } from '../../contract/account-codes.ts';
 import { BillingPaths, PayType, type PayData } from '../../contract/billing.ts';
+import { ApiCode } from '../../contract/envelope.ts';
 import {
   EvidencePaths,
   type DownloadData,
   type EvidenceView,
   type SaveEvidenceData,
 } from '../../contract/evidence.ts';
+import { Msg } from '../../contract/messages.ts';
+import { VerifyMsg, VerifyPaths } from '../../contract/verify.ts';
 import { openDatabase } from '../../platform/db/database.ts';
 import { S3FileStorage } from '../../platform/files/s3-storage.ts';
 import { sweepIntents } from '../../platform/files/intents.ts';
@@ -46,6 +51,14 @@ import { createTestDatabase } from '../support/platform.ts';
 import { startS3 } from '../support/s3.ts';
 
 const INTERNAL_KEY = 'crash-test-internal-key-0123456789abcdef';
+/**
+ * The gateways' RATE_LIMIT_PER_MINUTE (server/rate-limit.ts): each group of requests gets this many a minute per
+ * client IP. Above the 14 logins of the test, below the platform's own 30 lookups a minute (so a refused lookup is
+ * the gateways' refusal, HTTP 429, not the platform's envelope).
+ */
+const GATEWAY_LIMIT = 20;
+/** This run's Redis keys (runs and other suites do not share counters). */
+const RATE_LIMIT_NAMESPACE = `cz-crash-${randomUUID()}:`;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('two gateways and two platforms, killed mid-upload', () => {
@@ -90,6 +103,10 @@ describe('two gateways and two platforms, killed mid-upload', () => {
       INTERNAL_API_KEY: INTERNAL_KEY,
       SESSION_SECRET,
       LOG_LEVEL: 'silent',
+      // the front-line per-IP limit, shared by both gateways through Redis
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      RATE_LIMIT_PER_MINUTE: String(GATEWAY_LIMIT),
+      RATE_LIMIT_NAMESPACE,
     };
     gateways[i] = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore' });
     await whenHealthy(`${base(i)}/healthz`);
@@ -173,6 +190,30 @@ describe('two gateways and two platforms, killed mid-upload', () => {
     for (let n = 0; n < 10; n++) expect((await login(n % 2, 'wrong-password', stranger)).code).not.toBe(200);
     const locked = await login(1, 'wrong-password', stranger);
     expect(locked.msg).toBe(AccountMsg.loginLocked(15));
+
+    // the gateways' per-IP limit counts across both (Redis): GATEWAY_LIMIT lookups, half through each, reach the
+    // platform; the next one is refused by either gateway, though neither alone saw more than half the budget
+    const lookup = (i: number) =>
+      fetch(`${base(i)}${VerifyPaths.bqno}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ no: 'BQ20260101000000000000000000' }),
+      });
+    for (let n = 0; n < GATEWAY_LIMIT; n++) {
+      const res = await lookup(n % 2);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Envelope).msg).toBe(VerifyMsg.evidenceNumberNotFound);
+      if (n === GATEWAY_LIMIT - 1) expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
+    }
+    for (const i of [0, 1]) {
+      const refused = await lookup(i);
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({
+        code: ApiCode.TOO_MANY_REQUESTS,
+        msg: Msg.tooManyRequests,
+        data: null,
+      });
+    }
 
     const token = (await login(0)).data.token;
     const pointsBefore = (await login(1)).data.userInfo.points;
