@@ -190,6 +190,8 @@ function server(port: number, extra?: Record<string, string>) {
       LOG_LEVEL: 'warn',
       // every spec registers its users from one loopback address
       SMS_MAX_PER_IP_HOUR: '100000',
+      // …and logs in and looks up far more often than a person: the gateway's per-IP limit (server/rate-limit.ts)
+      RATE_LIMIT_PER_MINUTE: '100000',
       // no background certificate renders competing with the browser for the CI machine's two cores
       PDF_RENDER_AHEAD: '0',
       NOTARY_OFFICE: '测试市公证处',

@@ -67,6 +67,8 @@ export interface BuildServerOptions {
   pdf?: PdfConfig;
   /** Prometheus metrics to count every answer into (server/metrics.ts); none when absent. */
   metrics?: GatewayMetrics;
+  /** The environment (secret files read) settings not in GatewayConfig come from (the rate limit); default `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -218,7 +220,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     return payload;
   });
   // Per-IP limit of logins, captcha/SMS and public lookups, shared through Redis (server/rate-limit.ts).
-  await registerRateLimits(app);
+  await registerRateLimits(app, opts.env);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (issue 15 point 4).

@@ -147,6 +147,7 @@ export async function startServer(
       upstreamUrl,
       internalKey,
       loggerInstance: logger,
+      env,
       pdf,
       ...(metrics ? { metrics } : {}),
     });
