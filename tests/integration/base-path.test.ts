@@ -5,7 +5,6 @@
  * the API and health under the prefix, and — crawling every page a user and an operator can reach by links — that
  * no page links, posts, refreshes or loads anything outside the prefix, and none fails.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,6 +19,7 @@ import {
   type Envelope,
   type Whole,
 } from '../support/integration.ts';
+import { createOperatorAt } from '../support/operators.ts';
 import { OUTSIDE_PREFIX_TEXT, startReverseProxy } from '../support/reverse-proxy.ts';
 
 const PREFIX = '/cunzheng';
@@ -180,22 +180,7 @@ describe('under BASE_PATH behind a reverse proxy', () => {
   }, 120_000);
 
   it('keeps the operator console under the prefix', async () => {
-    const username = `op-${randomBytes(4).toString('hex')}`;
-    const password = `pw-${randomBytes(8).toString('hex')}`;
-    execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'platform/ops/cli.ts',
-        'create',
-        username,
-        password,
-        '--roles',
-        'reviewer,finance,notary,admin',
-      ],
-      { env: { ...process.env, DATA_DIR: whole.dataDir, APP_ENV: 'test' }, encoding: 'utf8' },
-    );
+    const { username, password } = createOperatorAt(whole.dataDir, 'reviewer,finance,notary,admin');
     const jar = new CookieJar();
     const form = await fetch(`${site}/ops/login`);
     jar.take(form.headers);

@@ -4,12 +4,12 @@
  * it, preserve files, read ZIPs, set a user's verification state and create operators. The login fixtures are in
  * ./e2e-fixtures.ts.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import yauzl from 'yauzl';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
+import { createOperatorAt } from './operators.ts';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
 export const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
@@ -183,23 +183,7 @@ export const TINY_PNG = Buffer.from(
  * CLI's, reviewer). Returns the credentials.
  */
 export function createOperator(roles?: string): { username: string; password: string } {
-  const username = `op-${randomBytes(4).toString('hex')}`;
-  const password = `pw-${randomBytes(8).toString('hex')}`;
-  const out = execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'platform/ops/cli.ts',
-      'create',
-      username,
-      password,
-      ...(roles ? ['--roles', roles] : []),
-    ],
-    { env: { ...process.env, DATA_DIR: dataDir(), APP_ENV: 'test' }, encoding: 'utf8' },
-  );
-  expect(out).toContain(`operator ${username} created`);
-  return { username, password };
+  return createOperatorAt(dataDir(), roles);
 }
 
 /**
