@@ -7,15 +7,17 @@
  *   original's size, which autocannon in this process would hold up; a temp directory removed at the end);
  * - two platform processes as `npm run start:platform` runs them (bench/support/scale-processes.ts), on that
  *   database and bucket (STORAGE_URL=s3://…, S3_*), sharing a temp DATA_DIR for their keys, with one INTERNAL_API_KEY;
- * - two gateway processes as `npm start` runs them (bench/support/process.ts), each with UPSTREAM_URL at its own
- *   platform and the same INTERNAL_API_KEY.
+ * - three gateway processes as `npm start` runs them (bench/support/process.ts), with the same INTERNAL_API_KEY:
+ *   A and C with UPSTREAM_URL at platform A, B at platform B.
  *
- * One platform per gateway: a gateway and its platform are the unit that is added, as in
- * tests/integration/scale-out.test.ts, so that the second gateway does not funnel its calls into the first one's
- * platform (one event loop) and the 2-gateway figure measures two whole stacks. The "1 gateway" configuration drives
- * gateway A (and so platform A) alone while B and its platform stay up idle (the platform's job queue polls the
- * database once a second, nothing more), so that both configurations run on the same warm processes and rounds can
- * alternate without restarts: round after round (5), the order of the two configurations alternating, each measures
+ * Three configurations, measured on the same warm processes (the ones a configuration does not drive stay up idle:
+ * the platforms' job queues poll the database once a second, nothing more), so that rounds can interleave without
+ * restarts:
+ * - "1 gateway + 1 platform": gateway A alone;
+ * - "2 gateways + 1 platform": A and C, the load split evenly: the issue's second gateway process;
+ * - "2 gateways + 2 platforms": A and B, a second whole gateway + platform pair, as tests/integration/scale-out.test.ts
+ *   runs them.
+ * Round after round (5), the order of the configurations reversing each time, each measures
  * - uploads: `UPLOADS` uploads of a generated 4 MiB file through `POST /api/data/save` (multipart, streamed, bearer
  *   token), `CLIENTS` at a time, client i sending to gateway i mod n; MiB/s from the first byte sent to the last
  *   answer; every answer must carry the file's SHA-256;
@@ -24,21 +26,26 @@
  * Certificate PDFs are not rendered ahead (PDF_RENDER_AHEAD=0): the uploads would otherwise start a Chromium render
  * each in the gateways, and this bench measures the upload path and the page (bench:pdf measures the PDFs).
  *
- * Goal (printed PASS/MISS): ratio 2 gateways ÷ 1 gateway ≥ 0.95 for both rows. This machine has 2 cores, which the one
- * gateway + platform pair, PostgreSQL, s3rver and this client already share: a second pair gets no core of its own, so
- * a doubling is impossible here; what the goal checks is that the second pair costs nothing (no shared lock, no
- * duplicated work, no contention in the database or the store), 0.95 allowing the run-to-run noise of the medians.
- * On a machine with more cores the same bench shows what the second pair adds.
+ * Goal (printed PASS/MISS, issue 18 "on this 2-core machine the goal is no loss from the second process, not a
+ * doubling"): "2 gateways + 1 platform" ÷ "1 gateway + 1 platform" ≥ 0.95 for both rows, 0.95 allowing the run-to-run
+ * noise of the medians. This machine has 2 cores, which one gateway, its platform, PostgreSQL, s3rver and this client
+ * already share: a second process gets no core of its own, so a doubling is impossible here; what the goal checks is
+ * that the second gateway costs nothing (no shared lock, no duplicated work, no contention in the database, the store
+ * or the shared rate limits). The whole second pair is printed beside it with its ratio and no goal: with seven busy
+ * processes on two cores every process's CPU per operation grows (context switches, caches, smaller batches per
+ * event-loop turn), which the per-process breakdown shows; on a machine with more cores the same bench shows what
+ * the second pair adds.
  *
- * Prints a table (median of the rounds, spread of the per-round ratios) and the machine with its load average. Beside
- * each rate: the CPU time the stack's processes (both gateways, both platforms, s3rver; PostgreSQL's backends not
- * counted) spent per upload or request, read from /proc: on a machine shared with other work, whose load moves the
- * rates from round to round, it is the steadier sign of what a second pair costs.
+ * Prints a table (median of the rounds, spread of the per-round ratios), the CPU time per upload or request of each
+ * process, and the machine with its load average. Beside each rate: the CPU time the stack's processes (the
+ * gateways, the platforms, s3rver; PostgreSQL and the client are in the breakdown only) spent per upload or request,
+ * read from /proc: on a machine shared with other work, whose load moves the rates from round to round, it is the
+ * steadier sign of what a configuration costs.
  * The exit code is 0 unless a process fails to start or a request fails.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -63,7 +70,7 @@ const CLIENTS = 4;
 const SECONDS = 8;
 const CONNECTIONS = 10;
 const WARM_SECONDS = 2;
-/** Least ratio 2 gateways ÷ 1 gateway (see the header: no loss from the second process). */
+/** Least ratio "2 gateways + 1 platform" ÷ "1 gateway + 1 platform" (see the header: no loss from the second process). */
 const GOAL = 0.95;
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -85,17 +92,50 @@ interface Measured {
   p99?: number;
 }
 
-/** A measurement with the CPU time the stack's processes spent on it, milliseconds per upload or request. */
-type Side = Measured & { cpuMs: number };
+/**
+ * A measurement with the CPU time the stack's processes spent on it, milliseconds per upload or request: `cpuMs` in
+ * all (the stack: gateways, platforms, s3rver), `byRole` each process's share and beside them PostgreSQL's processes
+ * and this bench's client (not part of `cpuMs`).
+ */
+type Side = Measured & { cpuMs: number; byRole: Record<string, number> };
+
+/** A process whose CPU time the bench reads: its role in the printed breakdown, and how to read it (seconds). */
+interface Watched {
+  role: string;
+  inStack: boolean;
+  seconds: () => number;
+}
+
+/** CPU seconds of every process named `postgres` (the server and its backends, /proc), summed. */
+function postgresSeconds(): number {
+  let sum = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        sum += cpuSecondsOf(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return sum;
+}
 
 /**
- * Runs `measure` and reads the CPU time (user + system, all threads; /proc) that the processes `pids` spent meanwhile.
+ * Runs `measure` and reads the CPU time (user + system, all threads; /proc) that the `watched` processes spent
+ * meanwhile. A backend that ends during the measurement drops out of PostgreSQL's sum (the pools keep theirs open).
  */
-async function withCpu(pids: readonly number[], measure: () => Promise<Measured>): Promise<Side> {
-  const cpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
-  const before = cpu();
+async function withCpu(watched: readonly Watched[], measure: () => Promise<Measured>): Promise<Side> {
+  const before = watched.map((w) => w.seconds());
   const m = await measure();
-  return { ...m, cpuMs: ((cpu() - before) * 1000) / m.units };
+  const byRole: Record<string, number> = {};
+  let cpuMs = 0;
+  watched.forEach((w, i) => {
+    const ms = ((w.seconds() - before[i]!) * 1000) / m.units;
+    byRole[w.role] = ms;
+    if (w.inStack) cpuMs += ms;
+  });
+  return { ...m, cpuMs, byRole };
 }
 
 /**
@@ -191,8 +231,9 @@ try {
   const platforms = starts.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   children.push(...platforms);
   for (const s of starts) if (s.status === 'rejected') throw s.reason;
+  // A and C on platform A, B on platform B (see the header)
   const gateways: Child[] = [];
-  for (const platform of platforms) {
+  for (const platform of [platforms[0]!, platforms[1]!, platforms[0]!]) {
     gateways.push(
       await startProduct({
         UPSTREAM_URL: platform.base,
@@ -202,6 +243,7 @@ try {
     );
     children.push(gateways.at(-1)!);
   }
+  const [gatewayA, gatewayB, gatewayC] = gateways as [Child, Child, Child];
   const token = await login(gateways[0]!.base);
   const evidence = await uploadEvidence(gateways[0]!.base, token, {
     title: '扩展基准证据',
@@ -213,8 +255,9 @@ try {
   const file = { path: filePath, sha256: await generateFile(filePath, UPLOAD_BYTES) };
 
   const configs = [
-    { name: '1 gateway', gateways: gateways.slice(0, 1) },
-    { name: '2 gateways', gateways },
+    { name: '1 gateway + 1 platform', gateways: [gatewayA] },
+    { name: '2 gateways + 1 platform', gateways: [gatewayA, gatewayC] },
+    { name: '2 gateways + 2 platforms', gateways: [gatewayA, gatewayB] },
   ];
   print(`warming up (${WARM_UPLOADS} uploads and ${WARM_SECONDS} s of certificate pages per configuration)…`);
   for (const c of configs) {
@@ -222,21 +265,43 @@ try {
     await pageThroughput(c.gateways, page, WARM_SECONDS);
   }
   // every process of the stack counts, the idle pair's too (its polling is a cost of running it)
-  const pids = [...children.map((c) => c.pid), s3!.pid];
+  const s3pid = s3.pid;
+  const watched: Watched[] = [
+    ...gateways.map((g, i) => ({
+      role: `gateway ${'ABC'[i]}`,
+      inStack: true,
+      seconds: () => cpuSecondsOf(g.pid),
+    })),
+    ...platforms.map((p, i) => ({
+      role: `platform ${'AB'[i]}`,
+      inStack: true,
+      seconds: () => cpuSecondsOf(p.pid),
+    })),
+    { role: 's3rver', inStack: true, seconds: () => cpuSecondsOf(s3pid) },
+    { role: 'PostgreSQL', inStack: false, seconds: postgresSeconds },
+    {
+      role: 'client',
+      inStack: false,
+      seconds: () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1e6;
+      },
+    },
+  ];
   const uploads = configs.map(() => [] as Side[]);
   const pages = configs.map(() => [] as Side[]);
   for (let round = 0; round < ROUNDS; round++) {
-    // alternate which configuration goes first, so that drift within a round favours neither
-    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    // reverse the order every round, so that drift within a round favours none
+    const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
     for (const i of order) {
-      uploads[i]!.push(await withCpu(pids, () => uploadThroughput(configs[i]!.gateways, token, file)));
+      uploads[i]!.push(await withCpu(watched, () => uploadThroughput(configs[i]!.gateways, token, file)));
     }
     for (const i of order) {
-      pages[i]!.push(await withCpu(pids, () => pageThroughput(configs[i]!.gateways, page, SECONDS)));
+      pages[i]!.push(await withCpu(watched, () => pageThroughput(configs[i]!.gateways, page, SECONDS)));
     }
     print(
       `round ${round + 1}: uploads ${uploads.map((u) => u.at(-1)!.rate.toFixed(1)).join(' / ')} MiB/s, ` +
-        `certificate page ${pages.map((p) => p.at(-1)!.rate.toFixed(0)).join(' / ')} req/s (1 / 2 gateways)`,
+        `certificate page ${pages.map((p) => p.at(-1)!.rate.toFixed(0)).join(' / ')} req/s (${configs.map((c) => c.name).join(' / ')})`,
     );
   }
 
@@ -248,22 +313,44 @@ try {
       `ms/${per}${sides[0]!.p50 === undefined ? '' : `, p50/p99 ${at('p50')}/${at('p99')} ms`}`
     );
   };
-  const row = (name: string, [one, two]: Side[][], unit: string, per: string, digits: number) => {
-    const ratios = two!.map((t, i) => t.rate / one![i]!.rate);
+  /** One table row: a measurement in one configuration, its ratio to the first and (for the goal's) PASS/MISS. */
+  const row = (name: string, all: Side[][], c: number, unit: string, per: string, digits: number) => {
+    const [one, sides] = [all[0]!, all[c]!];
+    if (c === 0) {
+      print(`| ${name} | ${configs[c]!.name} | ${cell(sides, unit, per, digits)} | 1 | |`);
+      return;
+    }
+    const ratios = sides.map((t, i) => t.rate / one[i]!.rate);
     const ratio = median(ratios);
+    const goal = c === 1 ? `≥ ${GOAL} ${ratio >= GOAL ? 'PASS' : 'MISS'}` : 'reported';
     print(
-      `| ${name} | ${cell(one!, unit, per, digits)} | ${cell(two!, unit, per, digits)} | ${ratio.toFixed(2)} ` +
-        `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ≥ ${GOAL} ` +
-        `${ratio >= GOAL ? 'PASS' : 'MISS'} |`,
+      `| ${name} | ${configs[c]!.name} | ${cell(sides, unit, per, digits)} | ${ratio.toFixed(2)} ` +
+        `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${goal} |`,
     );
   };
   print('');
-  print(
-    '| PostgreSQL + S3 (s3rver) | 1 gateway + 1 platform | 2 gateways + 2 platforms | ratio (spread) | goal |',
-  );
+  print('| PostgreSQL + S3 (s3rver) | configuration | median (CPU per operation) | ratio (spread) | goal |');
   print('|---|---|---|---|---|');
-  row(`uploads of 4 MiB, ${CLIENTS} clients`, uploads, 'MiB/s', 'upload', 1);
-  row(`certificate page, ${CONNECTIONS} connections`, pages, 'req/s', 'request', 0);
+  for (const c of configs.keys())
+    row(`uploads of 4 MiB, ${CLIENTS} clients`, uploads, c, 'MiB/s', 'upload', 1);
+  for (const c of configs.keys())
+    row(`certificate page, ${CONNECTIONS} connections`, pages, c, 'req/s', 'request', 0);
+  print('');
+  print(
+    `CPU ms per upload / request by process, median of the rounds (${configs.map((c) => c.name).join(' → ')}):`,
+  );
+  const breakdown = (name: string, all: Side[][]) =>
+    print(
+      `  ${name}: ` +
+        watched
+          .map(
+            ({ role }) =>
+              `${role} ${all.map((sides) => median(sides.map((s) => s.byRole[role]!)).toFixed(2)).join(' → ')}`,
+          )
+          .join(', '),
+    );
+  breakdown('uploads', uploads);
+  breakdown('certificate page', pages);
   print('');
   print(
     machineLine(

@@ -62,6 +62,10 @@ export function openDatabase(
   const pool = new pg.Pool({
     connectionString: target.url,
     max: 10,
+    // Idle connections live 5 minutes instead of pg's 10 s: a new connection is a forked PostgreSQL backend whose
+    // catalog caches start cold, and with 10 s the pools dropped and reopened them between bursts of load
+    // (bench:scale saw backends come and go within one 8 s measurement).
+    idleTimeoutMillis: 300_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === PG_INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as never,
