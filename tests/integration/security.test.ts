@@ -100,6 +100,26 @@ describe.sequential('hardening A on the embedded default', () => {
     expect(login.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('marks anonymous /api answers no-store unless the route declares them cacheable (a login token among them)', async () => {
+    // RFC 6749 §5.1: an answer carrying a token is never stored; the request itself has no credentials yet
+    const login = await fetch(`${whole.base}${AccountPaths.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mobile: DEMO_MOBILE, password: DEMO_PASSWORD }),
+    });
+    const envelope = (await login.json()) as Envelope<{ token?: string }>;
+    expect(envelope.code).toBe(200);
+    expect(envelope.data?.token).toBeTruthy();
+    expect(login.headers.get('cache-control')).toBe('no-store');
+    const captcha = await fetch(`${whole.base}${AccountPaths.imgCode}`, { method: 'POST' });
+    expect(((await captcha.json()) as Envelope).code).toBe(200);
+    expect(captcha.headers.get('cache-control')).toBe('no-store');
+    // the region tree is public and says so
+    const regions = await fetch(`${whole.base}/api/User/district`);
+    expect(((await regions.json()) as Envelope).code).toBe(200);
+    expect(regions.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
+  });
+
   it('leaves anonymous public answers and hashed assets cacheable', async () => {
     const health = await fetch(`${whole.base}/healthz`);
     await health.body?.cancel();
