@@ -156,3 +156,22 @@ test('unknown paths show the 404 page with a way home', async ({ page }) => {
   await page.getByRole('link', { name: '返回首页' }).click();
   await expect(page).toHaveURL(/:\d+\/$/);
 });
+
+test('a data request refused by the rate limit (JavaScript on) shows 操作过于频繁，请稍后再试', async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, 'without JavaScript the gateway answers the form post with its own 429 page');
+  await page.goto('/login');
+  // the gateway's answer to a limited request (server/rate-limit.ts): 429, its short HTML page, no React Router header
+  await page.route('**/login.data*', (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '60' },
+      body: '<!doctype html><html lang="zh-CN"><body><h1>操作过于频繁，请稍后再试</h1></body></html>',
+    }),
+  );
+  await loginViaForm(page, DEMO.mobile, DEMO.password);
+  await expect(page.getByRole('heading', { level: 1, name: '操作过于频繁，请稍后再试' })).toBeVisible();
+  await expect(page.getByRole('link', { name: '重试' })).toHaveAttribute('href', '/login');
+});
