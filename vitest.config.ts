@@ -14,9 +14,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Test files share their fork's module registry instead of re-importing every module per file (import time
-    // 40 s → 6 s, the suite 91 s → 61 s on 2 cores). Safe here: no test mocks modules or stubs globals, and only
-    // server/rate-limit.test.ts writes process.env (RATE_LIMIT_* and REDIS_URL, stubbed for one buildServer call and
-    // restored before it returns); each suite starts its own servers and databases (tests/support).
+    // 40 s → 6 s, the suite 91 s → 61 s on 2 cores). Safe here: no test mocks modules, stubs globals or writes
+    // process.env; each suite starts its own servers and databases (tests/support).
     isolate: false,
     // Every suite's gateways see clients from 127.0.0.1 only, and suites log in and look up far more often than a
     // person does: the gateway's per-IP limit (server/rate-limit.ts, default 60 a minute) is set high for them.

@@ -255,9 +255,10 @@ try {
   const file = { path: filePath, sha256: await generateFile(filePath, UPLOAD_BYTES) };
 
   const configs = [
-    { name: '1 gateway + 1 platform', gateways: [gatewayA] },
-    { name: '2 gateways + 1 platform', gateways: [gatewayA, gatewayC] },
-    { name: '2 gateways + 2 platforms', gateways: [gatewayA, gatewayB] },
+    { name: '1 gateway + 1 platform', gateways: [gatewayA], goal: false },
+    // the goal's configuration: the second gateway process (see the header)
+    { name: '2 gateways + 1 platform', gateways: [gatewayA, gatewayC], goal: true },
+    { name: '2 gateways + 2 platforms', gateways: [gatewayA, gatewayB], goal: false },
   ];
   print(`warming up (${WARM_UPLOADS} uploads and ${WARM_SECONDS} s of certificate pages per configuration)…`);
   for (const c of configs) {
@@ -322,7 +323,7 @@ try {
     }
     const ratios = sides.map((t, i) => t.rate / one[i]!.rate);
     const ratio = median(ratios);
-    const goal = c === 1 ? `≥ ${GOAL} ${ratio >= GOAL ? 'PASS' : 'MISS'}` : 'reported';
+    const goal = configs[c]!.goal ? `≥ ${GOAL} ${ratio >= GOAL ? 'PASS' : 'MISS'}` : 'reported';
     print(
       `| ${name} | ${configs[c]!.name} | ${cell(sides, unit, per, digits)} | ${ratio.toFixed(2)} ` +
         `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${goal} |`,

@@ -13,7 +13,7 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountPaths } from '../contract/account.ts';
 import { ApiCode } from '../contract/envelope.ts';
 import { EvidencePaths } from '../contract/evidence.ts';
@@ -95,29 +95,19 @@ describe('gateway rate limit', () => {
   let upstream: Awaited<ReturnType<typeof startUpstream>>;
   const open: FastifyInstance[] = [];
 
-  /**
-   * A gateway built by `buildServer` with these rate-limit variables. buildServer reads them from `process.env`
-   * (server/app.ts passes no environment), so they are stubbed for the build only and restored before it returns.
-   */
+  /** A gateway built by `buildServer` with these rate-limit variables as its environment. */
   async function gateway(
     env: { RATE_LIMIT_PER_MINUTE: string; REDIS_URL?: string; RATE_LIMIT_NAMESPACE?: string },
     logger?: ReturnType<typeof logSink>['logger'],
   ): Promise<FastifyInstance> {
-    vi.stubEnv('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE);
-    vi.stubEnv('REDIS_URL', env.REDIS_URL);
-    vi.stubEnv('REDIS_URL_FILE', undefined);
-    vi.stubEnv('RATE_LIMIT_NAMESPACE', env.RATE_LIMIT_NAMESPACE);
-    try {
-      const app = await buildServer(testConfig(), {
-        upstreamUrl: upstream.url,
-        build: false,
-        ...(logger ? { loggerInstance: logger } : { logger: false }),
-      });
-      open.push(app);
-      return app;
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    const app = await buildServer(testConfig(), {
+      upstreamUrl: upstream.url,
+      build: false,
+      env,
+      ...(logger ? { loggerInstance: logger } : { logger: false }),
+    });
+    open.push(app);
+    return app;
   }
 
   const post = (app: FastifyInstance, url: string, remoteAddress = '198.51.100.7') =>

@@ -12,20 +12,23 @@ import { announceObject, sweepIntents, withdrawObject } from './intents.ts';
 import { discardTemp, receiveToTemp } from './temp.ts';
 
 forEachDialect('file intents', (h) => {
+  /** Uploads `bytes` random bytes as the demo user through the API; @returns the saved evidence's row (its storage key). */
+  const savedObject = async (bytes: number, fileName: string, title: string) => {
+    const token = await login(h.app, '13800138000', 'demo1234');
+    const saved = await upload<{ baoquan: string }>(h.app, token, randomBytes(bytes), fileName, { title });
+    expect(saved.code).toBe(200);
+    return h.app.pdb.db
+      .selectFrom('evidences')
+      .select('storage_key')
+      .where('baoquan', '=', saved.data.baoquan)
+      .executeTakeFirstOrThrow();
+  };
+
   describe('evidence objects', () => {
     it('a committed save leaves no intent; a crashed one is swept; a named object is kept', async () => {
-      const token = await login(h.app, '13800138000', 'demo1234');
-      const saved = await upload<{ baoquan: string }>(h.app, token, randomBytes(2048), 'kept.bin', {
-        title: '留存',
-      });
-      expect(saved.code).toBe(200);
+      const named = await savedObject(2048, 'kept.bin', '留存');
       const { db } = h.app.pdb;
       expect(await db.selectFrom('file_intents').selectAll().execute()).toEqual([]);
-      const named = await db
-        .selectFrom('evidences')
-        .select('storage_key')
-        .where('baoquan', '=', saved.data.baoquan)
-        .executeTakeFirstOrThrow();
 
       // what a process killed between the move and the commit leaves: the intent and the object, no row
       const bucket = h.app.files.bucket('evidence');
@@ -41,17 +44,8 @@ forEachDialect('file intents', (h) => {
     });
 
     it("a failed save's withdrawal deletes its object and intent, but never an object a row names", async () => {
-      const token = await login(h.app, '13800138000', 'demo1234');
-      const saved = await upload<{ baoquan: string }>(h.app, token, randomBytes(1024), 'named.bin', {
-        title: '已提交',
-      });
-      expect(saved.code).toBe(200);
+      const named = await savedObject(1024, 'named.bin', '已提交');
       const { db } = h.app.pdb;
-      const named = await db
-        .selectFrom('evidences')
-        .select('storage_key')
-        .where('baoquan', '=', saved.data.baoquan)
-        .executeTakeFirstOrThrow();
       const bucket = h.app.files.bucket('evidence');
       await announceObject(db, 'evidence', 'zz/WITHDRAWN00001');
       await bucket.put('zz/WITHDRAWN00001', Readable.from([randomBytes(64)]));

@@ -34,7 +34,7 @@ const site = http.createServer((req, res) => {
  */
 const CAPTURE_TEST_TIMEOUT_MS = 120_000;
 
-describe.skipIf(!hasChromium())('process capture', () => {
+describe.skipIf(!hasChromium())('process capture', { timeout: CAPTURE_TEST_TIMEOUT_MS }, () => {
   let browser: Browser;
   let dir: string;
   let port: number;
@@ -58,72 +58,64 @@ describe.skipIf(!hasChromium())('process capture', () => {
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  it(
-    'replays five steps into a playable video with a log line and a screenshot each',
-    async () => {
-      const result = await captureProcess(
-        browser,
-        [
-          { action: 'visit', url: `http://127.0.0.1:${port}/` },
-          { action: 'type', target: '#q', text: '存证' },
-          { action: 'click', target: '下一页' },
-          { action: 'scroll', pixels: 400 },
-          { action: 'screenshot' },
-        ],
-        opts(),
-      );
-      expect(result.steps.map((s) => [s.n, s.action, s.ok])).toEqual([
-        [1, 'visit', true],
-        [2, 'type', true],
-        [3, 'click', true],
-        [4, 'scroll', true],
-        [5, 'screenshot', true],
-      ]);
-      expect(result.steps[2]!.url).toBe(`http://127.0.0.1:${port}/next`);
-      expect(result.steps[1]!.detail).toBe('#q：存证');
+  it('replays five steps into a playable video with a log line and a screenshot each', async () => {
+    const result = await captureProcess(
+      browser,
+      [
+        { action: 'visit', url: `http://127.0.0.1:${port}/` },
+        { action: 'type', target: '#q', text: '存证' },
+        { action: 'click', target: '下一页' },
+        { action: 'scroll', pixels: 400 },
+        { action: 'screenshot' },
+      ],
+      opts(),
+    );
+    expect(result.steps.map((s) => [s.n, s.action, s.ok])).toEqual([
+      [1, 'visit', true],
+      [2, 'type', true],
+      [3, 'click', true],
+      [4, 'scroll', true],
+      [5, 'screenshot', true],
+    ]);
+    expect(result.steps[2]!.url).toBe(`http://127.0.0.1:${port}/next`);
+    expect(result.steps[1]!.detail).toBe('#q：存证');
 
-      const wacz = await checkWacz(result.wacz);
-      expect(wacz.problems).toEqual([]);
-      for (let n = 1; n <= 5; n++) expect(wacz.entries).toContain(`capture/step-${n}.png`);
-      const video = path.join(dir, 'video.webm');
-      await fsp.writeFile(video, wacz.read('capture/process.webm'));
-      const probe = execFileSync(
-        'ffprobe',
-        ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name', '-of', 'json', video],
-        { encoding: 'utf8' },
-      );
-      const info = JSON.parse(probe) as { format: { duration: string }; streams: { codec_name: string }[] };
-      expect(Number(info.format.duration)).toBeGreaterThan(0);
-      expect(info.streams[0]!.codec_name).toMatch(/vp8|vp9/);
-      const log = JSON.parse(wacz.read('capture/capture.json').toString()) as {
-        steps: unknown[];
-        video: string;
-      };
-      expect(log.steps).toHaveLength(5);
-      expect(log.video).toBe('capture/process.webm');
-      expect(
-        wacz.records.some((r) => r.type === 'response' && r.url === `http://127.0.0.1:${port}/next`),
-      ).toBe(true);
-    },
-    CAPTURE_TEST_TIMEOUT_MS,
-  );
+    const wacz = await checkWacz(result.wacz);
+    expect(wacz.problems).toEqual([]);
+    for (let n = 1; n <= 5; n++) expect(wacz.entries).toContain(`capture/step-${n}.png`);
+    const video = path.join(dir, 'video.webm');
+    await fsp.writeFile(video, wacz.read('capture/process.webm'));
+    const probe = execFileSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'format=duration:stream=codec_name', '-of', 'json', video],
+      { encoding: 'utf8' },
+    );
+    const info = JSON.parse(probe) as { format: { duration: string }; streams: { codec_name: string }[] };
+    expect(Number(info.format.duration)).toBeGreaterThan(0);
+    expect(info.streams[0]!.codec_name).toMatch(/vp8|vp9/);
+    const log = JSON.parse(wacz.read('capture/capture.json').toString()) as {
+      steps: unknown[];
+      video: string;
+    };
+    expect(log.steps).toHaveLength(5);
+    expect(log.video).toBe('capture/process.webm');
+    expect(wacz.records.some((r) => r.type === 'response' && r.url === `http://127.0.0.1:${port}/next`)).toBe(
+      true,
+    );
+  });
 
-  it(
-    'logs a step that cannot be done and stops there',
-    async () => {
-      const result = await captureProcess(
-        browser,
-        [
-          { action: 'visit', url: `http://127.0.0.1:${port}/` },
-          { action: 'type', target: '#missing', text: 'x' },
-          { action: 'screenshot' },
-        ],
-        { ...opts(), timeoutMs: 1500 },
-      );
-      expect(result.steps.map((s) => s.ok)).toEqual([true, false]);
-      expect(result.steps[1]!.error).toMatch(/^第 2 步（输入文字）无法完成：/);
-      expect((await checkWacz(result.wacz)).problems).toEqual([]);
-    },
-    CAPTURE_TEST_TIMEOUT_MS,
-  );
+  it('logs a step that cannot be done and stops there', async () => {
+    const result = await captureProcess(
+      browser,
+      [
+        { action: 'visit', url: `http://127.0.0.1:${port}/` },
+        { action: 'type', target: '#missing', text: 'x' },
+        { action: 'screenshot' },
+      ],
+      { ...opts(), timeoutMs: 1500 },
+    );
+    expect(result.steps.map((s) => s.ok)).toEqual([true, false]);
+    expect(result.steps[1]!.error).toMatch(/^第 2 步（输入文字）无法完成：/);
+    expect((await checkWacz(result.wacz)).problems).toEqual([]);
+  });
 });
