@@ -60,6 +60,15 @@ forEachDialect(
       const signed = new pkijs.SignedData({ schema: info.content });
       expect(signed.encapContentInfo.eContent).toBeUndefined(); // detached
       expect(signed.certificates).toHaveLength(2);
+      // The chain goes into the CMS as the very bytes the bundle holds (signer first), not a re-encoding.
+      const chain = await get<SigningCertificatesData>(h.app, SigningPaths.certificates);
+      const chainDer = (
+        chain.data.pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+      ).map((pem) => Buffer.from(pem.replace(/-----[A-Z ]+-----|\s/g, ''), 'base64'));
+      expect(chainDer).toHaveLength(2);
+      expect(
+        signed.certificates!.map((c) => Buffer.from((c as pkijs.Certificate).toSchema().toBER(false))),
+      ).toEqual(chainDer);
       const attrs = signed.signerInfos[0]!.signedAttrs!.attributes.map((a) => a.type);
       expect(attrs).toEqual([
         '1.2.840.113549.1.9.3', // content-type
