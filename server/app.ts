@@ -24,7 +24,8 @@ import { openApiDocument } from '../contract/open-api-document.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
-import { isSaveCall, watchSavedEvidence } from './saved-evidence.ts';
+import { isSaveCall } from './saved-evidence.ts';
+import { relayUpstreamAnswer } from './proxy-answer.ts';
 import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
 import type { PdfConfig } from './pdf/config.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
@@ -276,10 +277,11 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         // An API client's save: its certificate PDF is rendered ahead of the first visitor (server/pdf).
         onResponse: (request, reply, res) => {
           const pdf = app.hasDecorator('certificatePdf') ? app.certificatePdf : null;
-          if (pdf && res.statusCode === 200 && isSaveCall(request.method, request.url)) {
-            return reply.send(watchSavedEvidence(res.stream, (baoquan) => pdf.prerender(baoquan)));
-          }
-          return reply.send(res.stream);
+          const saved =
+            pdf && res.statusCode === 200 && isSaveCall(request.method, request.url)
+              ? (baoquan: string) => pdf.prerender(baoquan)
+              : undefined;
+          relayUpstreamAnswer(reply, res, saved);
         },
       },
     });

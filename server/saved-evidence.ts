@@ -16,6 +16,19 @@ export function isSaveCall(method: string, url: string): boolean {
 }
 
 /**
+ * The preservation number of a save answer read whole: `data.baoquan` of a success envelope (`code` 200), else
+ * null (another code, not JSON, or over {@link MAX_ANSWER_BYTES}).
+ */
+export function savedFromAnswer(body: Buffer): string | null {
+  if (body.length > MAX_ANSWER_BYTES) return null;
+  try {
+    return savedBaoquan(JSON.parse(body.toString('utf8')) as { code?: unknown });
+  } catch {
+    return null; // not an envelope: nothing to render
+  }
+}
+
+/**
  * `answer` passed through unchanged; when it is a success envelope (`code` 200) with `data.baoquan`, `onSaved`
  * gets the number after the last byte. An answer over {@link MAX_ANSWER_BYTES}, or not JSON, is passed on and
  * otherwise ignored.
@@ -30,12 +43,8 @@ export function watchSavedEvidence(answer: Readable, onSaved: (baoquan: string) 
   });
   answer.once('end', () => {
     if (bytes > MAX_ANSWER_BYTES) return;
-    try {
-      const baoquan = savedBaoquan(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code?: unknown });
-      if (baoquan !== null) onSaved(baoquan);
-    } catch {
-      // not an envelope: nothing to render
-    }
+    const baoquan = savedFromAnswer(Buffer.concat(chunks));
+    if (baoquan !== null) onSaved(baoquan);
   });
   answer.once('error', (err) => pass.destroy(err));
   answer.pipe(pass);
