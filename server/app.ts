@@ -26,6 +26,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
 import { isSaveCall } from './saved-evidence.ts';
 import { relayUpstreamAnswer } from './proxy-answer.ts';
+import { appendPageBuffering } from './page-answer.ts';
 import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
 import type { PdfConfig } from './pdf/config.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
@@ -318,6 +319,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         encodings: ['br', 'gzip', 'deflate'],
       });
       web.addHook('onSend', trimAssetHeaders);
+      web.addHook('onRoute', appendPageBuffering); // after compression's own route hook: the bytes that go out
       // Evidence a page saved gets its certificate PDF rendered ahead of its first visitor (server/pdf).
       const evidenceSaved = web.hasDecorator('certificatePdf')
         ? (baoquan: string) => web.certificatePdf.prerender(baoquan)

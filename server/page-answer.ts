@@ -1,0 +1,59 @@
+/**
+ * Pages and data answers go out as one buffer (issue 11 point 1; docs/decisions/032 "Stream replies").
+ *
+ * React Router's answer reaches Fastify as a stream (the adapter wraps the web `Response` body in a `Readable`), and
+ * @fastify/compress pipes it through a compression stream. The document is complete before the first byte goes out
+ * anyway (app/entry.server.tsx renders `onAllReady`, for browsers without JavaScript), so nothing is gained by
+ * streaming it, and Fastify's stream replies keep each request's objects alive past two young-generation
+ * collections (see server/proxy-answer.ts). This `onSend` hook, appended to each route after @fastify/compress's
+ * own (which it adds per route), reads an HTML or single-fetch data answer whole — compressed, as it goes out — and
+ * hands Fastify the bytes; files (static assets, PDFs, ZIPs) stream as before.
+ */
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+
+/** Content types read whole: documents and React Router's single-fetch data (`.data` requests). */
+const WHOLE_TYPES = /^(text\/html|text\/x-script)\b/i;
+
+/** Reads `stream` to its end with plain listeners. @throws the stream's error, or when it closes before its end */
+function readWhole(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let ended = false;
+    stream.on('data', (chunk: Buffer | string) => {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      bytes += b.length;
+      chunks.push(b);
+    });
+    stream.once('end', () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes));
+    });
+    stream.once('error', reject);
+    stream.once('close', () => {
+      if (!ended) reject(new Error('page answer closed before its end'));
+    });
+  });
+}
+
+/** Fastify `onSend` hook: see the module comment. */
+export async function bufferPageAnswer(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (!payload || typeof (payload as Readable).pipe !== 'function') return payload;
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !WHOLE_TYPES.test(type)) return payload;
+  return readWhole(payload as Readable);
+}
+
+/**
+ * Fastify `onRoute` hook: appends {@link bufferPageAnswer} to the route's `onSend` hooks. Add it after
+ * @fastify/compress is registered, so that it runs after compression's route-level hook.
+ */
+export function appendPageBuffering(route: RouteOptions): void {
+  const existing = route.onSend;
+  route.onSend = [...(Array.isArray(existing) ? existing : existing ? [existing] : []), bufferPageAnswer];
+}
