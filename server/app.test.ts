@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
@@ -232,6 +233,25 @@ describe('gateway', () => {
       clientIp: '127.0.0.1',
     });
     expect(String(res.headers['content-security-policy'])).toContain(`'nonce-${ctx.cspNonce}'`);
+  });
+
+  it('sends a page whole: compressed, with its Content-Length instead of chunks, the document intact', async () => {
+    const raw = await new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${gatewayUrl}/`, { headers: { 'accept-encoding': 'br' } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (c: Buffer) => parts.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+        })
+        .on('error', reject);
+    });
+    expect(raw.headers['content-encoding']).toBe('br');
+    expect(raw.headers['transfer-encoding']).toBeUndefined();
+    expect(raw.headers['content-length']).toBe(String(raw.body.length));
+    const plain = await gateway.inject({ method: 'GET', url: '/' });
+    const nonceless = (html: string) => html.replace(/nonce="[^"]+"/g, 'nonce=""'); // drawn per request
+    expect(nonceless(brotliDecompressSync(raw.body).toString('utf8'))).toBe(nonceless(plain.body));
+    expect(plain.body).toContain('</html>');
   });
 
   it('compresses pages and serves hashed assets as immutable', async () => {
