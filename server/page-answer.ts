@@ -11,31 +11,10 @@
  */
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { readWhole } from './proxy-answer.ts';
 
 /** Content types read whole: documents and React Router's single-fetch data (`.data` requests). */
 const WHOLE_TYPES = /^(text\/html|text\/x-script)\b/i;
-
-/** Reads `stream` to its end with plain listeners. @throws the stream's error, or when it closes before its end */
-function readWhole(stream: Readable): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let ended = false;
-    stream.on('data', (chunk: Buffer | string) => {
-      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      bytes += b.length;
-      chunks.push(b);
-    });
-    stream.once('end', () => {
-      ended = true;
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes));
-    });
-    stream.once('error', reject);
-    stream.once('close', () => {
-      if (!ended) reject(new Error('page answer closed before its end'));
-    });
-  });
-}
 
 /** Fastify `onSend` hook: see the module comment. */
 export async function bufferPageAnswer(

@@ -29,16 +29,17 @@ export interface UpstreamAnswer {
 }
 
 /**
- * Reads `stream` to its end (at most `limit` bytes), with plain listeners: an async iterator would allocate its own
- * end-of-stream machinery per answer, the very garbage this module avoids.
+ * Reads `stream` to its end, at most `limit` bytes, with plain listeners: an async iterator would allocate its own
+ * end-of-stream machinery per answer, the very garbage this module avoids. Also used for pages (server/page-answer.ts).
  * @throws the stream's error, a RangeError past `limit`, or an Error when it closes before its end
  */
-function readWhole(stream: Readable, limit: number): Promise<Buffer> {
+export function readWhole(stream: Readable, limit = Number.POSITIVE_INFINITY): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let bytes = 0;
     let ended = false;
-    stream.on('data', (chunk: Buffer) => {
+    stream.on('data', (data: Buffer | string) => {
+      const chunk = typeof data === 'string' ? Buffer.from(data) : data;
       bytes += chunk.length;
       if (bytes > limit) stream.destroy(new RangeError(`answer longer than its declared ${limit} bytes`));
       else chunks.push(chunk);
@@ -49,7 +50,7 @@ function readWhole(stream: Readable, limit: number): Promise<Buffer> {
     });
     stream.once('error', reject);
     stream.once('close', () => {
-      if (!ended) reject(new Error('upstream answer cut off'));
+      if (!ended) reject(new Error('answer closed before its end'));
     });
   });
 }
