@@ -57,8 +57,7 @@ export function readWhole(stream: Readable, limit = Number.POSITIVE_INFINITY): P
 
 /**
  * Sends `answer` on through `reply` (whose status and headers, the declared length among them, reply-from has
- * already copied); `onSaved`, when
- * given, hears the preservation number of a save answer (server/saved-evidence.ts).
+ * already copied); `onSaved`, when given, hears the preservation number of a save answer (server/saved-evidence.ts).
  */
 export function relayUpstreamAnswer(
   reply: FastifyReply<RouteGenericInterface, RawServerBase>,

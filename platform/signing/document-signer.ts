@@ -245,9 +245,8 @@ export class DocumentSigner {
     this.fingerprint = leaf.fingerprint256.replace(/:/g, '');
     this.notBefore = new Date(leaf.validFrom);
     this.notAfter = new Date(leaf.validTo);
-    this.leafCertHash = createHash('sha256')
-      .update(new Uint8Array(chain[0]!.toSchema().toBER(false)))
-      .digest();
+    // The leaf as the CMS embeds it: the DER the bundle holds (EncodedCertificate), hashed once.
+    this.leafCertHash = createHash('sha256').update(chainDer[0]!).digest();
   }
 
   /**
