@@ -19,7 +19,7 @@ import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
-import { declaresOversizeBody, guardedBody } from './proxy-body.ts';
+import { declaresOversizeBody, forwardProxied, prepareProxyBody } from './proxy-body.ts';
 import { openApiDocument } from '../contract/open-api-document.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
@@ -249,10 +249,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       return reply.code(status).send(error);
     });
     api.addHook('onSend', trimJsonHeaders); // an envelope is not a document
-    // undici may destroy the body it was given when the upstream answers early: give it a guarded copy.
-    api.addHook('preHandler', async (request) => {
-      if (request.body === request.raw) request.body = guardedBody(request.raw);
-    });
+    // A small body is read whole; a larger one goes as a guarded copy undici may destroy on an early answer.
+    api.addHook('preHandler', prepareProxyBody);
     // A JSON or form body the platform would refuse by its length is refused here, before a byte is forwarded.
     api.addHook('onRequest', async (request, reply) => {
       if (declaresOversizeBody(request.headers)) {
@@ -263,6 +261,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       upstream: upstreamUrl,
       prefix: '/api',
       rewritePrefix: `${upstreamPath}/api`,
+      handler: forwardProxied,
       undici: {
         connections: 256,
         pipelining: 1,

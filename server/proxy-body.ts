@@ -8,10 +8,17 @@
  * client saw 502 or a reset). The guard gives undici a pass-through instead: undici may destroy it; the browser's
  * stream is only unpiped and paused, and the answer goes out with `Connection: close`, so the rest of a refused
  * upload is not read.
+ *
+ * A small body (a declared length of at most {@link BUFFERED_BODY_MAX_BYTES}: every JSON call) is read whole instead
+ * and handed to undici as one buffer ({@link prepareProxyBody}, {@link forwardProxied}): undici writing a body from a
+ * stream keeps each request's objects alive past two young-generation collections, which made the gateway's
+ * collections long under load (issue 11, docs/decisions/032).
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_BODY_LIMIT_BYTES } from '../contract/envelope.ts';
+import { readWhole } from './proxy-answer.ts';
 
 /** The body types the platform parses whole (JSON, form-encoded), each bounded by `API_BODY_LIMIT_BYTES`. */
 const WHOLE_BODY_TYPES = /^\s*(application\/json|application\/x-www-form-urlencoded)\s*(;|$)/i;
@@ -55,4 +62,50 @@ export function guardedBody(raw: IncomingMessage): Readable {
   });
   raw.pipe(pass);
   return pass;
+}
+
+/** Largest declared request body (bytes) read whole by the gateway and forwarded as one buffer. */
+export const BUFFERED_BODY_MAX_BYTES = 64 * 1024;
+
+/**
+ * The `/api` scope's preHandler: a body declared with a Content-Length of at most {@link BUFFERED_BODY_MAX_BYTES}
+ * and a Content-Type is read whole into `request.body` (a Buffer); any other body becomes a {@link guardedBody}.
+ * A client that goes away while its small body is read rejects with an `ECONNRESET` error, which the proxy's error
+ * handler answers as it answers a body stream that failed (the client is gone either way).
+ */
+export async function prepareProxyBody(request: FastifyRequest): Promise<void> {
+  if (request.body !== request.raw) return;
+  const { headers } = request;
+  const length = Number(headers['content-length']);
+  const whole =
+    headers['transfer-encoding'] === undefined &&
+    headers['content-type'] !== undefined &&
+    Number.isSafeInteger(length) &&
+    length >= 0 &&
+    length <= BUFFERED_BODY_MAX_BYTES;
+  if (!whole) {
+    request.body = guardedBody(request.raw);
+    return;
+  }
+  try {
+    request.body = await readWhole(request.raw, length);
+  } catch {
+    throw Object.assign(new Error('client aborted'), { code: 'ECONNRESET' });
+  }
+}
+
+/**
+ * @fastify/http-proxy's `handler`: forwards the request with `reply.from`, handing a body read whole by
+ * {@link prepareProxyBody} over as its exact bytes and Content-Type (reply-from would `JSON.stringify` a Buffer found
+ * in `request.body`); a streamed body goes as before.
+ */
+export function forwardProxied<Options extends object>(
+  request: FastifyRequest,
+  reply: FastifyReply & { from(dest: string, options: Options): FastifyReply },
+  dest: string,
+  options: Options,
+): FastifyReply {
+  const body = request.body;
+  if (!Buffer.isBuffer(body)) return reply.from(dest, options);
+  return reply.from(dest, { ...options, body, contentType: request.headers['content-type'] });
 }
