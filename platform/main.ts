@@ -21,7 +21,7 @@ try {
 }
 const port = Number(process.env.PLATFORM_PORT ?? 3001);
 const host = process.env.PLATFORM_HOST ?? '127.0.0.1';
-const stopTracing = startTracing(process.env, 'cunzheng-platform'); // when OTEL_* asks (core/tracing.ts)
+const stopTracing = await startTracing(process.env, 'cunzheng-platform'); // when OTEL_* asks (core/tracing.ts)
 const app = await buildPlatform(config);
 await app.listen({ port, host });
 

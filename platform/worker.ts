@@ -40,7 +40,7 @@ const post = (message: PlatformWorkerMessage) => port.postMessage(message);
 
 try {
   installOutboundProxy(data.env);
-  const stopTracing = startTracing(data.env, 'cunzheng-platform');
+  const stopTracing = await startTracing(data.env, 'cunzheng-platform');
   const { app, url } = await startLoopbackPlatform(data.env, {
     loggerInstance: pino({ level: data.logLevel }).child({ part: 'platform' }),
     accessLog: data.accessLog,

@@ -94,7 +94,7 @@ export async function startServer(
   const root = opts.logger ?? pino({ level: config.logLevel });
   const logger = root.child({ part: 'gateway' });
   // traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (platform/core/tracing.ts); the platform's worker starts its own
-  const stopTracing = startTracing(env, 'cunzheng-gateway');
+  const stopTracing = await startTracing(env, 'cunzheng-gateway');
 
   let embedded: EmbeddedPlatform | null = null;
   let upstreamUrl = config.upstreamUrl;

@@ -28,18 +28,18 @@ describe('SQL spans', () => {
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  it('are off without OTEL_EXPORTER_OTLP_ENDPOINT: the dialect is untouched', () => {
+  it('are off without OTEL_EXPORTER_OTLP_ENDPOINT: the dialect is untouched', async () => {
     const dialect = new SqliteDialect({ database: {} as never });
     expect(tracedDialect(dialect, 'sqlite')).toBe(dialect);
     expect(
-      startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SDK_DISABLED: 'true' }, 'x'),
+      await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SDK_DISABLED: 'true' }, 'x'),
     ).toBeNull();
   });
 
   it.each(['sqlite', 'postgresql'] as const)(
     'cover every statement on %s, values left out',
     async (system) => {
-      stop ??= startTracing(
+      stop ??= await startTracing(
         { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' },
         'test',
       );

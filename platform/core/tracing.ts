@@ -11,13 +11,13 @@
  *
  * Personal data stays out: the request span's `url.path` is the path without its query (signed URLs, extraction
  * codes), and no header, body or bound value is recorded.
+ *
+ * The SDK, its exporter and @fastify/otel are loaded only when traces are on: ~6 MB of heap in each thread that
+ * would otherwise carry them (issue 11, docs/decisions/032); the API's no-op calls stay.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import FastifyOtelInstrumentation from '@fastify/otel';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
+import type FastifyOtelInstrumentation from '@fastify/otel';
+import type { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { FastifyInstance } from 'fastify';
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 
@@ -48,12 +48,26 @@ export function tracesEndpoint(env: Record<string, string | undefined>): string 
  * `cunzheng-platform`). A second call in the same thread keeps the first.
  * @returns a function that flushes and stops it (idempotent), or null when traces are off
  */
-export function startTracing(
+export async function startTracing(
   env: Record<string, string | undefined>,
   serviceName: string,
-): (() => Promise<void>) | null {
+): Promise<(() => Promise<void>) | null> {
   const url = tracesEndpoint(env);
   if (!url) return null;
+  if (current) return () => Promise.resolve();
+  const [
+    { default: FastifyOtel },
+    { OTLPTraceExporter },
+    { resourceFromAttributes },
+    { BatchSpanProcessor, NodeTracerProvider },
+    { ATTR_SERVICE_NAME, ATTR_URL_PATH },
+  ] = await Promise.all([
+    import('@fastify/otel'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/semantic-conventions'),
+  ]);
   if (current) return () => Promise.resolve();
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   const provider = new NodeTracerProvider({
@@ -65,7 +79,7 @@ export function startTracing(
     ],
   });
   provider.register(); // the global provider, W3C trace-context propagation, AsyncLocalStorage context
-  const fastify = new FastifyOtelInstrumentation({
+  const fastify = new FastifyOtel({
     // a span per request and per handler; one per lifecycle hook would multiply the volume by ten
     instrumentHooks: false,
     requestHook: (span, request) => span.setAttribute(ATTR_URL_PATH, request.url.split('?')[0]!),

@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import { ApiCode } from '../../contract/envelope.ts';
 import { EvidenceMsg, PropertyRowsLimits } from '../../contract/evidence.ts';
 import { ApiError } from '../core/errors.ts';
@@ -109,6 +108,8 @@ export function cellText(value: unknown): string {
 
 /** Streams the first worksheet of the XLSX at `file` into the writer. */
 export async function readXlsx(file: string, w: RowSink): Promise<void> {
+  // Loaded on first use: exceljs is ~8.5 MB of heap the platform would otherwise carry (issue 11, decision 032).
+  const { default: ExcelJS } = await import('exceljs');
   const input = fs.createReadStream(file);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: 'emit',

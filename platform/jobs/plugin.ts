@@ -17,7 +17,7 @@ import { reconcilePending } from '../billing/reconcile.ts';
 import { requireRole } from '../ops/auth.ts';
 import { sweepIntents } from '../files/intents.ts';
 import { pollOpenCertifications } from '../kyc/face.ts';
-import { PgBossJobQueue, type PgQueueOptions } from './pg-queue.ts';
+import type { PgQueueOptions } from './pg-queue.ts';
 import type { JobQueue, RecurringTask } from './queue.ts';
 import { SqliteJobQueue } from './sqlite-queue.ts';
 
@@ -88,7 +88,7 @@ export const jobsPlugin = fp(async (app: FastifyInstance, opts: JobsPluginOption
   const { database } = app.config;
   const queue: JobQueue =
     database.dialect === 'postgres'
-      ? new PgBossJobQueue(database.url, log, opts.pg)
+      ? new (await import('./pg-queue.ts')).PgBossJobQueue(database.url, log, opts.pg) // pg-boss only on PostgreSQL
       : new SqliteJobQueue(app.pdb.db, log);
   app.decorate('jobs', queue);
   app.addHook('onReady', async () => queue.start(platformTasks(app)));

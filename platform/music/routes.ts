@@ -6,7 +6,6 @@
  * (`evidences.work_json`) for the certificate (music/certificate-music.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { parseFile } from 'music-metadata';
 import { ApiCode, ok } from '../../contract/envelope.ts';
 import { EvidenceMsg } from '../../contract/evidence.ts';
 import { Msg } from '../../contract/messages.ts';
@@ -24,6 +23,8 @@ import { fileUploadLimits, saveUploadedFile } from '../evidence/save.ts';
 /** Duration and format of the audio file at `path` (music-metadata). @throws ApiError 400 notAudio */
 export async function readAudioFormat(path: string): Promise<Omit<MusicWork, 'isrc' | 'authors'>> {
   const notAudio = new ApiError(ApiCode.BAD_REQUEST, MusicMsg.notAudio);
+  // Loaded on first use (~2 MB of heap otherwise carried by every platform; decision 032).
+  const { parseFile } = await import('music-metadata');
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => {
     throw notAudio;
   });

@@ -6,11 +6,9 @@
  * the platform), or the signer itself in tests and in one process.
  */
 import { createHash } from 'node:crypto';
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { PDFDocument } from 'pdf-lib';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { type CmsSignData, type SignerName, SigningPaths } from '../../contract/signing.ts';
 
@@ -106,6 +104,11 @@ export async function signPdf(pdf: Uint8Array, source: CmsSource, info: Signatur
   try {
     prepared = plainAddPlaceholder({ pdfBuffer: Buffer.from(pdf), ...fields });
   } catch {
+    // pdf-lib (~3.7 MB of heap) only for this rare path, loaded on first use (decision 032).
+    const [{ PDFDocument }, { pdflibAddPlaceholder }] = await Promise.all([
+      import('pdf-lib'),
+      import('@signpdf/placeholder-pdf-lib'),
+    ]);
     const doc = await PDFDocument.load(pdf, { updateMetadata: false });
     pdflibAddPlaceholder({ pdfDoc: doc, ...fields });
     prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
