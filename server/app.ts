@@ -262,6 +262,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       prefix: '/api',
       rewritePrefix: `${upstreamPath}/api`,
       handler: forwardProxied,
+      disableRequestLogging: true, // reply-from's two info lines per call; the access line says it all
       undici: {
         connections: 256,
         pipelining: 1,

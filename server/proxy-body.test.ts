@@ -1,12 +1,15 @@
 /**
  * The `/api` proxy's request bodies (server/proxy-body.ts): a small body with a declared length is read whole by the
  * gateway and forwarded as its exact bytes and Content-Type (reply-from would re-encode JSON it found as an object);
- * a larger or chunked body is streamed to the platform as it arrives.
+ * a larger or chunked body is streamed to the platform as it arrives. A proxied call writes one access line, no more
+ * (issue 11 point 1).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from './app.ts';
 import { BUFFERED_BODY_MAX_BYTES } from './proxy-body.ts';
@@ -61,6 +64,14 @@ describe('the /api proxy forwards request bodies', () => {
   let base: string;
   /** Requests the upstream has started to receive (its request event), by path. */
   const arrived = new Set<string>();
+  /** The gateway's log lines. */
+  const lines: { reqId?: string; msg?: string; url?: string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const l of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(l));
+      done();
+    },
+  });
 
   beforeAll(async () => {
     upstream = http.createServer((req, res) => {
@@ -84,7 +95,7 @@ describe('the /api proxy forwards request bodies', () => {
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    gateway = await buildServer(testConfig(), { upstreamUrl, build: false, logger: false });
+    gateway = await buildServer(testConfig(), { upstreamUrl, build: false, loggerInstance: pino(sink) });
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
   });
@@ -175,5 +186,20 @@ describe('the /api proxy forwards request bodies', () => {
     );
     expect(arrivedDuringPause).toBe(true);
     expect(JSON.parse(res.body)).toMatchObject({ text: body.toString('utf8') });
+  });
+
+  it('logs one line for a proxied call', async () => {
+    const body = Buffer.from('{}');
+    const res = await send(
+      `${base}/api/logged?code=secret-extraction-code`,
+      { 'content-type': 'application/json', 'content-length': String(body.length) },
+      [body],
+      0,
+    );
+    expect(res.status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    const call = lines.filter((l) => l.url?.startsWith('/api/logged'));
+    expect(call).toHaveLength(1);
+    expect(lines.filter((l) => l.reqId === call[0]!.reqId)).toHaveLength(1);
   });
 });
