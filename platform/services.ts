@@ -15,6 +15,7 @@ import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
 import { FileService } from './files/service.ts';
+import { startSha256Thread } from './files/sha256-thread.ts';
 import { LocalFileStorage, type FileBucket, type FileStorage } from './files/storage.ts';
 import { startTempSweeper, sweepStaleTemp } from './files/temp.ts';
 
@@ -85,6 +86,7 @@ export const servicesPlugin = fp(
     app.decorate('config', config);
     app.decorate('pdb', pdb);
     app.decorate('tmpDir', tmpDir);
+    startSha256Thread(); // uploads hash on it (files/sha256-thread.ts)
     // The AWS SDK and Tencent Cloud's SMS SDK are loaded only when configured (~9 MB of heap; decision 032).
     const s3 =
       !opts.storage && config.storage

@@ -14,7 +14,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { fileTypeFromFile, type FileTypeResult } from 'file-type';
-import { HashingCounter, streamToNewFile, type StoredObject } from './storage.ts';
+import { OffThreadSha256 } from './sha256-thread.ts';
+import { streamToNewFile, type StoredObject } from './storage.ts';
 
 /** A file received into the temp area. `size` in bytes, `sha256` lower-case hex. */
 export interface ReceivedFile extends StoredObject {
@@ -38,12 +39,17 @@ const HELD_GRACE_MS = 60 * 1000;
 /** Temp paths requests of this process hold, with when they were named (epoch ms). */
 const held = new Map<string, number>();
 
-/** {@link HashingCounter} that also tells whether the bytes are UTF-8 text without NULs. */
-class TextSniffingCounter extends HashingCounter {
+/**
+ * The upload tap: counts the bytes, hashes them with SHA-256 on the hashing thread ({@link OffThreadSha256}) and
+ * tells whether they are UTF-8 text without NULs. Chunks pass on unchanged once the hashing thread keeps up.
+ */
+class UploadTap extends Transform {
+  private readonly sha = new OffThreadSha256();
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  size = 0;
   isText = true;
 
-  override _transform(chunk: Buffer, enc: BufferEncoding, cb: (err?: Error | null, data?: Buffer) => void) {
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null, data?: Buffer) => void) {
     if (this.isText) {
       if (chunk.includes(0)) this.isText = false;
       else {
@@ -54,7 +60,8 @@ class TextSniffingCounter extends HashingCounter {
         }
       }
     }
-    super._transform(chunk, enc, cb);
+    this.size += chunk.length;
+    this.sha.update(chunk, (err) => cb(err ?? null, chunk));
   }
 
   override _flush(cb: () => void) {
@@ -66,6 +73,17 @@ class TextSniffingCounter extends HashingCounter {
       }
     }
     cb();
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void) {
+    // a stream that failed or was cut off owes no digest; a finished one is destroyed too (autoDestroy)
+    if (err || !this.writableFinished) this.sha.drop();
+    cb(err);
+  }
+
+  /** The byte count and hex digest; call once, after the stream finished. @throws when the hashing thread failed */
+  async result(): Promise<StoredObject> {
+    return { size: this.size, sha256: await this.sha.digest() };
   }
 }
 
@@ -106,9 +124,13 @@ export async function receiveToTemp(
 ): Promise<ReceivedFile> {
   await fsp.mkdir(tmpDir, { recursive: true });
   const file = tempPath(tmpDir, 'upload');
-  const tap = new TextSniffingCounter();
+  const tap = new UploadTap();
   await streamToNewFile(source, maxBytes === undefined ? tap : [byteCap(maxBytes), tap], file);
-  const { size, sha256 } = tap.result();
+  // No file without its digest: a hashing thread that failed leaves nothing behind.
+  const { size, sha256 } = await tap.result().catch(async (err: unknown) => {
+    await fsp.rm(file, { force: true });
+    throw err;
+  });
   return { path: file, size, sha256, isText: tap.isText && size > 0 };
 }
 
