@@ -4,14 +4,10 @@
  * middle of a small answer gives the 502 envelope instead of a cut-off body.
  */
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
-import { buildServer } from './app.ts';
 import { BUFFERED_ANSWER_MAX_BYTES } from './proxy-answer.ts';
-import { testConfig } from '../tests/support/server.ts';
+import { gatewayOver, type GatewayOverUpstream } from '../tests/support/server.ts';
 
 /** `n` bytes of a repeating pattern. */
 function pattern(n: number): Buffer {
@@ -25,12 +21,11 @@ const LARGE = pattern(BUFFERED_ANSWER_MAX_BYTES * 3 + 5);
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('the /api proxy relays the platform answers', () => {
-  let upstream: http.Server;
-  let gateway: FastifyInstance;
+  let proxied: GatewayOverUpstream;
   let base: string;
 
   beforeAll(async () => {
-    upstream = http.createServer((req, res) => {
+    proxied = await gatewayOver((req, res) => {
       req.resume();
       req.on('end', () => {
         switch (req.url) {
@@ -63,16 +58,11 @@ describe('the /api proxy relays the platform answers', () => {
         }
       });
     });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    gateway = await buildServer(testConfig(), { upstreamUrl, build: false, logger: false });
-    await gateway.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+    base = proxied.base;
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await new Promise((resolve) => upstream?.close(resolve));
+    await proxied?.close();
   });
 
   it('passes a small answer on whole: its status, its headers and its exact bytes', async () => {

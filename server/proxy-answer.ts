@@ -22,6 +22,16 @@ import { savedFromAnswer, watchSavedEvidence } from './saved-evidence.ts';
 /** Largest declared answer length (bytes) read whole before it is sent on. */
 export const BUFFERED_ANSWER_MAX_BYTES = 128 * 1024;
 
+/**
+ * The byte count a Content-Length header value declares when it is at most `max` (a whole non-negative integer),
+ * else undefined (absent, malformed or larger). Used for both directions of the proxy.
+ */
+export function declaredLengthWithin(value: unknown, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 0 && n <= max ? n : undefined;
+}
+
 /** The upstream answer as @fastify/reply-from hands it to `onResponse` (its headers are on the reply by then). */
 export interface UpstreamAnswer {
   statusCode: number;
@@ -64,15 +74,13 @@ export function relayUpstreamAnswer(
   answer: UpstreamAnswer,
   onSaved?: (baoquan: string) => void,
 ): void {
-  const declared = Number(reply.getHeader('content-length'));
-  const whole =
-    reply.request.method !== 'HEAD' &&
-    answer.statusCode !== 204 &&
-    answer.statusCode !== 304 &&
-    Number.isSafeInteger(declared) &&
-    declared >= 0 &&
-    declared <= BUFFERED_ANSWER_MAX_BYTES;
-  if (!whole) {
+  const declared = declaredLengthWithin(reply.getHeader('content-length'), BUFFERED_ANSWER_MAX_BYTES);
+  const streamed =
+    declared === undefined ||
+    reply.request.method === 'HEAD' ||
+    answer.statusCode === 204 ||
+    answer.statusCode === 304;
+  if (streamed) {
     void reply.send(onSaved ? watchSavedEvidence(answer.stream, onSaved) : answer.stream);
     return;
   }

@@ -6,14 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from './app.ts';
 import { BUFFERED_BODY_MAX_BYTES } from './proxy-body.ts';
-import { testConfig } from '../tests/support/server.ts';
+import { gatewayOver, type GatewayOverUpstream } from '../tests/support/server.ts';
 
 /** What the upstream saw of one request. */
 interface Seen {
@@ -59,8 +56,7 @@ function send(
 }
 
 describe('the /api proxy forwards request bodies', () => {
-  let upstream: http.Server;
-  let gateway: FastifyInstance;
+  let proxied: GatewayOverUpstream;
   let base: string;
   /** Requests the upstream has started to receive (its request event), by path. */
   const arrived = new Set<string>();
@@ -74,35 +70,33 @@ describe('the /api proxy forwards request bodies', () => {
   });
 
   beforeAll(async () => {
-    upstream = http.createServer((req, res) => {
-      arrived.add(req.url ?? '');
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const seen: Seen = {
-          method: req.method ?? '',
-          contentType: req.headers['content-type'] ?? null,
-          contentLength: req.headers['content-length'] ?? null,
-          transferEncoding: req.headers['transfer-encoding'] ?? null,
-          sha256: sha256(body),
-          text: body.length <= 4096 ? body.toString('utf8') : '',
-        };
-        const answer = Buffer.from(JSON.stringify(seen));
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
-        res.end(answer);
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    gateway = await buildServer(testConfig(), { upstreamUrl, build: false, loggerInstance: pino(sink) });
-    await gateway.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+    proxied = await gatewayOver(
+      (req, res) => {
+        arrived.add(req.url ?? '');
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const seen: Seen = {
+            method: req.method ?? '',
+            contentType: req.headers['content-type'] ?? null,
+            contentLength: req.headers['content-length'] ?? null,
+            transferEncoding: req.headers['transfer-encoding'] ?? null,
+            sha256: sha256(body),
+            text: body.length <= 4096 ? body.toString('utf8') : '',
+          };
+          const answer = Buffer.from(JSON.stringify(seen));
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length });
+          res.end(answer);
+        });
+      },
+      { loggerInstance: pino(sink) },
+    );
+    base = proxied.base;
   });
 
   afterAll(async () => {
-    await gateway?.close();
-    await new Promise((resolve) => upstream?.close(resolve));
+    await proxied?.close();
   });
 
   it('reads a small JSON body whole and forwards its exact bytes, type and length', async () => {

@@ -18,7 +18,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_BODY_LIMIT_BYTES } from '../contract/envelope.ts';
-import { readWhole } from './proxy-answer.ts';
+import { declaredLengthWithin, readWhole } from './proxy-answer.ts';
 
 /** The body types the platform parses whole (JSON, form-encoded), each bounded by `API_BODY_LIMIT_BYTES`. */
 const WHOLE_BODY_TYPES = /^\s*(application\/json|application\/x-www-form-urlencoded)\s*(;|$)/i;
@@ -76,14 +76,12 @@ export const BUFFERED_BODY_MAX_BYTES = 64 * 1024;
 export async function prepareProxyBody(request: FastifyRequest): Promise<void> {
   if (request.body !== request.raw) return;
   const { headers } = request;
-  const length = Number(headers['content-length']);
-  const whole =
-    headers['transfer-encoding'] === undefined &&
-    headers['content-type'] !== undefined &&
-    Number.isSafeInteger(length) &&
-    length >= 0 &&
-    length <= BUFFERED_BODY_MAX_BYTES;
-  if (!whole) {
+  const length = declaredLengthWithin(headers['content-length'], BUFFERED_BODY_MAX_BYTES);
+  if (
+    length === undefined ||
+    headers['transfer-encoding'] !== undefined ||
+    headers['content-type'] === undefined
+  ) {
     request.body = guardedBody(request.raw);
     return;
   }

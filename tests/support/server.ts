@@ -3,10 +3,12 @@
  * config without disk side effects. Not imported by production code.
  */
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import type { GatewayConfig } from '../../server/config.ts';
+import { buildServer, type BuildServerOptions } from '../../server/app.ts';
 
 /** A gateway config for tests: fixed secret, no announcement, silent logs. */
 export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
@@ -134,4 +136,41 @@ export function fakeServerBuild(): ServerBuild {
     prerender: [],
     routeDiscovery: { mode: 'lazy', manifestPath: '/__manifest' },
   } as unknown as ServerBuild;
+}
+
+/** A gateway without UI in front of a plain `node:http` upstream on loopback ({@link gatewayOver}). */
+export interface GatewayOverUpstream {
+  gateway: FastifyInstance;
+  /** The gateway's base URL. */
+  base: string;
+  /** Stops the gateway, then the upstream. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an upstream answering with `handler` and a gateway (no UI build, `testConfig()`) proxying to it; `opts`
+ * adds build options (a logger, say; logs are off by default).
+ */
+export async function gatewayOver(
+  handler: http.RequestListener,
+  opts: Partial<BuildServerOptions> = {},
+): Promise<GatewayOverUpstream> {
+  const upstream = http.createServer(handler);
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  const gateway = await buildServer(testConfig(), {
+    upstreamUrl,
+    build: false,
+    ...(opts.loggerInstance ? {} : { logger: false }),
+    ...opts,
+  });
+  await gateway.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    gateway,
+    base: `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`,
+    close: async () => {
+      await gateway.close();
+      await new Promise((resolve) => upstream.close(resolve));
+    },
+  };
 }
