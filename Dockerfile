@@ -117,4 +117,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # tini reaps Chromium's child processes and forwards SIGTERM to node, which shuts down gracefully.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=16", "--import", "tsx", "server/main.ts"]
+CMD ["node", "--max-semi-space-size=1", "--heap-growing-percent=100", "--import", "tsx", "server/main.ts"]

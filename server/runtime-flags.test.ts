@@ -7,13 +7,14 @@ const root = new URL('..', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
 
 describe('runtime flags', () => {
-  it('are passed by npm start, npm run dev and the container', () => {
+  it('are passed by npm start, npm run dev, npm run start:platform and the container', () => {
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     const cmd = /^CMD \[(.*)\]$/m.exec(read('Dockerfile').split('ENTRYPOINT')[1] ?? '')?.[1] ?? '';
-    for (const flag of RUNTIME_FLAGS) {
-      expect(scripts.start).toContain(`node ${flag} `);
-      expect(scripts.dev).toContain(`node ${flag} `);
-      expect(cmd).toContain(`"${flag}"`);
-    }
+    expect(RUNTIME_FLAGS.length).toBeGreaterThan(0);
+    expect(scripts.start).toContain(`node ${RUNTIME_FLAGS.join(' ')} --import`);
+    expect(scripts.dev).toContain(`node ${RUNTIME_FLAGS.join(' ')} --import`);
+    // the standalone platform of the scale-out shape receives the uploads itself
+    expect(scripts['start:platform']).toContain(`node ${RUNTIME_FLAGS.join(' ')} --import`);
+    expect(cmd).toContain(`"node", ${RUNTIME_FLAGS.map((flag) => `"${flag}"`).join(', ')}, "--import"`);
   });
 });

@@ -2,7 +2,7 @@
  * The services of `bench/scale.ts` as processes of their own, so that none of them shares an event loop with the
  * bench's clients (autocannon would otherwise hold up the store's answers, and the store the clients):
  * - the platform API alone (issue 18 point 1): what `npm run start:platform` runs
- *   (`NODE_ENV=production node --import tsx platform/main.ts`), spawned without npm in between so that the pid the
+ *   (`NODE_ENV=production node <RUNTIME_FLAGS> --import tsx platform/main.ts`), spawned without npm in between so that the pid the
  *   bench signals is the platform's own, on a free loopback port (PLATFORM_HOST, PLATFORM_PORT);
  * - the local S3-compatible server of the tests (tests/support/s3.ts) through bench/support/s3-server.ts.
  */
@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { S3StorageConfig } from '../../platform/files/s3-storage.ts';
+import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
 import { freePort } from '../../tests/support/ports.ts';
 import { sleep, type Child } from './process.ts';
 
@@ -17,8 +18,14 @@ import { sleep, type Child } from './process.ts';
 const START_TIMEOUT_MS = 60_000;
 
 /** `node --import tsx <script> [args]` with `env` on top of this process's environment; stderr shown. */
-function spawnScript(script: string, args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe') {
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+function spawnScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  stdout: 'ignore' | 'pipe',
+  nodeFlags: readonly string[] = [],
+) {
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout, 'inherit'],
   });
@@ -44,6 +51,7 @@ export async function startPlatform(env: Record<string, string>): Promise<Child>
     [],
     { NODE_ENV: 'production', ...env, PLATFORM_HOST: '127.0.0.1', PLATFORM_PORT: String(port) },
     'ignore',
+    RUNTIME_FLAGS,
   );
   const exited = once(child, 'exit');
   const base = `http://127.0.0.1:${port}`;
