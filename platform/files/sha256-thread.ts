@@ -88,8 +88,9 @@ class HashWorker {
   failed = false;
 
   constructor() {
-    // A small young generation: what the worker allocates per chunk (a message, a view) dies at once, and the
-    // process's 16 MiB semi-spaces (server/runtime-flags.ts) would let ~48 MB of it sit in resident memory.
+    // A small young generation whatever the process was started with (server/runtime-flags.ts sets 1 MiB
+    // semi-spaces, a Vitest run none): what the worker allocates per chunk (a message, a view) dies at once, and
+    // 16 MiB semi-spaces let ~48 MB of it sit in resident memory.
     this.worker = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 2 } });
     this.worker.on('message', (m: FromWorker) => {
       const s = this.streams.get(m.id);
