@@ -7,6 +7,7 @@ import { metricsPlugin } from './core/metrics.ts';
 import { jobsPlugin, type JobsPluginOptions } from './jobs/plugin.ts';
 import { registerRequestTracing } from './core/tracing.ts';
 import multipart from '@fastify/multipart';
+import { embeddedTrustProxy } from './core/trust-proxy.ts';
 import { sql } from 'kysely';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { API_BODY_LIMIT_BYTES, ApiCode, fail, ok } from '../contract/envelope.ts';
@@ -73,6 +74,11 @@ export interface BuildPlatformOptions {
   accessLog?: AccessLogMode;
   /** Job queue timings (tests shorten pg-boss's); whether jobs run at all is PLATFORM_JOBS. */
   jobs?: JobsPluginOptions;
+  /**
+   * Embedded behind the gateway of the same process (platform/loopback.ts): the connection's peer is always the
+   * gateway, trusted whatever its address (platform/core/trust-proxy.ts); default false (TRUST_PROXY alone).
+   */
+  embedded?: boolean;
 }
 
 /**
@@ -88,7 +94,7 @@ export async function buildPlatform(
     ...(opts.loggerInstance
       ? { loggerInstance: opts.loggerInstance }
       : { logger: opts.logger ?? { level: config.logLevel } }),
-    trustProxy: config.trustProxy,
+    trustProxy: opts.embedded ? embeddedTrustProxy(config.trustProxy) : config.trustProxy,
     // JSON/form bodies are small; files come as multipart streams, which bodyLimit does not cover.
     bodyLimit: API_BODY_LIMIT_BYTES,
     // Uploads of up to MAX_UPLOAD_BYTES take long on slow links: no whole-request timeout.

@@ -22,6 +22,15 @@ describe('loadPlatformConfig', () => {
     });
   });
 
+  it('reads TRUST_PROXY as Fastify takes it: true as trust-all, false/0 as none, anything else as addresses', () => {
+    expect(loadPlatformConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadPlatformConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadPlatformConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadPlatformConfig({ TRUST_PROXY: ' 10.0.0.5, 10.1.0.0/16 ' }).trustProxy).toBe(
+      '10.0.0.5, 10.1.0.0/16',
+    );
+  });
+
   it('selects PostgreSQL for postgres URLs and resolves DATA_DIR', () => {
     const c = loadPlatformConfig({ DATABASE_URL: 'postgresql://u@h/db', DATA_DIR: 'x/y', SEED_DEMO: '0' });
     expect(c.database).toEqual({ dialect: 'postgres', url: 'postgresql://u@h/db' });

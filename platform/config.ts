@@ -16,6 +16,7 @@ import { readTsaCerts } from './config-tsa.ts';
 import { smsConfig, TENCENT_SMS_ENDPOINT, type SmsConfig } from './config-sms.ts';
 import { storageConfig, type S3StorageConfig } from './config-storage.ts';
 import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
+import { trustProxyOf } from './core/trust-proxy.ts';
 
 export { ConfigError } from './config-error.ts';
 export type { SmsConfig, TencentSmsConfig } from './config-sms.ts';
@@ -64,7 +65,7 @@ export interface PlatformConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
   accessLog: AccessLogMode;
-  /** TRUST_PROXY (default `loopback`): peers whose X-Forwarded-For counts (per-IP limits); `false`/`0`: none. */
+  /** TRUST_PROXY (default `loopback`): peers whose X-Forwarded-For counts (per-IP limits); `false`/`0`: none; `true`: all. */
   trustProxy: string | boolean;
   /**
    * Alipay face verification (spec 02 §4 "Face flow"; docs/decisions/010-kyc-foundations.md): ALIPAY_APP_ID,
@@ -331,7 +332,6 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
   }
   const dataDir = path.resolve(e.DATA_DIR?.trim() || './data');
   const databaseUrl = e.DATABASE_URL?.trim() || undefined;
-  const trust = e.TRUST_PROXY?.trim();
   const alipaySet = [e.ALIPAY_APP_ID, e.ALIPAY_PRIVATE_KEY, e.ALIPAY_PUBLIC_KEY].filter((v) => v?.trim());
   if (alipaySet.length !== 0 && alipaySet.length !== 3) {
     throw new ConfigError(
@@ -358,8 +358,7 @@ export function loadPlatformConfig(env: Record<string, string | undefined> = pro
     downloadUrlTtlSeconds: e.DOWNLOAD_URL_TTL_SECONDS,
     logLevel: e.LOG_LEVEL,
     accessLog: e.ACCESS_LOG,
-    trustProxy:
-      trust === undefined || trust === '' ? 'loopback' : trust === '0' || trust === 'false' ? false : trust,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     alipay:
       alipaySet.length === 3
         ? {

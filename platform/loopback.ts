@@ -16,14 +16,15 @@ export interface LoopbackPlatform {
 }
 
 /**
- * Builds the platform for `env` and listens on 127.0.0.1 port 0; an app that cannot listen is closed again.
+ * Builds the platform for `env` (embedded: its peer, the gateway, is trusted; platform/core/trust-proxy.ts) and
+ * listens on 127.0.0.1 port 0; an app that cannot listen is closed again.
  * @throws ConfigError (platform/config.ts) on a refused configuration; whatever building or listening throws
  */
 export async function startLoopbackPlatform(
   env: Record<string, string | undefined>,
   opts: BuildPlatformOptions,
 ): Promise<LoopbackPlatform> {
-  const app = await buildPlatform(loadPlatformConfig(env), opts);
+  const app = await buildPlatform(loadPlatformConfig(env), { ...opts, embedded: true });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {

@@ -87,6 +87,25 @@ describe('startServer without UPSTREAM_URL', () => {
   });
 });
 
+describe('startServer with TRUST_PROXY', () => {
+  it('starts the embedded platform with TRUST_PROXY=true, which the platform once took for an address', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-trust-'));
+    try {
+      const running = await startServer(embeddedEnv(dataDir, { APP_ENV: 'test', TRUST_PROXY: 'true' }), {
+        build: false,
+      });
+      try {
+        const res = await fetch(`${running.upstreamUrl}/api/healthz`);
+        expect(((await res.json()) as { code: number }).code).toBe(200);
+      } finally {
+        await running.closeAll();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('startServer with the platform in a worker thread', () => {
   it('reports a platform that dies once, and still closes', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-crash-'));
