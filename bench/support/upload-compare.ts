@@ -3,8 +3,9 @@
  * streamed by the same client (this process) into (a) the product's `POST /api/data/save` through the gateway's
  * proxy with a bearer token, (b) the product's `/newAccessCard` form action as a browser without JavaScript sends it
  * (session cookie, CSRF token), and (c) a server that discards the body (bench/reference/discard.ts), round after
- * round with the order rotating. The product is a child process started as `npm start` does; while it receives, its
- * resident set size is sampled every 50 ms. Each product upload's answer must carry the file's SHA-256.
+ * round with the order rotating, after one warm-up round that is not counted. The product is a child process started
+ * as `npm start` does; while it receives, its resident set size is sampled every 50 ms. Each product upload's answer
+ * must carry the file's SHA-256.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,7 +122,11 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
       async () => out.form.push(await viaForm()),
       async () => out.discard.push(await intoDiscard()),
     ];
-    // Warm-up with a small part of the work is not needed: each upload runs for seconds.
+    // One warm-up round of all three, not counted (as the PDF rows' first render): the first uploads ran 20–50 % slower
+    // on every side (each process's first multi-second stream: JIT, socket buffers growing, the file read from disk).
+    await viaApi();
+    await viaForm();
+    await intoDiscard();
     for (let round = 0; round < opts.rounds; round++) {
       for (let i = 0; i < steps.length; i++) await steps[(i + round) % steps.length]!();
       opts.log?.(

@@ -11,10 +11,13 @@ import { pipeline } from 'node:stream/promises';
 
 export const MiB = 1024 * 1024;
 
-/** Writes `size` random bytes to `file` in 1 MiB chunks and returns their SHA-256 (hex). */
+/**
+ * Writes `size` random bytes to `file` in 1 MiB chunks and returns their SHA-256 (hex). The file is flushed to disk
+ * (fsync) before this returns, so its writeback does not run beside the first upload measured.
+ */
 export async function generateFile(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
-  const out = createWriteStream(file);
+  const out = createWriteStream(file, { flush: true });
   for (let written = 0; written < size;) {
     const chunk = randomBytes(Math.min(MiB, size - written));
     hash.update(chunk);

@@ -4,7 +4,7 @@
  *
  * An upload's bytes pass the platform's thread once (HTTP, multipart parsing, the file write); hashing them there
  * too took a quarter of that thread's time (node:crypto runs `update` on the calling thread, ~900 MB/s on the 2-core
- * machine). {@link OffThreadSha256} sends each chunk (copied once into 64 KiB buffers that are transferred there
+ * machine). {@link OffThreadSha256} sends the chunks (copied once into 1 MiB buffers that are transferred there
  * and handed back with the worker's acknowledgements, so that they are reused) to one hashing worker
  * per thread that uses it, started on first use, and gets the hex digest back at the end. The worker keeps the
  * process alive only while it owes a digest. Measured on a
@@ -22,11 +22,14 @@ export const MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 /** The worker tells how far it got after this many bytes of a stream (bytes). */
 const ACK_EVERY_BYTES = 1024 * 1024;
 
-/** Size of the buffers chunks are copied into (bytes); a longer chunk goes in several. */
-const BUFFER_BYTES = 64 * 1024;
+/**
+ * Size of the buffers chunks are gathered in (bytes): a stream's chunks (64 KiB socket reads) fill one, which goes to
+ * the worker when full or at the end: one message and one wake-up of the worker per MiB rather than per chunk.
+ */
+const BUFFER_BYTES = 1024 * 1024;
 
 /** Most hashed buffers kept for reuse: beyond it the worker's returns are left to the garbage collector. */
-const MAX_SPARE_BUFFERS = MAX_IN_FLIGHT_BYTES / BUFFER_BYTES + 16;
+const MAX_SPARE_BUFFERS = MAX_IN_FLIGHT_BYTES / BUFFER_BYTES + 4;
 
 /**
  * Messages to the worker: `length` bytes of stream `id` at the start of `buffer`, its end (digest wanted), or its
@@ -38,7 +41,7 @@ type ToWorker =
   | { id: number; drop: true };
 /**
  * Messages from the worker: bytes of stream `id` hashed so far with the buffers it is done with (transferred back,
- * so that copies reuse them instead of leaving one 64 KiB allocation per chunk to the worker's collector), or the
+ * so that copies reuse them instead of leaving one 1 MiB allocation per buffer to the worker's collector), or the
  * digest (lower-case hex).
  */
 type FromWorker = { id: number; hashed: number; spare: ArrayBuffer[] } | { id: number; hex: string };
@@ -163,6 +166,9 @@ export class OffThreadSha256 {
   private readonly state: Pending = { hashed: 0 };
   private sent = 0;
   private done = false;
+  /** The buffer being filled with this stream's next bytes, and how many it holds. */
+  private filling: Uint8Array | null = null;
+  private filled = 0;
 
   constructor() {
     this.worker.track(this.id, this.state);
@@ -174,11 +180,13 @@ export class OffThreadSha256 {
    */
   update(chunk: Uint8Array, ready: (err?: Error) => void): void {
     if (this.worker.failed) return ready(new Error('the SHA-256 worker failed'));
-    for (let at = 0; at < chunk.length; at += BUFFER_BYTES) {
-      const piece = chunk.subarray(at, at + BUFFER_BYTES);
-      const buffer = this.worker.spare.pop() ?? new ArrayBuffer(BUFFER_BYTES);
-      new Uint8Array(buffer).set(piece);
-      this.worker.post({ id: this.id, buffer, length: piece.length }, [buffer]);
+    for (let at = 0; at < chunk.length;) {
+      this.filling ??= new Uint8Array(this.worker.spare.pop() ?? new ArrayBuffer(BUFFER_BYTES));
+      const piece = chunk.subarray(at, at + BUFFER_BYTES - this.filled);
+      this.filling.set(piece, this.filled);
+      this.filled += piece.length;
+      at += piece.length;
+      if (this.filled === BUFFER_BYTES) this.flush();
     }
     this.sent += chunk.length;
     if (this.sent - this.state.hashed < MAX_IN_FLIGHT_BYTES) return ready();
@@ -205,8 +213,18 @@ export class OffThreadSha256 {
       if (this.worker.failed) return reject(new Error('the SHA-256 worker failed'));
       this.state.resolve = resolve;
       this.state.reject = reject;
+      this.flush();
       this.worker.post({ id: this.id, end: true });
     });
+  }
+
+  /** Sends the buffer being filled, if it holds anything. */
+  private flush(): void {
+    if (!this.filling || this.filled === 0) return;
+    const buffer = this.filling.buffer as ArrayBuffer;
+    this.worker.post({ id: this.id, buffer, length: this.filled }, [buffer]);
+    this.filling = null;
+    this.filled = 0;
   }
 
   /** Abandons the stream: the worker forgets it. Idempotent; a no-op after {@link digest}. */
