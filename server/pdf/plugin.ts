@@ -202,7 +202,7 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
             .type('application/pdf')
             .header('content-length', String(pdf.size))
             .header('content-disposition', contentDisposition('inline', `${baoquan}.pdf`, `${baoquan}.pdf`))
-            // A PDF rendered for this request goes out from memory; a cached one streams from its file.
+            // A PDF rendered for this request or held by the renderer goes out from memory; else from its file.
             .send(pdf.bytes ?? createReadStream(pdf.file))
         );
       } catch (err) {

@@ -107,6 +107,31 @@ describe('CertificateRenderer cache', () => {
       .toEqual([path.basename(fresh.file)]);
   });
 
+  it('serves a complete PDF from memory once it has rendered or read it, a partial one from its file', async () => {
+    const r = make();
+    const rendered = await r.getPdf(BQ, 'zh');
+    // another gateway process (or a restart) finds the file, reads it once, then holds it
+    const other = make();
+    const first = await other.getPdf(BQ, 'zh');
+    expect([first.fromCache, first.bytes?.equals(rendered.bytes!)]).toEqual([true, true]);
+    rmSync(rendered.file);
+    const held = await other.getPdf(BQ, 'zh');
+    expect([held.fromCache, held.bytes?.equals(rendered.bytes!)]).toEqual([true, true]);
+    expect((await r.getPdf(BQ, 'zh')).bytes?.equals(rendered.bytes!)).toBe(true);
+
+    state.proof = false;
+    state.deletedAt = '2026-03-04'; // a state not printed yet
+    const partial = await make().getPdf(BQ, 'en');
+    const again = await other.getPdf(BQ, 'en');
+    expect([partial.file.endsWith('.partial.pdf'), again.fromCache, again.bytes]).toEqual([
+      true,
+      true,
+      undefined,
+    ]);
+    state.proof = true;
+    state.deletedAt = null;
+  });
+
   it('throws EvidenceNotFoundError for unknown or malformed numbers', async () => {
     const r = make();
     await expect(r.getPdf('BQ20260101ZZZZZZZZZZZZZZZZZZZZ')).rejects.toBeInstanceOf(EvidenceNotFoundError);

@@ -2,7 +2,8 @@
  * Certificate PDFs: the gateway opens its own print view of a certificate in the shared headless browser (JS off,
  * only its own origin reachable) and prints it to A4. PDFs are cached on disk under `${DATA_DIR}/cache/pdf/`, keyed by
  * evidence number, language, template version (a hash of the UI build) and a hash of the evidence's current view
- * state, so a deleted evidence or a new UI build gets a fresh PDF; concurrent requests for one key render once.
+ * state, so a deleted evidence or a new UI build gets a fresh PDF; concurrent requests for one key render once. The
+ * most recently served complete PDFs are also held in memory under the same keys (server/pdf/held-pdfs.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { prepareLocalPage } from './page-printer.ts';
 import { request } from 'undici';
+import { HeldPdfs, MAX_HELD_PDF_BYTES, touch } from './held-pdfs.ts';
 
 /**
  * How long a PDF printed while the ledger had no proof for the evidence (the "账本证明暂不可用" case) is served from
@@ -67,7 +69,10 @@ export interface CertificatePdf {
   etag: string;
   /** True when the file was already cached (no rendering for this request). */
   fromCache: boolean;
-  /** The PDF's bytes when this call rendered it (served from memory rather than read back from `file`). */
+  /**
+   * The PDF's bytes when this call rendered it or the renderer holds them in memory (a complete PDF of at most 2 MiB):
+   * served from memory rather than read back from `file`.
+   */
   bytes?: Buffer;
 }
 
@@ -140,6 +145,8 @@ const AHEAD_IDLE_WAIT_MS = 200;
  */
 export class CertificateRenderer {
   private readonly inFlight = new Map<string, Promise<CertificatePdf>>();
+  /** The most recently served complete PDFs, in memory beside their files. */
+  private readonly held = new HeldPdfs();
   private rendersSincePrune = 0;
   private cacheDirReady: Promise<unknown> | null = null;
 
@@ -234,13 +241,21 @@ export class CertificateRenderer {
     const etag = `W/"pdf-${this.opts.templateVersion}-${stateHash}"`;
 
     if (this.opts.reuseCache) {
+      const held = this.held.recall(key, complete);
+      if (held) return { file: complete, size: held.length, etag, fromCache: true, bytes: held };
       const hit =
         (await statFile(complete)) ??
         (await statFile(partial).then((s) => (s && Date.now() - s.mtimeMs < PARTIAL_TTL_MS ? s : null)));
       if (hit) {
+        if (hit.file !== complete) return { file: hit.file, size: hit.size, etag, fromCache: true };
         // The mtime of a complete PDF records when it was last served: pruning drops the least recently served.
-        if (hit.file === complete) void fsp.utimes(complete, new Date(), new Date()).catch(() => undefined);
-        return { file: hit.file, size: hit.size, etag, fromCache: true };
+        void touch(complete);
+        if (hit.size > MAX_HELD_PDF_BYTES) return { file: complete, size: hit.size, etag, fromCache: true };
+        const bytes = await fsp.readFile(complete).catch(() => null);
+        if (bytes) {
+          this.held.hold(key, bytes);
+          return { file: complete, size: bytes.length, etag, fromCache: true, bytes };
+        }
       }
     }
 
@@ -274,6 +289,7 @@ export class CertificateRenderer {
         this.rendersSincePrune = 0;
         void this.prune();
       }
+      if (proofReady && this.opts.reuseCache) this.held.hold(key, pdf);
       return { file, size: pdf.length, etag, fromCache: false, bytes: pdf };
     })().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, render);
