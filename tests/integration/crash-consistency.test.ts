@@ -89,7 +89,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
       SEED_DEMO: '1',
     };
     platforms[i] = spawn(process.execPath, ['--import', 'tsx', 'platform/main.ts'], { env, stdio: 'ignore' });
-    await whenHealthy(`http://127.0.0.1:${platformPorts[i]}/api/healthz`);
+    await whenHealthy(`http://127.0.0.1:${platformPorts[i]}/api/healthz`, 60_000, platforms[i]);
   };
   const startGateway = async (i: number) => {
     const env = {
@@ -109,7 +109,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
       RATE_LIMIT_NAMESPACE,
     };
     gateways[i] = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore' });
-    await whenHealthy(`${base(i)}/healthz`);
+    await whenHealthy(`${base(i)}/healthz`, 60_000, gateways[i]);
   };
 
   beforeAll(async () => {

@@ -7,7 +7,6 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -102,13 +101,24 @@ export async function startWhole(extra: Record<string, string> = {}): Promise<Wh
   };
 }
 
-/** A loopback port that nothing listens on any more (listened on, noted, closed). */
+/**
+ * A loopback port that nothing listens on now (listened on, noted, closed), for a child process to listen on later.
+ * Taken below Linux's ephemeral range (`net.ipv4.ip_local_port_range`, 32768–60999 by default): a port from port 0
+ * could meanwhile become the local port of some outgoing connection of a busy test run, and the child's listen then
+ * fails with EADDRINUSE.
+ */
 export async function closedPort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-  return port;
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = http.createServer();
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(candidate, '127.0.0.1', () => resolve(true));
+    });
+    if (!listening) continue;
+    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+    return candidate;
+  }
 }
 
 /** An envelope as the API answers it. */
@@ -394,8 +404,11 @@ export function partialTempUploads(dataDir: string): string[] {
   });
 }
 
-/** Resolves once `url` answers 200, or rejects after `ms` (a process started as a child getting ready). */
-export async function whenHealthy(url: string, ms = 60_000): Promise<void> {
+/**
+ * Resolves once `url` answers 200, or rejects after `ms` (a process started as a child getting ready), or at once
+ * when `child` (that process) has exited, with its exit code.
+ */
+export async function whenHealthy(url: string, ms = 60_000, child?: ChildProcess): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const ok = await fetch(url).then(
@@ -403,6 +416,7 @@ export async function whenHealthy(url: string, ms = 60_000): Promise<void> {
       () => false,
     );
     if (ok) return;
+    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})`);
     if (Date.now() > until) throw new Error(`${url} never became healthy`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
