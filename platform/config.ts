@@ -65,7 +65,7 @@ export interface PlatformConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
   accessLog: AccessLogMode;
-  /** TRUST_PROXY (default `loopback`): peers whose X-Forwarded-For counts (per-IP limits); `false`/`0`: none; `true`: all. */
+  /** TRUST_PROXY (default `loopback`): whose X-Forwarded-For counts (per-IP limits); `false`/`0` none, `true` all. */
   trustProxy: string | boolean;
   /**
    * Alipay face verification (spec 02 §4 "Face flow"; docs/decisions/010-kyc-foundations.md): ALIPAY_APP_ID,

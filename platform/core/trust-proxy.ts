@@ -1,6 +1,6 @@
 /**
- * TRUST_PROXY of the platform, and whose X-Forwarded-For the embedded platform believes (server/embedded-platform.ts; docs/decisions/033). It listens
- * on 127.0.0.1 only and its one client is the gateway of the same process, so hop 0, the connection's peer, is
+ * TRUST_PROXY of the platform, and whose X-Forwarded-For the embedded platform believes
+ * (server/embedded-platform.ts; docs/decisions/033). It listens on 127.0.0.1 only and its one client is the gateway of the same process, so hop 0, the connection's peer, is
  * always trusted; the hops further out are judged by TRUST_PROXY as the gateway reads it (README "Configuration"):
  * unset means `loopback` here (the platform's default), `false`/`0` or a hop count none, `true` all, or a comma list
  * of addresses and CIDRs. Before, a TRUST_PROXY naming the load balancer in front of the gateway (the gateway and its

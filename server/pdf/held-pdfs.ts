@@ -32,7 +32,10 @@ export class HeldPdfs {
     return this.bytes;
   }
 
-  /** The bytes held under `key`, now the most recently served (its `file` touched at most once a minute), or undefined. */
+  /**
+   * The bytes held under `key`, now the most recently served (its `file` touched at most once a minute), or
+   * undefined.
+   */
   recall(key: string, file: string): Buffer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;

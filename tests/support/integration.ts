@@ -406,7 +406,7 @@ export function partialTempUploads(dataDir: string): string[] {
 
 /**
  * Resolves once `url` answers 200, or rejects after `ms` (a process started as a child getting ready), or at once
- * when `child` (that process) has exited, with its exit code.
+ * when `child` (that process) has exited, with its exit code or signal.
  */
 export async function whenHealthy(url: string, ms = 60_000, child?: ChildProcess): Promise<void> {
   const until = Date.now() + ms;
@@ -416,7 +416,9 @@ export async function whenHealthy(url: string, ms = 60_000, child?: ChildProcess
       () => false,
     );
     if (ok) return;
-    if (child && child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})`);
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(`${url}: the process exited (${child.exitCode ?? child.signalCode})`);
+    }
     if (Date.now() > until) throw new Error(`${url} never became healthy`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
