@@ -48,7 +48,10 @@ export function openDatabase(
     restrictFiles(`${target.file}-wal`, `${target.file}-shm`);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('synchronous = NORMAL');
+    // FULL: a commit returns once the WAL is on the disk, so a save the user was told about survives a power cut, as
+    // on PostgreSQL (NORMAL may lose the last commits). Saves share commits (group commit, decision 005): 1,000,000
+    // leaves, 64 saves at once 9,664/s; one client alone 2,002/s (3,436 with NORMAL), bench/ledger.ts.
+    sqlite.pragma('synchronous = FULL');
     // 64 MiB of page cache instead of SQLite's 2 MiB: a save walks the ledger's and the evidence indexes, which at
     // a million entries no longer fit in 2 MiB, and every miss was a read() (bench/ledger at 1,000,000 leaves:
     // one-transaction appends 2,771 → 4,472/s, inclusion proofs p50 0.37 → 0.16 ms). Pages are cached as they are

@@ -4,8 +4,8 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalFileStorage } from './storage.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FILE_FLUSH_EVERY_BYTES, LocalFileStorage } from './storage.ts';
 import { receiveToTemp } from './temp.ts';
 
 describe('LocalFileStorage', () => {
@@ -72,5 +72,58 @@ describe('LocalFileStorage', () => {
     await bucket.putFile(received.path, 'cd/MOVED123');
     expect(await bucket.size('cd/MOVED123')).toBe(4);
     expect(await fsp.readdir(tmp)).toEqual([]);
+  });
+
+  /**
+   * What reached the disk cannot be seen without a power cut, so this records the flushes asked of every file and
+   * directory the storage opens: `[path, 'sync' | 'datasync']` in order (the write stream flushes through its handle).
+   */
+  function recordFlushes(): [string, string][] {
+    const log: [string, string][] = [];
+    const open = fsp.open.bind(fsp);
+    vi.spyOn(fsp, 'open').mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
+      const handle = await open(...args);
+      for (const op of ['sync', 'datasync'] as const) {
+        const real = handle[op].bind(handle);
+        handle[op] = () => {
+          log.push([String(args[0]), op]);
+          return real();
+        };
+      }
+      return handle;
+    });
+    return log;
+  }
+
+  it('a stored file is flushed as it is written and at its end, then the name in its directory', async () => {
+    const log = recordFlushes();
+    try {
+      const bucket = new LocalFileStorage(dataDir).bucket('evidence');
+      const MiB = 1024 * 1024;
+      const chunks = Array.from({ length: FILE_FLUSH_EVERY_BYTES / MiB + 2 }, (_, i) => Buffer.alloc(MiB, i));
+      await bucket.put('cd/DURABLE1', Readable.from(chunks));
+      const file = path.join(dataDir, 'evidence', 'cd', 'DURABLE1');
+      const dir = path.dirname(file);
+      // the first object of a new `cd/` directory: the bucket's directory learns its name too
+      expect(log.filter(([p]) => p === file).map(([, op]) => op)).toEqual(
+        expect.arrayContaining(['datasync', 'sync']),
+      );
+      expect(log.findIndex(([p]) => p === dir)).toBeGreaterThan(
+        log.findIndex(([p, op]) => p === file && op === 'sync'),
+      );
+      expect(log.some(([p]) => p === path.dirname(dir))).toBe(true);
+
+      // a moved temp file: its data flushed when received, its new name after the move
+      log.length = 0;
+      const tmp = path.join(dataDir, 'tmp');
+      const received = await receiveToTemp(Readable.from([Buffer.from('moved')]), tmp);
+      await bucket.putFile(received.path, 'cd/DURABLE2');
+      expect(log).toEqual([
+        [received.path, 'sync'],
+        [dir, 'sync'],
+      ]);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
