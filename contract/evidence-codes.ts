@@ -4,6 +4,7 @@
  * code; contract/evidence.ts re-exports it with the request schemas. No I/O.
  */
 import { OpenApiPaths } from './open-api-codes.ts';
+import type { SignedTreeHead } from './ledger.ts';
 
 /** Messages of the evidence area: the spec's (spec 01 §8) verbatim, ours where it shows none. */
 export const EvidenceMsg = {
@@ -230,6 +231,11 @@ export interface EvidenceView {
    * a video; null for other kinds or once the data was deleted (issue 15).
    */
   capture?: { shots: number; video: boolean } | null;
+  /**
+   * Only when asked with `sth=1`: the ledger's signed tree head as committed now, which covers `leafIndex` (decision
+   * 005). The certificate sheet prints its size, root, time and key beside `leafIndex`.
+   */
+  sth?: SignedTreeHead;
 }
 
 /**

@@ -102,7 +102,14 @@ export const BatchDownloadBody = z.object({
   ),
 });
 /** `GET /api/share/getView?baoquan=`. */
-export const EvidenceViewQuery = z.object({ baoquan: z.string().trim().min(1).max(64) });
+/**
+ * `GET /api/share/getView?baoquan=[&sth=1]`: with `sth=1` the view carries the ledger's current signed tree head
+ * (EvidenceView.sth), so that a certificate page needs no second call for its proof summary (issue 11).
+ */
+export const EvidenceViewQuery = z.object({
+  baoquan: z.string().trim().min(1).max(64),
+  sth: z.literal('1').optional(),
+});
 /** `GET /api/data/getLabelList?v=`: `property` or `file` narrows the kinds, anything else lists all but hash. */
 export const EvidenceLabelsQuery = z.object({ v: z.string().optional() });
 /** The `:baoquan` of `GET /api/file/:baoquan` and its `/authorize`. */

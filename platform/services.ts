@@ -1,7 +1,7 @@
 /**
  * The services plugin: opens and migrates the database, prepares the data directories, the file storage, the SMS
  * provider and the URL signer, and decorates the Fastify instance with them (`app.config`, `app.pdb`, `app.files`,
- * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`). Closing the app closes the database.
+ * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`, `app.treeHeads`). Closing the app closes the database.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { FileService } from './files/service.ts';
 import { startSha256Thread } from './files/sha256-thread.ts';
 import { LocalFileStorage, type FileBucket, type FileStorage } from './files/storage.ts';
 import { startTempSweeper, sweepStaleTemp } from './files/temp.ts';
+import { LedgerSigner, TreeHeads } from './ledger/signer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,6 +37,11 @@ declare module 'fastify' {
     internalKey: string;
     /** Seals SecurityKeys for the open API's signature checks (open-api/sealed-keys.ts; API_KEYS_KEY_FILE). */
     apiKeys: ApiKeySealer;
+    /**
+     * The ledger's signed tree heads (ledger/signer.ts), one per process so that its cache is shared: the ledger's
+     * routes and the certificate view (`getView?sth=1`).
+     */
+    treeHeads: TreeHeads;
   }
 }
 
@@ -106,6 +112,10 @@ export const servicesPlugin = fp(
     app.decorate('downloads', await DownloadSigner.open(config.dataDir));
     app.decorate('internalKey', config.internalApiKey ?? (await internalKeyFile(config.dataDir)));
     app.decorate('apiKeys', await ApiKeySealer.open(config.apiKeysKeyFile ?? apiKeysKeyPath(config.dataDir)));
+    app.decorate(
+      'treeHeads',
+      new TreeHeads(pdb.db, await LedgerSigner.open(config.dataDir, config.ledgerOrigin)),
+    );
     app.log.info({ dialect: pdb.dialect, dataDir: config.dataDir }, 'platform database ready');
   },
   { name: 'cunzheng-services' },

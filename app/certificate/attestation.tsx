@@ -19,7 +19,7 @@ import { attestationAction } from './attestation-action.server.ts';
 import { CertificateBody, DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
 import { readFilePreview } from './file-preview.server.ts';
 import { FilePreviewBox } from './file-preview.tsx';
-import { loadView, ownerMobileQr } from './view.server.ts';
+import { loadCertificate, ownerMobileQr } from './view.server.ts';
 import { IssuerBlock, SheetFoot } from './certificate-sheet.tsx';
 import { sheetFacts } from './certificate-sheet.server.ts';
 import { useAppUrl } from '../lib/base-path.ts';
@@ -30,14 +30,14 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 ];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const view = await loadView(request, context, params.attestationId);
+  const { view, sth } = await loadCertificate(request, context, params.attestationId);
   const url = new URL(request.url);
   return {
     view,
     qr: view.isSelf === 1 ? await ownerMobileQr(request, context, view) : null,
     queryIsDownload: url.searchParams.get('isDownload'),
     preview: readFilePreview(url, view, context.sessionSecrets),
-    sheet: await sheetFacts(request, context, view, false),
+    sheet: await sheetFacts(request, context, view, sth, false),
   };
 }
 

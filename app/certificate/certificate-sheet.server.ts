@@ -5,31 +5,32 @@
  */
 import type { AppLoadContext } from 'react-router';
 import type { EvidenceView } from '../../contract/evidence-codes.ts';
+import type { SignedTreeHead } from '../../contract/ledger.ts';
 import { certificateIssuer } from '../../contract/issuer.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import type { SheetFacts } from './certificate-sheet.tsx';
-import { loadProofSummary } from './ledger-proof.server.ts';
+import { proofSummary } from './ledger-proof.server.ts';
 import { qrDataUri } from '../lib/qr.server.ts';
 import { siteUrl } from '../lib/base-path.ts';
 
-/** @param english the English certificate's URL (`/English/attestation/…`) goes into the QR code */
+/**
+ * @param sth the ledger head that came with the view (view.server.ts `loadCertificate`), for the proof summary
+ * @param english the English certificate's URL (`/English/attestation/…`) goes into the QR code
+ */
 export async function sheetFacts(
   request: Request,
   context: AppLoadContext,
   view: EvidenceView,
+  sth: SignedTreeHead | null,
   english: boolean,
 ): Promise<SheetFacts> {
   // PUBLIC_URL includes BASE_PATH when there is one (docs/decisions/047-base-path.md)
   const origin = process.env.PUBLIC_URL?.replace(/\/$/, '') || siteUrl(request, context, '');
   const certificateUrl = `${origin}${english ? '/English' : ''}/attestation/${encodeURIComponent(view.baoquan)}`;
-  const [qr, proof] = await Promise.all([
-    qrDataUri(certificateUrl, true),
-    loadProofSummary(context, view.baoquan),
-  ]);
   return {
     certificateUrl,
-    qr,
-    proof,
+    qr: await qrDataUri(certificateUrl, true),
+    proof: proofSummary(view, sth),
     issuer: certificateIssuer(process.env),
     issuedAt: formatBeijing(Math.floor(Date.now() / 1000)),
   };

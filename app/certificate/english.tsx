@@ -8,7 +8,7 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/english';
 import { DeletedNotice, EnglishCertificate, Hashes, KindFacts } from './certificate-parts.tsx';
-import { loadView } from './view.server.ts';
+import { loadCertificate } from './view.server.ts';
 import { IssuerBlock, SheetFoot } from './certificate-sheet.tsx';
 import { sheetFacts } from './certificate-sheet.server.ts';
 import { useAppUrl } from '../lib/base-path.ts';
@@ -21,10 +21,10 @@ export const meta: Route.MetaFunction = ({ data: d }) => [
 ];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const view = await loadView(request, context, params.attestationId);
+  const { view, sth } = await loadCertificate(request, context, params.attestationId);
   return {
     view,
-    sheet: await sheetFacts(request, context, view, true),
+    sheet: await sheetFacts(request, context, view, sth, true),
   };
 }
 

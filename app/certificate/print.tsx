@@ -10,21 +10,21 @@ import '@fontsource/noto-sans-sc/700.css';
 import type { Route } from './+types/print';
 import { CertificateSheet } from './certificate-sheet.tsx';
 import { sheetFacts } from './certificate-sheet.server.ts';
-import { loadView } from './view.server.ts';
+import { loadCertificate } from './view.server.ts';
 
 export const handle = { bare: true };
 
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: d ? `${d.view.baoquan}` : 'certificate' }];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const view = await loadView(request, context, params.attestationId);
+  const { view, sth } = await loadCertificate(request, context, params.attestationId);
   const english = new URL(request.url).pathname.startsWith('/English/');
   return {
     view,
     english,
     // The root layout's <html lang> (print views are bare documents): the English print is English.
     lang: english ? 'en' : 'zh-CN',
-    facts: await sheetFacts(request, context, view, english),
+    facts: await sheetFacts(request, context, view, sth, english),
   };
 }
 

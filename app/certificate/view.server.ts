@@ -7,6 +7,7 @@ import { data, type AppLoadContext } from 'react-router';
 import { qrDataUri } from '../lib/qr.server.ts';
 import { isSessionExpired, isSuccess } from '../../contract/envelope.ts';
 import { type DownloadData, EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
+import type { SignedTreeHead } from '../../contract/ledger.ts';
 import { apiCall } from '../lib/api.server.ts';
 import { getToken } from '../lib/auth.server.ts';
 import { sanitizeCertificateHtml } from '../lib/sanitize.server.ts';
@@ -20,19 +21,35 @@ export async function loadView(
   context: AppLoadContext,
   baoquan: string,
 ): Promise<EvidenceView> {
+  return (await loadCertificate(request, context, baoquan, false)).view;
+}
+
+/**
+ * The view of `baoquan` and, with `withSth`, the ledger's signed tree head in the same call (`getView?sth=1`), for
+ * the certificate sheet's proof summary; the head is taken out of the view (it is not page data).
+ * @throws 404 for an unknown number, 502 when the platform fails
+ */
+export async function loadCertificate(
+  request: Request,
+  context: AppLoadContext,
+  baoquan: string,
+  withSth = true,
+): Promise<{ view: EvidenceView; sth: SignedTreeHead | null }> {
   const token = await getToken(request, context);
   const urlPath = new URL(request.url).pathname;
+  const query = withSth ? { baoquan, sth: '1' } : { baoquan };
   let res = await apiCall<EvidenceView>(context, EvidencePaths.view, {
-    query: { baoquan },
+    query,
     token: token ?? undefined,
     urlPath,
   });
   if (token && isSessionExpired(res.code, urlPath)) {
-    res = await apiCall<EvidenceView>(context, EvidencePaths.view, { query: { baoquan }, urlPath });
+    res = await apiCall<EvidenceView>(context, EvidencePaths.view, { query, urlPath });
   }
   if (Number(res.code) === 404) throw data({ message: res.msg }, { status: 404 });
   if (!isSuccess(res.code)) throw data({ message: res.msg }, { status: 502 });
-  return { ...res.data, html: sanitizeCertificateHtml(res.data.html) };
+  const { sth, ...view } = res.data;
+  return { view: { ...view, html: sanitizeCertificateHtml(view.html) }, sth: sth ?? null };
 }
 
 /**

@@ -142,10 +142,12 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
 
   // Public: the certificate link is the secret. A token, when present and live, marks the owner.
   app.get(EvidencePaths.view, async (request) => {
-    const { baoquan } = parseInput(EvidenceViewQuery, request.query);
+    const { baoquan, sth } = parseInput(EvidenceViewQuery, request.query);
     const ev = await findByBaoquan(db, baoquan);
     if (!ev) throw new ApiError(ApiCode.NOT_FOUND, EvidenceMsg.evidenceNotFound);
     await app.identify(request);
-    return ok(await buildView(storage, ev, request.user?.id ?? null));
+    const view = await buildView(storage, ev, request.user?.id ?? null);
+    // read after the evidence row, so the head covers its leaf
+    return ok(sth ? { ...view, sth: await app.treeHeads.current() } : view);
   });
 }

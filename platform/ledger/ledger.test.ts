@@ -442,6 +442,11 @@ forEachDialect('ledger routes', (h) => {
     // the certificate view shows the same chain hash and leaf index
     const view = await get<EvidenceView>(h.app, EvidencePaths.view, { baoquan: s.baoquan }, token);
     expect(view.data).toMatchObject({ chainhash: s.chainhash, leafIndex: e.leafIndex });
+    expect(view.data.sth).toBeUndefined();
+    // with sth=1 the view carries the current head (one call for a certificate page): the same as /api/ledger/sth
+    const withSth = await get<EvidenceView>(h.app, EvidencePaths.view, { baoquan: s.baoquan, sth: '1' });
+    expect(withSth.data).toMatchObject({ chainhash: s.chainhash, leafIndex: e.leafIndex, sth: sth.data });
+    expect(verifySth(withSth.data.sth!, key.pem)).toBe(true);
   });
 
   it('hash and user-data evidence: fileName null and data.csv, kind in the record', async () => {

@@ -24,7 +24,7 @@ import {
 } from '../../contract/ledger.ts';
 import { parseInput } from '../core/errors.ts';
 import { buildProofBundle, consistency, ledgerEntry, witnessesView } from './service.ts';
-import { LedgerSigner, publishedLedgerKey, TreeHeads } from './signer.ts';
+import { publishedLedgerKey } from './signer.ts';
 import { parseTilePath, readTile } from './tiles.ts';
 import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
 import { LedgerTimestamping } from './timestamping.ts';
@@ -36,7 +36,7 @@ import { requireRole } from '../ops/auth.ts';
  */
 export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
-  const heads = new TreeHeads(db, await LedgerSigner.open(app.config.dataDir, app.config.ledgerOrigin));
+  const heads = app.treeHeads;
 
   app.get(LedgerPaths.sth, async () => ok(await heads.current()));
 

@@ -94,6 +94,21 @@ describe.sequential('a complete upload through the page', () => {
     expect(anon).toContain(sha256);
     expect(anon).toContain(chainhash);
 
+    // The printed proof section: the evidence's leaf under the ledger's current head (which came with the view).
+    const sth = (await (await fetch(`${whole.base}/api/ledger/sth`)).json()) as Envelope<{
+      treeSize: number;
+      rootHash: string;
+      keyId: string;
+    }>;
+    const proof = /<dl class="facts" data-ledger-proof="">(.*?)<\/dl>/.exec(anon)?.[1] ?? '';
+    const facts = [...proof.matchAll(/<dt>(.*?)<\/dt><dd[^>]*>(.*?)<\/dd>/g)].map((m) => [m[1], m[2]]);
+    expect(Object.fromEntries(facts)).toMatchObject({
+      叶子序号: '0',
+      账本规模: String(sth.data.treeSize),
+      树根哈希: sth.data.rootHash,
+      签名公钥: sth.data.keyId,
+    });
+
     // One row, with the title and label that travelled in the stream; the stored bytes are the bytes sent.
     expect(await evidenceCount(whole.base, token)).toBe(1);
     const list = (await (
