@@ -352,7 +352,7 @@ try {
       goal +=
         `; at ${median(fixed.map((f) => f.rate)).toFixed(0)} req/s p50 ${at('product', 'p50').toFixed(2)} vs ` +
         `${at('reference', 'p50').toFixed(2)} ms, p99 ${at('product', 'p99').toFixed(2)} vs ` +
-        `${at('reference', 'p99').toFixed(2)} ms: +${added.toFixed(2)} ms (≤ ${row.p99AddedGoalMs}) ` +
+        `${at('reference', 'p99').toFixed(2)} ms: ${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(2)} ms (≤ ${row.p99AddedGoalMs}) ` +
         `${added <= row.p99AddedGoalMs ? 'PASS' : 'MISS'}`;
     }
     const cpu = (sides: Side[]) => median(sides.map((s) => s.cpuMsPerRequest)).toFixed(2);
