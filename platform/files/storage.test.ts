@@ -126,4 +126,36 @@ describe('LocalFileStorage', () => {
       vi.restoreAllMocks();
     }
   });
+
+  it('at most two background flushes run at once in the process (libuv pool threads stay free for writes)', async () => {
+    const MiB = 1024 * 1024;
+    let calls = 0;
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const open = fsp.open.bind(fsp);
+    vi.spyOn(fsp, 'open').mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
+      const handle = await open(...args);
+      const real = handle.datasync.bind(handle);
+      // the flush itself runs (the handle may close), but it counts as running until the gate opens
+      handle.datasync = async () => {
+        calls++;
+        await real();
+        await gate;
+      };
+      return handle;
+    });
+    try {
+      const bucket = new LocalFileStorage(dataDir).bucket('evidence');
+      const chunk = Buffer.alloc(MiB, 7);
+      // four files at once, each crossing the flush threshold once
+      const body = () => Readable.from(Array.from({ length: FILE_FLUSH_EVERY_BYTES / MiB + 1 }, () => chunk));
+      await Promise.all(
+        ['ef/CAPPED01', 'ef/CAPPED02', 'ef/CAPPED03', 'ef/CAPPED04'].map((k) => bucket.put(k, body())),
+      );
+      expect(calls).toBe(2);
+    } finally {
+      release();
+      vi.restoreAllMocks();
+    }
+  });
 });

@@ -100,6 +100,14 @@ export const FILE_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
 export const FILE_FLUSH_EVERY_BYTES = 32 * 1024 * 1024;
 
 /**
+ * Background flushes running at once in the process, at most: each holds one of libuv's four pool threads for the
+ * length of a disk write (~65 ms for 32 MiB here), and the same threads write files and run scrypt for logins, so
+ * many uploads at once must not fill the pool with flushes. A skipped flush only leaves more for the next one.
+ */
+const MAX_BACKGROUND_FLUSHES = 2;
+let backgroundFlushes = 0;
+
+/**
  * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600) and makes it durable: the data is
  * on the disk (`fdatasync`, flushed as it goes and once at the end) when this resolves, so that a power cut after a
  * save cannot leave a committed row whose file is empty or cut short (ARCHITECTURE "nothing is lost or
@@ -120,11 +128,19 @@ export async function streamToNewFile(
     const flusher = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         sinceFlush += chunk.length;
-        if (sinceFlush >= FILE_FLUSH_EVERY_BYTES && flushing === null) {
+        if (
+          sinceFlush >= FILE_FLUSH_EVERY_BYTES &&
+          flushing === null &&
+          backgroundFlushes < MAX_BACKGROUND_FLUSHES
+        ) {
           sinceFlush = 0;
+          backgroundFlushes++;
           // what the write stream has written by now goes to the disk while the next chunks arrive (the handle
           // closes only after this settles: a FileHandle waits for its operations)
-          flushing = file.datasync().finally(() => (flushing = null));
+          flushing = file.datasync().finally(() => {
+            backgroundFlushes--;
+            flushing = null;
+          });
           flushing.catch(() => undefined); // the stream's own flush at its close reports a failing disk
         }
         done(null, chunk);
