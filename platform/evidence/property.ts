@@ -193,7 +193,13 @@ export class NormalisedCsvWriter implements RowSink {
 
   /** Closes and deletes the temp file (after a failure). Never throws. */
   async abort(): Promise<void> {
-    this.out.destroy();
+    // The stream opens its file asynchronously: wait until it has closed it, or a failure right after the start
+    // would remove nothing and the open would create the file after that (seen in CI under load).
+    if (!this.out.closed) {
+      const closed = once(this.out, 'close').catch(() => undefined);
+      this.out.destroy();
+      await closed;
+    }
     await fsp.rm(this.file, { force: true }).catch(() => undefined);
   }
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { startServer, type RunningServer } from '../../server/start.ts';
 import { seedDataDir } from './templates.ts';
+import { freePort } from './ports.ts';
 
 export const DEMO_MOBILE = '13800138000';
 export const DEMO_PASSWORD = 'demo1234';
@@ -101,25 +102,8 @@ export async function startWhole(extra: Record<string, string> = {}): Promise<Wh
   };
 }
 
-/**
- * A loopback port that nothing listens on now (listened on, noted, closed), for a child process to listen on later.
- * Taken below Linux's ephemeral range (`net.ipv4.ip_local_port_range`, 32768–60999 by default): a port from port 0
- * could meanwhile become the local port of some outgoing connection of a busy test run, and the child's listen then
- * fails with EADDRINUSE.
- */
-export async function closedPort(): Promise<number> {
-  for (;;) {
-    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
-    const server = http.createServer();
-    const listening = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(candidate, '127.0.0.1', () => resolve(true));
-    });
-    if (!listening) continue;
-    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-    return candidate;
-  }
-}
+/** A loopback port that nothing listens on now, for a child process to listen on later (tests/support/ports.ts). */
+export const closedPort = freePort;
 
 /** An envelope as the API answers it. */
 export interface Envelope<T = unknown> {
