@@ -108,17 +108,19 @@ const MAX_BACKGROUND_FLUSHES = 2;
 let backgroundFlushes = 0;
 
 /**
- * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600) and makes it durable: the data is
- * on the disk (`fdatasync`, flushed as it goes and once at the end) when this resolves, so that a power cut after a
- * save cannot leave a committed row whose file is empty or cut short (ARCHITECTURE "nothing is lost or
- * half-written"). The file's name is made durable by {@link syncDirectory} of its directory after it is moved into
- * place. A failed stream deletes the partial file; an existing `dest` is left alone.
+ * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600), flushing it to the disk as it goes
+ * (`fdatasync` every {@link FILE_FLUSH_EVERY_BYTES}) and, with `flush`, once more at its close before this resolves.
+ * Durability is the bucket's (`put` flushes here, `putFile` flushes the temp file before the rename, then the
+ * directory: {@link syncPath}), so that a power cut after a save cannot leave a committed row whose file is
+ * empty or cut short (ARCHITECTURE "nothing is lost or half-written"); a temp file that is never stored pays no final
+ * flush. A failed stream deletes the partial file; an existing `dest` is left alone.
  * @throws the open's error (EEXIST), the stream's, or the flush's (EIO, ENOSPC)
  */
 export async function streamToNewFile(
   source: Readable,
   taps: Transform | Transform[],
   dest: string,
+  flush = false,
 ): Promise<void> {
   // an existing file is not ours to delete: the open fails before the try (EEXIST)
   const file = await fsp.open(dest, 'wx', 0o600);
@@ -141,13 +143,13 @@ export async function streamToNewFile(
             backgroundFlushes--;
             flushing = null;
           });
-          flushing.catch(() => undefined); // the stream's own flush at its close reports a failing disk
+          flushing.catch(() => undefined); // the final flush reports a failing disk
         }
         done(null, chunk);
       },
     });
-    // The stream owns the handle: it closes it at its end or on an error, after an fsync (`flush`) when it ended.
-    const out = file.createWriteStream({ highWaterMark: FILE_WRITE_HIGH_WATER_BYTES, flush: true });
+    // The stream owns the handle: it closes it at its end or on an error (after an fsync at the end with `flush`).
+    const out = file.createWriteStream({ highWaterMark: FILE_WRITE_HIGH_WATER_BYTES, flush });
     await pipeline([source, ...(Array.isArray(taps) ? taps : [taps]), flusher, out]);
   } catch (err) {
     await (flushing as Promise<void> | null)?.catch(() => undefined);
@@ -157,11 +159,11 @@ export async function streamToNewFile(
 }
 
 /**
- * Makes the names in directory `dir` durable (`fsync` of the directory): after a file was renamed or created in it,
- * so that the file is still found after a power cut. @throws the open's or the sync's error
+ * `fsync` of the file or directory at `file`: a file's bytes, or the names in a directory (after a file was renamed or
+ * created in it), are on the disk when this resolves. @throws the open's or the sync's error
  */
-export async function syncDirectory(dir: string): Promise<void> {
-  const handle = await fsp.open(dir, 'r');
+export async function syncPath(file: string): Promise<void> {
+  const handle = await fsp.open(file, 'r');
   try {
     await handle.sync();
   } finally {
@@ -181,24 +183,25 @@ export class LocalDirectoryBucket implements FileBucket {
   /** The directory of `key`, created (and its own name made durable) when it is the key's first. */
   private async directoryOf(key: string): Promise<string> {
     const dir = path.dirname(this.pathOf(key));
-    if (await fsp.mkdir(dir, { recursive: true })) await syncDirectory(path.dirname(dir));
+    if (await fsp.mkdir(dir, { recursive: true })) await syncPath(path.dirname(dir));
     return dir;
   }
 
   async put(key: string, source: Readable): Promise<StoredObject> {
     const dir = await this.directoryOf(key);
     const counter = new HashingCounter();
-    await streamToNewFile(source, counter, this.pathOf(key));
-    await syncDirectory(dir);
+    await streamToNewFile(source, counter, this.pathOf(key), true);
+    await syncPath(dir);
     return counter.result();
   }
 
-  /** The temp file's data is durable already (streamToNewFile); the rename is made durable here. */
+  /** The temp file's bytes (whoever wrote them), then its new name, are made durable here. */
   async putFile(tempPath: string, key: string): Promise<void> {
     const dir = await this.directoryOf(key);
+    await syncPath(tempPath);
     try {
       await fsp.rename(tempPath, this.pathOf(key));
-      await syncDirectory(dir);
+      await syncPath(dir);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
       // temp and storage on different file systems: copy, then drop the temp file
