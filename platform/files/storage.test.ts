@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetDirectIoSupport } from './direct-io.ts';
 import { FILE_FLUSH_EVERY_BYTES, LocalFileStorage } from './storage.ts';
 import { receiveToTemp } from './temp.ts';
 
@@ -95,7 +96,9 @@ describe('LocalFileStorage', () => {
     return log;
   }
 
-  it('a stored file is flushed as it is written and at its end, then the name in its directory', async () => {
+  it('a stored file is flushed as it is written and at its end, then the name in its directory (page cache path)', async () => {
+    // the path of file systems without O_DIRECT (direct writes have nothing to flush in the background)
+    resetDirectIoSupport(true);
     const log = recordFlushes();
     try {
       const bucket = new LocalFileStorage(dataDir).bucket('evidence');
@@ -124,6 +127,7 @@ describe('LocalFileStorage', () => {
       ]);
     } finally {
       vi.restoreAllMocks();
+      resetDirectIoSupport();
     }
   });
 
@@ -133,6 +137,7 @@ describe('LocalFileStorage', () => {
     let release = () => {};
     const gate = new Promise<void>((r) => (release = r));
     const open = fsp.open.bind(fsp);
+    resetDirectIoSupport(true);
     vi.spyOn(fsp, 'open').mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
       const handle = await open(...args);
       const real = handle.datasync.bind(handle);
@@ -156,6 +161,7 @@ describe('LocalFileStorage', () => {
     } finally {
       release();
       vi.restoreAllMocks();
+      resetDirectIoSupport();
     }
   });
 });

@@ -11,6 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { DirectFileSink, directIoUsable } from './direct-io.ts';
 
 /** The buckets and what they hold; the name is also the local directory under DATA_DIR. */
 export const BUCKETS = {
@@ -108,8 +109,10 @@ const MAX_BACKGROUND_FLUSHES = 2;
 let backgroundFlushes = 0;
 
 /**
- * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600), flushing it to the disk as it goes
- * (`fdatasync` every {@link FILE_FLUSH_EVERY_BYTES}) and, with `flush`, once more at its close before this resolves.
+ * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600): whole megabytes straight to the
+ * disk where `O_DIRECT` works ({@link DirectFileSink}), else through the page cache, flushed to the disk as it goes
+ * (`fdatasync` every {@link FILE_FLUSH_EVERY_BYTES}); with `flush`, the file is flushed once more at its close before
+ * this resolves.
  * Durability is the bucket's (`put` flushes here, `putFile` flushes the temp file before the rename, then the
  * directory: {@link syncPath}), so that a power cut after a save cannot leave a committed row whose file is
  * empty or cut short (ARCHITECTURE "nothing is lost or half-written"); a temp file that is never stored pays no final
@@ -124,6 +127,19 @@ export async function streamToNewFile(
 ): Promise<void> {
   // an existing file is not ours to delete: the open fails before the try (EEXIST)
   const file = await fsp.open(dest, 'wx', 0o600);
+  const stages = [source, ...(Array.isArray(taps) ? taps : [taps])];
+  if (directIoUsable()) {
+    // whole megabytes straight to the disk (files/direct-io.ts): nothing waits in the page cache to be flushed
+    const sink = new DirectFileSink(file, dest, flush);
+    try {
+      await pipeline([...stages, sink]);
+      return;
+    } catch (err) {
+      await sink.settled();
+      await fsp.rm(dest, { force: true });
+      throw err;
+    }
+  }
   let flushing: Promise<void> | null = null;
   try {
     let sinceFlush = 0;
@@ -150,7 +166,7 @@ export async function streamToNewFile(
     });
     // The stream owns the handle: it closes it at its end or on an error (after an fsync at the end with `flush`).
     const out = file.createWriteStream({ highWaterMark: FILE_WRITE_HIGH_WATER_BYTES, flush });
-    await pipeline([source, ...(Array.isArray(taps) ? taps : [taps]), flusher, out]);
+    await pipeline([...stages, flusher, out]);
   } catch (err) {
     await (flushing as Promise<void> | null)?.catch(() => undefined);
     await fsp.rm(dest, { force: true });
