@@ -190,6 +190,24 @@ export function processTree(pid: number): number[] {
 }
 
 /**
+ * Waits until `pid` and its descendants together use less than 10 ms of CPU over 250 ms (at most `maxMs`
+ * milliseconds): work that an earlier step set off in the background (the certificate PDF rendered after a save, in
+ * Chromium) then does not run beside the next measurement. @returns the milliseconds waited
+ */
+export async function settle(pid: number, maxMs = 15_000): Promise<number> {
+  const started = performance.now();
+  const treeCpu = () => processTree(pid).reduce((sum, p) => sum + (cpuSecondsOf(p) || 0), 0);
+  let before = treeCpu();
+  while (performance.now() - started < maxMs) {
+    await sleep(250);
+    const now = treeCpu();
+    if (now - before < 0.01) break;
+    before = now;
+  }
+  return performance.now() - started;
+}
+
+/**
  * Proportional set size of `pid` and its descendants together (bytes; Linux `smaps_rollup`): each shared page is
  * divided among the processes sharing it, so the sum is what the tree really holds — summing RSS would count
  * Chromium's shared libraries once per renderer.

@@ -3,7 +3,8 @@
  * streamed by the same client (this process) into (a) the product's `POST /api/data/save` through the gateway's
  * proxy with a bearer token, (b) the product's `/newAccessCard` form action as a browser without JavaScript sends it
  * (session cookie, CSRF token), and (c) a server that discards the body (bench/reference/discard.ts), round after
- * round with the order rotating, after one warm-up round that is not counted. The product is a child process started
+ * round with the order rotating, after one warm-up round that is not counted, each upload once the product is quiet
+ * (bench/support/process.ts `settle`). The product is a child process started
  * as `npm start` does; while it receives, its resident set size is sampled every 50 ms. Each product upload's answer
  * must carry the file's SHA-256.
  */
@@ -14,7 +15,7 @@ import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { login } from '../../tests/support/pdf-whole.ts';
 import { median } from './stats.ts';
-import { rssOf, rssSampler, startProduct, startScript, type Child } from './process.ts';
+import { rssOf, rssSampler, settle, startProduct, startScript, type Child } from './process.ts';
 import { formUploadTarget, generateFile, MiB, pageLogin, uploadMultipart } from './upload.ts';
 
 /** One upload as measured. */
@@ -117,10 +118,12 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
     };
 
     const out: UploadComparison = { bytes: opts.bytes, api: [], form: [], discard: [] };
+    // Each measured upload starts with the product quiet: a save sets off the certificate PDF's render in Chromium
+    // (issue 11 point 4), which ran beside the next upload, whichever side it was (one round in three at half speed).
     const steps = [
-      async () => out.api.push(await viaApi()),
-      async () => out.form.push(await viaForm()),
-      async () => out.discard.push(await intoDiscard()),
+      async () => out.api.push(await settle(product.pid).then(viaApi)),
+      async () => out.form.push(await settle(product.pid).then(viaForm)),
+      async () => out.discard.push(await settle(product.pid).then(intoDiscard)),
     ];
     // One warm-up round of all three, not counted (as the PDF rows' first render): the first uploads ran 20–50 % slower
     // on every side (each process's first multi-second stream: JIT, socket buffers growing, the file read from disk).
