@@ -6,11 +6,12 @@
 import pino from 'pino';
 import { buildPlatform } from './app.ts';
 import { loadPlatformConfig } from './config.ts';
+import { logDestination } from './core/log-destination.ts';
 import { installOutboundProxy } from './core/outbound-proxy.ts';
 import { startTracing } from './core/tracing.ts';
 import { withSecretFiles } from './secret-files.ts';
 
-const bootLog = pino({ name: 'platform' });
+const bootLog = pino({ name: 'platform' }, logDestination());
 let config;
 try {
   config = loadPlatformConfig(withSecretFiles(process.env));
@@ -22,7 +23,7 @@ try {
 const port = Number(process.env.PLATFORM_PORT ?? 3001);
 const host = process.env.PLATFORM_HOST ?? '127.0.0.1';
 const stopTracing = await startTracing(process.env, 'cunzheng-platform'); // when OTEL_* asks (core/tracing.ts)
-const app = await buildPlatform(config);
+const app = await buildPlatform(config, { logger: { level: config.logLevel, stream: logDestination() } });
 await app.listen({ port, host });
 
 let closing = false;

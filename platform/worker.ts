@@ -13,6 +13,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
+import { logDestination } from './core/log-destination.ts';
 import type { AccessLogMode } from './core/access-log.ts';
 import { installOutboundProxy } from './core/outbound-proxy.ts';
 import { startTracing } from './core/tracing.ts';
@@ -42,7 +43,7 @@ try {
   installOutboundProxy(data.env);
   const stopTracing = await startTracing(data.env, 'cunzheng-platform');
   const { app, url } = await startLoopbackPlatform(data.env, {
-    loggerInstance: pino({ level: data.logLevel }).child({ part: 'platform' }),
+    loggerInstance: pino({ level: data.logLevel }, logDestination()).child({ part: 'platform' }),
     accessLog: data.accessLog,
   });
   port.on('message', (message: { type?: string }) => {

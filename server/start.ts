@@ -6,6 +6,7 @@ import { startTracing } from '../platform/core/tracing.ts';
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
+import { logDestination } from '../platform/core/log-destination.ts';
 import { restrictNewFiles } from '../platform/core/private-files.ts';
 import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadGatewayConfig, type GatewayConfig } from './config.ts';
@@ -91,7 +92,7 @@ export async function startServer(
   const env = withSecretFiles(rawEnv);
   const config = loadGatewayConfig(env);
   // One pino stream for the process; `part` tells the gateway's lines from the embedded platform's.
-  const root = opts.logger ?? pino({ level: config.logLevel });
+  const root = opts.logger ?? pino({ level: config.logLevel }, logDestination());
   const logger = root.child({ part: 'gateway' });
   // traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (platform/core/tracing.ts); the platform's worker starts its own
   const stopTracing = await startTracing(env, 'cunzheng-gateway');
