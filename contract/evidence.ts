@@ -101,7 +101,6 @@ export const BatchDownloadBody = z.object({
     z.string().max(BATCH_MAX_ITEMS * 24, EvidenceMsg.batchTooMany(BATCH_MAX_ITEMS)),
   ),
 });
-/** `GET /api/share/getView?baoquan=`. */
 /**
  * `GET /api/share/getView?baoquan=[&sth=1]`: with `sth=1` the view carries the ledger's current signed tree head
  * (EvidenceView.sth), so that a certificate page needs no second call for its proof summary (issue 11).

@@ -11,7 +11,9 @@ import { installOutboundProxy } from './core/outbound-proxy.ts';
 import { startTracing } from './core/tracing.ts';
 import { withSecretFiles } from './secret-files.ts';
 
-const bootLog = pino({ name: 'platform' }, logDestination());
+// one synchronous stream on standard output for the start-up log and the platform's own
+const logStream = logDestination();
+const bootLog = pino({ name: 'platform' }, logStream);
 let config;
 try {
   config = loadPlatformConfig(withSecretFiles(process.env));
@@ -23,7 +25,7 @@ try {
 const port = Number(process.env.PLATFORM_PORT ?? 3001);
 const host = process.env.PLATFORM_HOST ?? '127.0.0.1';
 const stopTracing = await startTracing(process.env, 'cunzheng-platform'); // when OTEL_* asks (core/tracing.ts)
-const app = await buildPlatform(config, { logger: { level: config.logLevel, stream: logDestination() } });
+const app = await buildPlatform(config, { logger: { level: config.logLevel, stream: logStream } });
 await app.listen({ port, host });
 
 let closing = false;

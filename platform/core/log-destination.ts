@@ -6,8 +6,9 @@
  * round trip of two thread wake-ups. With one access line per `/api` call that was the gateway's dearest part on the
  * 2-core machine (issue 11: a CPU profile of `/api` through the gateway put 14 % of its thread in pino's writes;
  * 5,344–5,412 → 6,678–7,217 calls/s, CPU per call 0.31 → 0.24 ms, with synchronous writes). A line written directly
- * costs one system call, never waits in memory (nothing is lost when the process dies), and lines of the gateway's and
- * the platform's threads do not interleave inside a line (each write is one line, well under PIPE_BUF). The cost: a
+ * costs one system call, never waits in memory (nothing is lost when the process dies), and each line is one write, so
+ * lines of the gateway's and the platform's threads do not interleave on a pipe (a write of up to PIPE_BUF, 4 KiB,
+ * is atomic there; access lines are far shorter). The cost: a
  * log reader that stops reading (a full pipe) holds the writing thread until it reads again, as it would for any
  * synchronous logger; container runtimes and journald read continuously.
  */

@@ -190,7 +190,7 @@ export class DirectFileSink extends Writable {
         written = aligned;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EINVAL') throw err;
-        supported = false; // refused before any byte was written: this slot goes the ordinary way
+        supported = false; // refused: the whole slot is written again the ordinary way below
       }
     }
     if (written < length) {
