@@ -4,14 +4,13 @@
  * fakes in `server/app.test.ts`. Third-party plugins are wired here and nowhere else (ARCHITECTURE "Examples").
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import Fastify from 'fastify';
 import compress from '@fastify/compress';
 import httpProxy from '@fastify/http-proxy';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
-import { RouterContextProvider, type AppLoadContext, type ServerBuild } from 'react-router';
+import { RouterContextProvider, type AppLoadContext } from 'react-router';
 import { ApiCode, fail } from '../contract/envelope.ts';
 import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
 import { registerRequestTracing } from '../platform/core/tracing.ts';
@@ -40,10 +39,11 @@ import { addSecurityHeaders } from './security-headers.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 import { AccessLogController } from '../platform/core/access-log.ts';
 import { registerRateLimits } from './rate-limit.ts';
-import { stripBasePath, withBasePath } from './base-path.ts';
+import { stripBasePath } from './base-path.ts';
+import { partitionedUiOptions, type LoadContextGetter } from './route-partitions.ts';
+import { importBuild, servedBuild, type ServerBuildSource } from './ui-build.ts';
 
-/** A React Router server build, or a function that loads one (e.g. a fresh import per request in tests). */
-export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);
+export type { ServerBuildSource } from './ui-build.ts';
 
 /** Options of {@link buildServer} that are not environment configuration. */
 export interface BuildServerOptions {
@@ -338,6 +338,20 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
           : {}),
         ...(opts.internalKey ? { internalKey: opts.internalKey } : {}),
       };
+      // The provider has no index signature, which AppLoadContext declares; the fields are all there.
+      const getLoadContext: LoadContextGetter = (request, reply) =>
+        createLoadContext(
+          config,
+          upstreamUrl,
+          reply.cspNonce.script,
+          request.ip,
+          evidenceSaved,
+          documents,
+          request.id,
+          request.protocol === 'https',
+        ) as unknown as AppLoadContext;
+      // In production each request is handled against the routes of its first path segment (server/route-partitions.ts).
+      const production = development ? undefined : (uiBuild ?? (await importBuild(buildDirectory)));
       await web.register(reactRouterFastify, {
         buildDirectory,
         mode,
@@ -345,42 +359,15 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         // compression cannot afford; @fastify/compress leaves answers that are already encoded alone.
         fastifyStaticOptions: { preCompressed: true },
         ...(uiBuild ? { productionServerBuild: uiBuild } : {}),
-        // The provider has no index signature, which AppLoadContext declares; the fields are all there.
-        getLoadContext: (request, reply) =>
-          createLoadContext(
-            config,
-            upstreamUrl,
-            reply.cspNonce.script,
-            request.ip,
-            evidenceSaved,
-            documents,
-            request.id,
-            request.protocol === 'https',
-          ) as unknown as AppLoadContext,
+        ...(production && typeof production !== 'function'
+          ? partitionedUiOptions(production, getLoadContext, mode)
+          : {}),
+        getLoadContext,
       });
     });
   }
 
   return app;
-}
-
-/**
- * The build the UI serves: `build` (or, in production under a BASE_PATH, `${buildDirectory}/server/index.js`) with
- * the base path applied (server/base-path.ts); undefined when the React Router adapter should load it itself (no base
- * path, or development, where Vite serves the app at the root and BASE_PATH is not supported).
- */
-async function servedBuild(
-  build: ServerBuildSource | undefined,
-  basePath: string,
-  development: boolean,
-  buildDirectory: string,
-): Promise<ServerBuildSource | undefined> {
-  if (!basePath || development) return build;
-  const source: ServerBuildSource =
-    build ??
-    ((await import(pathToFileURL(path.join(buildDirectory, 'server', 'index.js')).href)) as ServerBuild);
-  if (typeof source !== 'function') return withBasePath(source, basePath);
-  return async () => withBasePath(await source(), basePath);
 }
 
 /** Probes an orchestrator or the image's HEALTHCHECK sends to the process itself, at the root whatever BASE_PATH is. */
