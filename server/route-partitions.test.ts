@@ -44,7 +44,7 @@ function withParents(pathname: string): string[] {
 }
 
 const ids = (routes: RouteObject[], pathname: string) =>
-  (matchRoutes(routes, pathname) ?? []).map((m) => m.route.id);
+  (matchRoutes(routes, pathname) ?? []).map((m) => m.route.id ?? '');
 
 /** Paths for every route: params filled in, optional ones present and absent, splats of two segments. */
 function samplePaths(build: ServerBuild): string[] {

@@ -72,13 +72,19 @@ export async function resolveToken<K extends TokenKind>(
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
   const { table, owner, owners, disabledColumn } = STORES[kind];
   const tokenHash = sha256Hex(token);
+  // The owner whose id the live token names: a scalar subquery, not a join, which SQLite would re-plan on every call
+  // because it reads the bound token hash when planning (22 µs against 4 µs a call; decision 032, 2026-11-29).
   let query = untyped(db)
-    .selectFrom(table)
-    .innerJoin(owners, `${owners}.id`, `${table}.${owner}`)
+    .selectFrom(owners)
     .selectAll(owners)
-    .where(`${table}.token_hash`, '=', tokenHash)
-    .where(`${table}.revoked_at`, 'is', null)
-    .where(`${table}.expires_at`, '>', nowSeconds());
+    .where(`${owners}.id`, '=', (eb) =>
+      eb
+        .selectFrom(table)
+        .select(`${table}.${owner}`)
+        .where(`${table}.token_hash`, '=', tokenHash)
+        .where(`${table}.revoked_at`, 'is', null)
+        .where(`${table}.expires_at`, '>', nowSeconds()),
+    );
   if (disabledColumn) query = query.where(`${owners}.${disabledColumn}`, '=', 0);
   const row = (await query.executeTakeFirst()) as TokenOwner[K] | undefined;
   return row ? { owner: row, tokenHash } : null;

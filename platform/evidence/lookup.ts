@@ -7,26 +7,46 @@ import type { Kysely } from 'kysely';
 import type { EvidenceView } from '../../contract/evidence-codes.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
 
-/** The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined. */
+/**
+ * The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined (also when it has no ledger
+ * leaf yet). Written with scalar subqueries, not joins: SQLite re-plans a join whose bound parameter it reads every
+ * time the parameter is bound (~40 µs against ~5 µs here; decision 032, 2026-11-29).
+ */
 export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
-  return (
-    db
-      .selectFrom('evidences')
-      .innerJoin('users', 'users.id', 'evidences.user_id')
-      .innerJoin('ledger_leaves', 'ledger_leaves.evidence_id', 'evidences.id')
+  const row = await db
+    .selectFrom('evidences')
+    .selectAll('evidences')
+    .select((eb) => [
       // a web capture's record (issue 15): what the capture found at each page, for the certificate
-      .leftJoin('capture_jobs', 'capture_jobs.evidence_id', 'evidences.id')
-      .selectAll('evidences')
-      .select([
-        'capture_jobs.meta_json as capture_meta',
-        'users.mobile as owner_mobile',
-        // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
-        'ledger_leaves.leaf_hash as chainhash',
-        'ledger_leaves.leaf_index',
-      ])
-      .where('evidences.baoquan', '=', baoquan)
-      .executeTakeFirst()
-  );
+      eb
+        .selectFrom('capture_jobs')
+        .select('capture_jobs.meta_json')
+        .whereRef('capture_jobs.evidence_id', '=', 'evidences.id')
+        .limit(1)
+        .as('capture_meta'),
+      eb
+        .selectFrom('users')
+        .select('users.mobile')
+        .whereRef('users.id', '=', 'evidences.user_id')
+        .as('owner_mobile'),
+      // the chain transaction hash is the Merkle leaf hash (docs/decisions/005-ledger.md)
+      eb
+        .selectFrom('ledger_leaves')
+        .select('ledger_leaves.leaf_hash')
+        .whereRef('ledger_leaves.evidence_id', '=', 'evidences.id')
+        .as('chainhash'),
+      eb
+        .selectFrom('ledger_leaves')
+        .select('ledger_leaves.leaf_index')
+        .whereRef('ledger_leaves.evidence_id', '=', 'evidences.id')
+        .as('leaf_index'),
+    ])
+    .where('evidences.baoquan', '=', baoquan)
+    .executeTakeFirst();
+  // the joins' meaning: an evidence is found with its owner and its ledger leaf, or not at all
+  if (!row || row.owner_mobile === null || row.chainhash === null || row.leaf_index === null)
+    return undefined;
+  return { ...row, owner_mobile: row.owner_mobile, chainhash: row.chainhash, leaf_index: row.leaf_index };
 }
 
 /**

@@ -28,6 +28,7 @@ import { openApi } from './0021_open_api.ts';
 import { musicWorks } from './0022_music_works.ts';
 import { jobs } from './0023_jobs.ts';
 import { fileIntents } from './0024_file_intents.ts';
+import { captureJobsEvidence } from './0025_capture_jobs_evidence.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -58,6 +59,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0022_music_works': musicWorks(),
         '0023_jobs': jobs(dialect),
         '0024_file_intents': fileIntents(),
+        '0025_capture_jobs_evidence': captureJobsEvidence(),
       };
     },
   };
