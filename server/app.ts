@@ -41,7 +41,7 @@ import { AccessLogController } from '../platform/core/access-log.ts';
 import { registerRateLimits } from './rate-limit.ts';
 import { stripBasePath } from './base-path.ts';
 import { partitionedUiOptions, type LoadContextGetter } from './route-partitions.ts';
-import { importBuild, servedBuild, type ServerBuildSource } from './ui-build.ts';
+import { servedBuild, type ServerBuildSource } from './ui-build.ts';
 
 export type { ServerBuildSource } from './ui-build.ts';
 
@@ -350,18 +350,19 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
           request.id,
           request.protocol === 'https',
         ) as unknown as AppLoadContext;
-      // In production each request is handled against the routes of its first path segment (server/route-partitions.ts).
-      const production = development ? undefined : (uiBuild ?? (await importBuild(buildDirectory)));
       await web.register(reactRouterFastify, {
         buildDirectory,
         mode,
         // The hashed assets' .br/.gz made at build time (scripts/precompress.ts), at a quality per-request
         // compression cannot afford; @fastify/compress leaves answers that are already encoded alone.
         fastifyStaticOptions: { preCompressed: true },
-        ...(uiBuild ? { productionServerBuild: uiBuild } : {}),
-        ...(production && typeof production !== 'function'
-          ? partitionedUiOptions(production, getLoadContext, mode)
-          : {}),
+        // In production a loaded build is served by partitions, each request against the routes of its first path
+        // segment (server/route-partitions.ts); a build loaded per request (tests) or Vite's (development) whole.
+        ...(!development && uiBuild && typeof uiBuild !== 'function'
+          ? partitionedUiOptions(uiBuild, getLoadContext, mode)
+          : uiBuild
+            ? { productionServerBuild: uiBuild }
+            : {}),
         getLoadContext,
       });
     });

@@ -11,9 +11,9 @@ import { withBasePath } from './base-path.ts';
 export type ServerBuildSource = ServerBuild | (() => ServerBuild | Promise<ServerBuild>);
 
 /**
- * The build the UI serves: `build` (or, in production under a BASE_PATH, `${buildDirectory}/server/index.js`) with
- * the base path applied (server/base-path.ts); undefined when the React Router adapter should load it itself (no base
- * path, or development, where Vite serves the app at the root and BASE_PATH is not supported).
+ * The build the UI serves: in production `build`, else `${buildDirectory}/server/index.js`, with the base path
+ * applied (server/base-path.ts); in development `build` as given, undefined letting the adapter run Vite (which
+ * serves the app at the root: BASE_PATH is not supported there).
  */
 export async function servedBuild(
   build: ServerBuildSource | undefined,
@@ -21,13 +21,14 @@ export async function servedBuild(
   development: boolean,
   buildDirectory: string,
 ): Promise<ServerBuildSource | undefined> {
-  if (!basePath || development) return build;
+  if (development) return build;
   const source: ServerBuildSource = build ?? (await importBuild(buildDirectory));
+  if (!basePath) return source;
   if (typeof source !== 'function') return withBasePath(source, basePath);
   return async () => withBasePath(await source(), basePath);
 }
 
 /** The production build in `${buildDirectory}/server/index.js` (the module React Router's adapter would load). */
-export async function importBuild(buildDirectory: string): Promise<ServerBuild> {
+async function importBuild(buildDirectory: string): Promise<ServerBuild> {
   return (await import(pathToFileURL(path.join(buildDirectory, 'server', 'index.js')).href)) as ServerBuild;
 }
