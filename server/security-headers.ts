@@ -5,10 +5,10 @@
  * CPU, decision 032); each request adds only its nonces.
  * `/api` JSON and hashed assets drop the document-only ones afterwards (asset-headers.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import { randomPool } from '../app/lib/random-pool.server.ts';
 
 /** The nonces of one answer's CSP (32 hex digits each). */
 export interface CspNonces {
@@ -90,23 +90,14 @@ export function addSecurityHeaders(
 
 const CSP = 'Content-Security-Policy';
 
-/** Answers' nonces drawn per batch of random bytes (each answer takes 32 bytes of it, never reused). */
-const NONCE_BATCH = 256;
-
 /**
- * A source of fresh nonce pairs (32 hex digits each, 128 bits of CSPRNG output apiece): `randomBytes` fills a
- * buffer for {@link NONCE_BATCH} answers at a time, as Node's own `randomUUID` batches its entropy. One
- * `randomBytes(32)` call per request was 3.5 % of a proxied `/api` call's CPU (issue 11).
+ * A source of fresh nonce pairs (32 hex digits each, 128 bits of CSPRNG output apiece), from a pooled random buffer
+ * (app/lib/random-pool.server.ts).
  */
 function nonceSource(): () => CspNonces {
-  let pool = Buffer.alloc(0);
-  let offset = 0;
+  const draw = randomPool(32);
   return () => {
-    if (offset === pool.length) {
-      pool = randomBytes(32 * NONCE_BATCH);
-      offset = 0;
-    }
-    const hex = pool.toString('hex', offset, (offset += 32));
+    const hex = draw('hex');
     return { script: hex.slice(0, 32), style: hex.slice(32) };
   };
 }

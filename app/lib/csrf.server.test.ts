@@ -76,4 +76,22 @@ describe('CSRF tokens', () => {
       init: { status: 403 },
     });
   });
+
+  it('draws 256-bit base64url tokens, each new, and still accepts a token of the earlier signed form', async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: 300 }, async () => (await commitCsrfToken(new Request('http://x/'), ctx))[0]),
+    );
+    for (const t of tokens) expect(t).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set(tokens).size).toBe(tokens.length);
+    // Set before this change: remix-utils' `token "." base64url(SHA-256(token))`, in a cookie signed as always.
+    const earlier = 'u4pQJzQ8oX1u0nVt8m1Jbq2f3vYw6bqZ9cG1eD7hK2s.g8F0w3Yv9yQz2d0Zq2m2m7g2vQ0f0mH3xF5d9bqJx1E';
+    const cookie = pair(await signedCookie('cz_csrf', { secrets: ['s1'], secure: false }).serialize(earlier));
+    const withCookie = new Request('http://x/login', { headers: { cookie } });
+    await expect(validateCsrf(form(earlier), withCookie, ctx)).resolves.toBeUndefined();
+    // The same token in a cookie signed under another secret is refused.
+    const forged = pair(await signedCookie('cz_csrf', { secrets: ['s2'], secure: false }).serialize(earlier));
+    await expect(
+      validateCsrf(form(earlier), new Request('http://x/login', { headers: { cookie: forged } }), ctx),
+    ).rejects.toMatchObject({ init: { status: 403 } });
+  });
 });

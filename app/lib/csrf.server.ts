@@ -3,9 +3,10 @@
  * `csrf` field in each form. Multipart uploads carry it in the form's action URL (`?csrf=`) so that the file stream
  * can be forwarded without being parsed here.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { data, type AppLoadContext, type Cookie } from 'react-router';
 import { CSRF, CSRFError } from 'remix-utils/csrf/server';
+import { randomPool } from './random-pool.server.ts';
 import { cookieName, cookiePath, readCookie } from './session.server.ts';
 
 /** HMAC-SHA256 of `value` under `secret` in base64 without padding: React Router's cookie signature. */
@@ -58,16 +59,21 @@ export function signedCookie(
   };
 }
 
+/** CSRF tokens: 32 random bytes each (256 bits), from a pooled CSPRNG buffer. */
+const drawToken = randomPool(32);
+
 /**
- * remix-utils' CSRF with its token drawn by one `randomBytes` call: the library's own draws one `getRandomValues`
- * per character (about 50 calls a token, paid by every request that comes without a `cz_csrf` cookie). Same shape:
- * 32 random bytes in base64url, a dot, the library's signature of them.
+ * remix-utils' CSRF with its token drawn from {@link drawToken}: the library's own draws one `getRandomValues` per
+ * character (about 50 calls a token, paid by every request that comes without a `cz_csrf` cookie). The token is 32
+ * random bytes in base64url. It carries no second signature: what remix-utils calls one (with `secret`) is a plain
+ * SHA-256 of the token, computed in JavaScript on every new token, which anyone can compute and so proves nothing;
+ * the token's integrity is the cookie's HMAC ({@link signedCookie}), and `validate` compares the form's token with
+ * the cookie's. Tokens of the earlier `token.sha256` form in cookies still set keep validating (the comparison is of
+ * the whole string).
  */
-class CsrfWithNodeRandom extends CSRF {
-  override generate(bytes = 32): string {
-    const token = randomBytes(bytes).toString('base64url');
-    // `sign` is private in the typings only; calling it keeps the token's format the one `validate` checks.
-    return `${token}.${(this as unknown as { sign(value: string): string }).sign(token)}`;
+class CsrfWithPooledRandom extends CSRF {
+  override generate(): string {
+    return drawToken('base64url');
   }
 }
 
@@ -85,7 +91,7 @@ function csrfFor(ctx: AppLoadContext): CSRF {
       secure: ctx.secureCookies,
       path: cookiePath(ctx),
     });
-    csrf = new CsrfWithNodeRandom({ cookie, formDataKey: 'csrf', secret: ctx.sessionSecrets[0] });
+    csrf = new CsrfWithPooledRandom({ cookie, formDataKey: 'csrf' });
     byCookie.set(key, csrf);
   }
   return csrf;
