@@ -6,14 +6,14 @@
 import type { Kysely } from 'kysely';
 import type { EvidenceView } from '../../contract/evidence-codes.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
+import { preparedQuery, type ParamReader } from '../db/prepared.ts';
 
 /**
- * The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined (also when it has no ledger
- * leaf yet). Written with scalar subqueries, not joins: SQLite re-plans a join whose bound parameter it reads every
- * time the parameter is bound (~40 µs against ~5 µs here; decision 032, 2026-11-29).
+ * The certificate's evidence with its capture record, owner's mobile and ledger leaf, prepared once
+ * (platform/db/prepared.ts): every certificate view and PDF reads it.
  */
-export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
-  const row = await db
+const evidenceByBaoquan = preparedQuery((db, param: ParamReader<{ baoquan: string }>) =>
+  db
     .selectFrom('evidences')
     .selectAll('evidences')
     .select((eb) => [
@@ -41,8 +41,16 @@ export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
         .whereRef('ledger_leaves.evidence_id', '=', 'evidences.id')
         .as('leaf_index'),
     ])
-    .where('evidences.baoquan', '=', baoquan)
-    .executeTakeFirst();
+    .where('evidences.baoquan', '=', param('baoquan')),
+);
+
+/**
+ * The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined (also when it has no ledger
+ * leaf yet). Written with scalar subqueries, not joins: SQLite re-plans a join whose bound parameter it reads every
+ * time the parameter is bound (~40 µs against ~5 µs here; decision 032, 2026-11-29).
+ */
+export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
+  const [row] = await evidenceByBaoquan(db, { baoquan });
   // the joins' meaning: an evidence is found with its owner and its ledger leaf, or not at all
   if (!row || row.owner_mobile === null || row.chainhash === null || row.leaf_index === null)
     return undefined;

@@ -11,6 +11,7 @@ import type { Database, KycImageRow, KycProfileRow, UserRow } from '../db/schema
 import type { UrlSigner } from '../files/signer.ts';
 import type { FileBucket } from '../files/storage.ts';
 import { maskedSecurityKey } from './security-key.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 /** Which kind a submission is: the personal (photo or face) or the enterprise form. */
 export type KycKind = 'personal' | 'enterprise';
@@ -57,12 +58,17 @@ export async function loadKyc(
   db: Kysely<Database>,
   userId: number,
 ): Promise<{ profile: KycProfileRow | undefined; images: KycImageRow[] }> {
-  const [profile, images] = await Promise.all([
-    db.selectFrom('kyc_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst(),
-    db.selectFrom('kyc_images').selectAll().where('user_id', '=', userId).execute(),
-  ]);
+  const [[profile], images] = await Promise.all([profileOf(db, { userId }), imagesOf(db, { userId })]);
   return { profile, images };
 }
+
+/** The two reads of {@link loadKyc}, prepared once (platform/db/prepared.ts): every page's user info makes them. */
+const profileOf = preparedQuery<{ userId: number }, KycProfileRow>((db, param) =>
+  db.selectFrom('kyc_profiles').selectAll().where('user_id', '=', param('userId')),
+);
+const imagesOf = preparedQuery<{ userId: number }, KycImageRow>((db, param) =>
+  db.selectFrom('kyc_images').selectAll().where('user_id', '=', param('userId')),
+);
 
 /** The stored text fields of a profile (JSON of the submit payload's text fields). */
 export function profileFields(profile: KycProfileRow | undefined): Record<string, string> {

@@ -29,6 +29,7 @@ import {
 } from './tree.ts';
 import { committedEdges, ledgerTransactions, type RightEdge } from './transaction.ts';
 import { EMPTY_ROOT, leafHash, nodeHash } from './verify.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 export { canonicalJson } from './canonical.ts';
 export type { LedgerRecord } from '../../contract/ledger.ts';
@@ -68,14 +69,14 @@ export interface AppendedLeaf {
 
 /** The number of leaves (committed ones, or the transaction's own view inside it). */
 export async function treeSize(db: Kysely<Database>): Promise<number> {
-  const last = await db
-    .selectFrom('ledger_leaves')
-    .select('leaf_index')
-    .orderBy('leaf_index', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const [last] = await lastLeafIndex(db, {});
   return last ? Number(last.leaf_index) + 1 : 0;
 }
+
+/** The last leaf's index, prepared once (platform/db/prepared.ts): every signed tree head served reads it. */
+const lastLeafIndex = preparedQuery<Record<string, never>, { leaf_index: number }>((db) =>
+  db.selectFrom('ledger_leaves').select('leaf_index').orderBy('leaf_index', 'desc').limit(1),
+);
 
 /**
  * Appends the leaf of `record` for `evidenceId` at the end of the log and stores the subtree nodes it completes.

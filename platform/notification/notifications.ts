@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import { nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
+import { preparedQuery } from '../db/prepared.ts';
 
 /** Longest notification text stored (characters; the column is varchar(500)). */
 const MAX_CONTENT = 500;
@@ -29,11 +30,15 @@ export async function notify(
 
 /** The number of unread notifications of `userId` (the top-bar badge; the UI caps the display at 99). */
 export async function unreadCount(db: Kysely<Database>, userId: number): Promise<number> {
-  const r = await db
+  const [r] = await unreadCountQuery(db, { userId });
+  return Number(r!.n);
+}
+
+/** The count of {@link unreadCount}, prepared once (platform/db/prepared.ts): every signed-in page asks it. */
+const unreadCountQuery = preparedQuery<{ userId: number }, { n: number }>((db, param) =>
+  db
     .selectFrom('notifications')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('user_id', '=', userId)
-    .where('is_read', '=', 0)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
+    .where('user_id', '=', param('userId'))
+    .where('is_read', '=', 0),
+);
