@@ -69,10 +69,10 @@ export async function issueToken(
  * makes it. A scalar subquery, not a join, which SQLite would re-plan on every call because it reads the bound token
  * hash when planning (22 µs against 4 µs a call; decision 032, 2026-11-29).
  */
-const OWNER_LOOKUPS = {
+const OWNER_LOOKUPS: { [K in TokenKind]: ReturnType<typeof ownerLookup<K>> } = {
   user: ownerLookup('user'),
   operator: ownerLookup('operator'),
-} satisfies Record<TokenKind, unknown>;
+};
 
 function ownerLookup<K extends TokenKind>(kind: K) {
   const { table, owner, owners, disabledColumn } = STORES[kind];
@@ -101,10 +101,7 @@ export async function resolveToken<K extends TokenKind>(
 ): Promise<{ owner: TokenOwner[K]; tokenHash: string } | null> {
   if (!token || token.length > MAX_TOKEN_LENGTH) return null;
   const tokenHash = sha256Hex(token);
-  const [row] = await (OWNER_LOOKUPS[kind] as ReturnType<typeof ownerLookup<K>>)(db, {
-    tokenHash,
-    now: nowSeconds(),
-  });
+  const [row] = await OWNER_LOOKUPS[kind](db, { tokenHash, now: nowSeconds() });
   return row ? { owner: row, tokenHash } : null;
 }
 

@@ -70,7 +70,7 @@ export interface AppendedLeaf {
 /** The number of leaves (committed ones, or the transaction's own view inside it). */
 export async function treeSize(db: Kysely<Database>): Promise<number> {
   const [last] = await lastLeafIndex(db, {});
-  return last?.n === null || last?.n === undefined ? 0 : Number(last.n) + 1;
+  return Number(last?.n ?? -1) + 1;
 }
 
 /**
