@@ -57,13 +57,14 @@ describe.sequential('OpenTelemetry traces across gateway, platform and database'
           s.service === 'cunzheng-platform' &&
           /^insert into "evidences"/i.test(String(s.attributes['db.query.text'])),
       );
-      return insert ? { gw, all } : undefined;
+      // the request span ends after its answer, so it may come in a later export batch than the insert
+      const request = all.find(
+        (s) => s.service === 'cunzheng-platform' && s.attributes['url.path'] === EvidencePaths.save,
+      );
+      return insert && request ? { gw, all, request } : undefined;
     });
     const byId = new Map(trace.all.map((s) => [s.spanId, s]));
-    const platformRequest = trace.all.find(
-      (s) => s.service === 'cunzheng-platform' && s.attributes['url.path'] === EvidencePaths.save,
-    );
-    expect(platformRequest, 'the platform request span').toBeDefined();
+    const platformRequest = trace.request;
     // the platform's request continues a gateway span of the same trace
     expect(byId.get(platformRequest!.parentSpanId)?.service).toBe('cunzheng-gateway');
     // every SQL span descends from the platform's request span
