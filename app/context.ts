@@ -5,6 +5,7 @@
  * the gateway, once inside the bundled server build) and never match; see docs/decisions/003-load-context.md.
  */
 import 'react-router';
+import type { PlatformCall } from '../contract/platform-call.ts';
 
 /**
  * What every loader and action receives as `context`. Values are per process except `cspNonce` and `clientIp`,
@@ -62,6 +63,11 @@ export interface GatewayLoadContext {
    * documents). Server-only; absent when the gateway has none.
    */
   internalKey?: string;
+  /**
+   * The embedded platform's call without the loopback HTTP hop (contract/platform-call.ts), which `apiCall` uses for
+   * envelope calls when present. Absent in front of another upstream (UPSTREAM_URL) and in tests of a fake one.
+   */
+  platformCall?: PlatformCall;
 }
 
 declare module 'react-router' {

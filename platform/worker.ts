@@ -8,6 +8,9 @@
  * - workerData: {@link PlatformWorkerData} (the environment to read the configuration from, the access-log mode);
  * - the worker posts `{type: 'ready', url, internalKey}` once listening on 127.0.0.1 (a free port), or
  *   `{type: 'failed', name, message}` when the configuration is refused or the platform cannot start (then it ends);
+ * - the gateway posts `{type: 'call', id, request}` for a page's envelope call without HTTP
+ *   (contract/platform-call.ts); the worker answers `{type: 'answer', id, answer}`, or `{type: 'answer', id, error}`
+ *   when the platform could not take it;
  * - the gateway posts `{type: 'close'}` to stop it: the worker closes Fastify (in-flight requests finish, the
  *   database closes) and its event loop ends (the gateway waits for the worker's exit).
  */
@@ -15,8 +18,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { pino } from 'pino';
 import { logDestination } from './core/log-destination.ts';
 import type { AccessLogMode } from './core/access-log.ts';
+import type { PlatformCallAnswer, PlatformCallRequest } from '../contract/platform-call.ts';
 import { installOutboundProxy } from './core/outbound-proxy.ts';
 import { startTracing } from './core/tracing.ts';
+import { answerInProcess } from './in-process-call.ts';
 import { startLoopbackPlatform } from './loopback.ts';
 
 /** What the gateway hands the worker at start. */
@@ -31,7 +36,14 @@ export interface PlatformWorkerData {
 
 /** Messages from the worker to the gateway. */
 export type PlatformWorkerMessage =
-  { type: 'ready'; url: string; internalKey: string } | { type: 'failed'; name: string; message: string };
+  | { type: 'ready'; url: string; internalKey: string }
+  | { type: 'failed'; name: string; message: string }
+  | { type: 'answer'; id: number; answer: PlatformCallAnswer }
+  | { type: 'answer'; id: number; error: string };
+
+/** Messages from the gateway to the worker. */
+export type PlatformWorkerRequest =
+  { type: 'call'; id: number; request: PlatformCallRequest } | { type: 'close' };
 
 const port = parentPort;
 if (!port)
@@ -46,7 +58,17 @@ try {
     loggerInstance: pino({ level: data.logLevel }, logDestination()).child({ part: 'platform' }),
     accessLog: data.accessLog,
   });
-  port.on('message', (message: { type?: string }) => {
+  const host = new URL(url).host;
+  port.on('message', (message: PlatformWorkerRequest) => {
+    if (message?.type === 'call') {
+      const { id } = message;
+      answerInProcess(app, message.request, host).then(
+        (answer) => post({ type: 'answer', id, answer }),
+        (err: unknown) =>
+          post({ type: 'answer', id, error: err instanceof Error ? err.message : String(err) }),
+      );
+      return;
+    }
     if (message?.type !== 'close') return;
     app
       .close()

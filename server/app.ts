@@ -16,6 +16,7 @@ import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
 import { registerRequestTracing } from '../platform/core/tracing.ts';
 import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
+import type { PlatformCall } from '../contract/platform-call.ts';
 import type { GatewayConfig } from './config.ts';
 import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, forwardProxied, prepareProxyBody } from './proxy-body.ts';
@@ -63,6 +64,8 @@ export interface BuildServerOptions {
   logger?: FastifyServerOptions['logger'];
   /** The platform's internal key (INTERNAL_API_KEY or the embedded platform's): signs certificate PDFs. */
   internalKey?: string;
+  /** The embedded platform's call without HTTP, for the pages' envelope calls (none in front of UPSTREAM_URL). */
+  platformCall?: PlatformCall;
   /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
   readyTimeoutMs?: number;
   /** The PDF renderer's settings (server/pdf/config.ts); default: parsed from `process.env`. */
@@ -85,7 +88,7 @@ export function createLoadContext(
   cspNonce: string,
   clientIp = '',
   evidenceSaved?: (baoquan: string) => void,
-  documents?: Pick<GatewayLoadContext, 'printPage' | 'internalKey'>,
+  documents?: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'>,
   requestId = '',
   httpsRequest = false,
 ): RouterContextProvider & GatewayLoadContext {
@@ -325,7 +328,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
         : undefined;
       // Private pages printed to signed PDFs (the notarisation documents) and the key their upload needs.
-      const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey'> = {
+      // (and the embedded platform's call without HTTP, per server rather than per request like them)
+      const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'> = {
         ...(web.hasDecorator('pagePrinter')
           ? {
               printPage: (
@@ -337,6 +341,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
             }
           : {}),
         ...(opts.internalKey ? { internalKey: opts.internalKey } : {}),
+        ...(opts.platformCall ? { platformCall: opts.platformCall } : {}),
       };
       // The provider has no index signature, which AppLoadContext declares; the fields are all there.
       const getLoadContext: LoadContextGetter = (request, reply) =>

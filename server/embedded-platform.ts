@@ -11,7 +11,8 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessLogMode } from '../platform/core/access-log.ts';
-import type { PlatformWorkerData, PlatformWorkerMessage } from '../platform/worker.ts';
+import type { PlatformCall, PlatformCallAnswer } from '../contract/platform-call.ts';
+import type { PlatformWorkerData, PlatformWorkerMessage, PlatformWorkerRequest } from '../platform/worker.ts';
 import { ConfigError } from './config.ts';
 
 /** How the embedded platform runs: in a worker thread or in the gateway's thread. */
@@ -26,6 +27,11 @@ export interface EmbeddedPlatform {
   internalKey: string;
   /** The Fastify instance in `inline` mode; null in `worker` mode (it lives in another V8 isolate). */
   app: FastifyInstance | null;
+  /**
+   * A page's envelope call without the loopback HTTP hop (contract/platform-call.ts): over the worker's message
+   * port, or `inject` inline. Rejects with a connection error (ECONNREFUSED) once the platform has stopped or ended.
+   */
+  call: PlatformCall;
   /** Stops it: in-flight requests finish, the database closes. Idempotent. */
   close(): Promise<void>;
 }
@@ -67,6 +73,11 @@ function workerExecArgv(parent: readonly string[]): string[] {
   const loadsTsx = out.some((a) => a === 'tsx' || a.endsWith('=tsx') || a.includes('tsx/'));
   if (!loadsTsx) out.push('--import', 'tsx');
   return out;
+}
+
+/** The error of a call to a platform that has stopped or ended: a refused connection, as over HTTP. */
+function platformGone(): Error {
+  return Object.assign(new Error('the embedded platform is not running'), { code: 'ECONNREFUSED' });
 }
 
 /** Error the worker reported, as the gateway's types where they matter (a refused configuration). */
@@ -146,16 +157,40 @@ export async function startEmbeddedPlatform(
     crashed(new Error(`the embedded platform ended unexpectedly (code ${code})`));
   });
 
+  // Page calls over the message port: answers matched by id; all pending ones fail when the worker ends.
+  const pending = new Map<number, { resolve: (a: PlatformCallAnswer) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  worker.on('message', (m: PlatformWorkerMessage) => {
+    if (m.type !== 'answer') return;
+    const waiting = pending.get(m.id);
+    if (!waiting) return;
+    pending.delete(m.id);
+    if ('answer' in m) waiting.resolve(m.answer);
+    else waiting.reject(new Error(m.error));
+  });
+  worker.on('exit', () => {
+    for (const waiting of pending.values()) waiting.reject(platformGone());
+    pending.clear();
+  });
+  const call: PlatformCall = (request) => {
+    if (exited || closing) return Promise.reject(platformGone());
+    const id = nextId++;
+    return new Promise<PlatformCallAnswer>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ type: 'call', id, request } satisfies PlatformWorkerRequest);
+    });
+  };
+
   const close = () => {
     closing ??= exited
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           worker.once('exit', () => resolve());
-          worker.postMessage({ type: 'close' });
+          worker.postMessage({ type: 'close' } satisfies PlatformWorkerRequest);
         });
     return closing;
   };
-  return { mode: 'worker', url: ready.url, internalKey: ready.internalKey, app: null, close };
+  return { mode: 'worker', url: ready.url, internalKey: ready.internalKey, app: null, call, close };
 }
 
 /** The inline shape: the platform in this thread. */
@@ -165,16 +200,19 @@ async function startInline(
 ): Promise<EmbeddedPlatform> {
   // Imported lazily: a gateway in front of another upstream (or a worker-mode one) never loads the platform here.
   const { startLoopbackPlatform } = await import('../platform/loopback.ts');
+  const { answerInProcess } = await import('../platform/in-process-call.ts');
   const { app, url } = await startLoopbackPlatform(env, {
     loggerInstance: opts.logger,
     accessLog: opts.accessLog,
   });
   let closing: Promise<void> | null = null;
+  const host = new URL(url).host;
   return {
     mode: 'inline',
     url,
     internalKey: app.internalKey,
     app,
+    call: (request) => (closing ? Promise.reject(platformGone()) : answerInProcess(app, request, host)),
     close: () => (closing ??= app.close().then(() => undefined)),
   };
 }

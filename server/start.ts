@@ -147,6 +147,7 @@ export async function startServer(
       ...opts,
       upstreamUrl,
       internalKey,
+      ...(embedded ? { platformCall: embedded.call } : {}),
       loggerInstance: logger,
       env,
       pdf,

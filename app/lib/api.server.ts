@@ -1,6 +1,8 @@
 /**
  * The one server-only client through which app/ reaches the upstream platform, over HTTP, exactly as it would
- * reach a legacy upstream (ARCHITECTURE "Boundaries"). Every call answers the `{code, msg, data}` envelope.
+ * reach a legacy upstream (ARCHITECTURE "Boundaries"). Every call answers the `{code, msg, data}` envelope. With the
+ * embedded platform (`ctx.platformCall`) the envelope calls carry the same request through its message port instead
+ * of a loopback socket (contract/platform-call.ts); uploads and files still stream over HTTP.
  * A connection failure throws a 502 Response carrying the spec's "connection failed" message (spec 01 §8), which
  * the root error boundary renders as a page.
  */
@@ -13,6 +15,7 @@ import { data as routeData, type AppLoadContext } from 'react-router';
 import { request as undiciRequest } from 'undici';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../../contract/evidence-codes.ts';
+import type { PlatformCallAnswer } from '../../contract/platform-call.ts';
 import { Msg } from '../../contract/messages.ts';
 
 export interface ApiCallOptions {
@@ -72,10 +75,9 @@ export async function apiCall<T>(
     body = form.toString();
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
   }
+  const method = opts.method ?? (body ? 'POST' : 'GET');
   // An upstream that accepts the connection and never answers must not hold the page (UPSTREAM_TIMEOUT_MS): the
-  // envelope calls are small, so one deadline covers the answer and its body. undici's request() rather than fetch:
-  // no Request/Response/Headers objects or web streams per call, and one AbortController instead of
-  // AbortSignal.timeout + AbortSignal.any (the certificate page makes two calls; issue 11).
+  // envelope calls are small, so one deadline covers the answer and its body.
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -86,23 +88,18 @@ export async function apiCall<T>(
   opts.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     if (opts.signal?.aborted) abort.abort();
-    const res = await undiciRequest(url, {
-      method: opts.method ?? (body ? 'POST' : 'GET'),
-      headers,
-      body,
-      signal: abort.signal,
-    });
-    const contentType = res.headers['content-type'];
-    const text = await res.body.text();
-    return afterSave(
-      ctx,
-      path,
-      readEnvelope<T>(
-        res.statusCode,
-        (Array.isArray(contentType) ? contentType[0] : contentType) ?? '',
-        text,
-      ),
-    );
+    const answer = ctx.platformCall
+      ? await untilAborted(
+          ctx.platformCall({
+            method,
+            url: `${url.pathname}${url.search}`,
+            headers,
+            ...(body ? { body } : {}),
+          }),
+          abort.signal,
+        )
+      : await callOverHttp(url, method, headers, body, abort.signal);
+    return afterSave(ctx, path, readEnvelope<T>(answer.status, answer.contentType, answer.body));
   } catch (err) {
     if (err instanceof Response || isRouteData(err)) throw err;
     if (timedOut) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
@@ -112,6 +109,49 @@ export async function apiCall<T>(
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCancel);
   }
+}
+
+/**
+ * One envelope call over HTTP with undici's request() rather than fetch: no Request/Response/Headers objects or web
+ * streams per call, and one AbortController instead of AbortSignal.timeout + AbortSignal.any (issue 11).
+ * @throws undici's errors (connection refused, aborted by `signal`)
+ */
+async function callOverHttp(
+  url: URL,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+): Promise<PlatformCallAnswer> {
+  const res = await undiciRequest(url, { method, headers, body, signal });
+  const contentType = res.headers['content-type'];
+  return {
+    status: res.statusCode,
+    contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '',
+    body: await res.body.text(),
+  };
+}
+
+/**
+ * `work`, or a rejection with `signal`'s reason as soon as it aborts (an in-process call cannot be cut off
+ * midway; its late answer is dropped).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err as Error);
+      },
+    );
+  });
 }
 
 /** Tells the gateway (`ctx.evidenceSaved`: render its certificate PDF ahead) when `env` answers a save. */

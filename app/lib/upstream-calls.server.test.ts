@@ -2,7 +2,8 @@
  * Upstream calls of the pages, against a fake upstream: the user's info is asked once per GET request, shared by the
  * root loader (top bar) and a route's loader (settings, the KYC gate), and afresh on a POST, whose action may have
  * changed it (app/lib/auth.server.ts); a successful save tells the gateway its preservation number, so that the
- * certificate PDF is rendered ahead (app/lib/api.server.ts).
+ * certificate PDF is rendered ahead (app/lib/api.server.ts); with the embedded platform's call (`ctx.platformCall`)
+ * the same request goes without HTTP, with the same deadline, cancellation and failures.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import { RouterContextProvider, type AppLoadContext } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountPaths } from '../../contract/account.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
+import type { PlatformCall, PlatformCallRequest } from '../../contract/platform-call.ts';
 import { apiCall } from './api.server.ts';
 import { optionalUser, requireUserInfo } from './auth.server.ts';
 import { sessionStorageFor } from './session.server.ts';
@@ -180,5 +182,69 @@ describe('apiCall', () => {
       upstreamUrl: 'http://127.0.0.1:1',
     }) as AppLoadContext;
     await expect(apiCall(closed, '/x')).rejects.toMatchObject({ init: { status: 502 } });
+  });
+});
+
+describe('apiCall to the embedded platform without HTTP (ctx.platformCall)', () => {
+  /** `ctx` with `platformCall` and, optionally, another deadline. */
+  const through = (platformCall: PlatformCall, upstreamTimeoutMs = 5000) =>
+    Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {
+      platformCall,
+      upstreamTimeoutMs,
+    }) as AppLoadContext;
+
+  it('hands the platform what the HTTP call would carry and reads its envelope', async () => {
+    const seen: PlatformCallRequest[] = [];
+    const context = through(async (request) => {
+      seen.push(request);
+      return {
+        status: 200,
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify({ code: 200, msg: '操作成功', data: { mobile: '13800138000' } }),
+      };
+    });
+    const res = await apiCall<{ mobile: string }>(context, '/api/x', {
+      query: { a: '1', b: undefined },
+      body: { x: '证据' },
+      token: 'tok',
+      urlPath: '/页面',
+    });
+    expect(res).toEqual({ code: 200, msg: '操作成功', data: { mobile: '13800138000' } });
+    expect(seen).toHaveLength(1);
+    const [request] = seen as [PlatformCallRequest];
+    expect(request.method).toBe('POST');
+    expect(request.url).toBe('/api/x?a=1');
+    expect(new URLSearchParams(request.body).get('x')).toBe('证据');
+    expect(request.headers).toMatchObject({
+      'Content-Type': 'application/x-www-form-urlencoded',
+      Authorization: 'Bearer tok',
+      'X-Forwarded-For': '127.0.0.1',
+    });
+    expect(decodeURI(request.headers['X-URL-PATH']!)).toBe('/页面');
+    // a GET without a body carries none
+    await apiCall(context, '/api/y');
+    expect(seen[1]).toMatchObject({ method: 'GET', url: '/api/y' });
+    expect(seen[1]!.body).toBeUndefined();
+  });
+
+  it('answers an answer that is not an envelope, and a platform that cannot take the call, with 502', async () => {
+    const html = through(async () => ({ status: 500, contentType: 'text/html', body: '<p>x</p>' }));
+    await expect(apiCall(html, '/api/x')).rejects.toMatchObject({ init: { status: 502 } });
+    const gone = through(() =>
+      Promise.reject(Object.assign(new Error('not running'), { code: 'ECONNREFUSED' })),
+    );
+    await expect(apiCall(gone, '/api/x')).rejects.toMatchObject({ init: { status: 502 } });
+  });
+
+  it('ends a call past UPSTREAM_TIMEOUT_MS with 504 and passes a cancellation on as an abort', async () => {
+    const silent = () => new Promise<never>(() => undefined);
+    await expect(apiCall(through(silent, 100), '/api/x')).rejects.toMatchObject({ init: { status: 504 } });
+    const cancel = new AbortController();
+    const pending = apiCall(through(silent), '/api/x', { signal: cancel.signal });
+    setTimeout(() => cancel.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(apiCall(through(silent), '/api/x', { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 });
