@@ -93,6 +93,19 @@ describe.each(['worker', 'inline'] as const)('the embedded platform call (%s)', 
     });
     await expect(stopped!.call(demoLogin)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
+
+  it('gives up on a call when its signal aborts, and the late answer does not reach another call', async () => {
+    await withPlatform(mode, async (platform) => {
+      await expect(platform.call(demoLogin, AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+      const cancel = new AbortController();
+      const abandoned = platform.call(demoLogin, cancel.signal);
+      cancel.abort(new Error('the browser left'));
+      await expect(abandoned).rejects.toThrow('the browser left');
+      const wrong = { ...demoLogin, body: 'mobile=13800138000&password=wrong-one' };
+      const next = await platform.call(wrong);
+      expect(JSON.parse(next.body).code).not.toBe(200);
+    });
+  });
 });
 
 describe('the embedded platform call (worker) when the worker ends', () => {

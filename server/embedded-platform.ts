@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessLogMode } from '../platform/core/access-log.ts';
-import type { PlatformCall, PlatformCallAnswer } from '../contract/platform-call.ts';
+import { untilAborted, type PlatformCall, type PlatformCallAnswer } from '../contract/platform-call.ts';
 import type { PlatformWorkerData, PlatformWorkerMessage, PlatformWorkerRequest } from '../platform/worker.ts';
 import { ConfigError } from './config.ts';
 
@@ -172,11 +172,28 @@ export async function startEmbeddedPlatform(
     for (const waiting of pending.values()) waiting.reject(platformGone());
     pending.clear();
   });
-  const call: PlatformCall = (request) => {
+  const call: PlatformCall = (request, signal) => {
     if (exited || closing) return Promise.reject(platformGone());
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const id = nextId++;
     return new Promise<PlatformCallAnswer>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      // an abandoned call leaves nothing behind here; the worker's late answer finds no entry and is dropped
+      const onAbort = () => {
+        pending.delete(id);
+        reject(signal!.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settled = () => signal?.removeEventListener('abort', onAbort);
+      pending.set(id, {
+        resolve: (answer) => {
+          settled();
+          resolve(answer);
+        },
+        reject: (err) => {
+          settled();
+          reject(err);
+        },
+      });
       worker.postMessage({ type: 'call', id, request } satisfies PlatformWorkerRequest);
     });
   };
@@ -212,7 +229,8 @@ async function startInline(
     url,
     internalKey: app.internalKey,
     app,
-    call: (request) => (closing ? Promise.reject(platformGone()) : answerInProcess(app, request, host)),
+    call: (request, signal) =>
+      closing ? Promise.reject(platformGone()) : untilAborted(answerInProcess(app, request, host), signal),
     close: () => (closing ??= app.close().then(() => undefined)),
   };
 }

@@ -15,7 +15,7 @@ import { data as routeData, type AppLoadContext } from 'react-router';
 import { request as undiciRequest } from 'undici';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../../contract/evidence-codes.ts';
-import type { PlatformCallAnswer } from '../../contract/platform-call.ts';
+import { untilAborted, type PlatformCallAnswer } from '../../contract/platform-call.ts';
 import { Msg } from '../../contract/messages.ts';
 
 export interface ApiCallOptions {
@@ -89,13 +89,12 @@ export async function apiCall<T>(
   try {
     if (opts.signal?.aborted) abort.abort();
     const answer = ctx.platformCall
-      ? await untilAborted(
-          ctx.platformCall({
-            method,
-            url: `${url.pathname}${url.search}`,
-            headers,
-            ...(body ? { body } : {}),
-          }),
+      ? // the deadline holds whatever the call does with the signal
+        await untilAborted(
+          ctx.platformCall(
+            { method, url: `${url.pathname}${url.search}`, headers, ...(body ? { body } : {}) },
+            abort.signal,
+          ),
           abort.signal,
         )
       : await callOverHttp(url, method, headers, body, abort.signal);
@@ -130,28 +129,6 @@ async function callOverHttp(
     contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '',
     body: await res.body.text(),
   };
-}
-
-/**
- * `work`, or a rejection with `signal`'s reason as soon as it aborts (an in-process call cannot be cut off
- * midway; its late answer is dropped).
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err as Error);
-      },
-    );
-  });
 }
 
 /** Tells the gateway (`ctx.evidenceSaved`: render its certificate PDF ahead) when `env` answers a save. */
