@@ -12,7 +12,7 @@ export interface PlatformCallRequest {
   method: 'GET' | 'POST';
   url: string;
   headers: Record<string, string>;
-  /** The form-encoded body (with its Content-Type among `headers`), or none. */
+  /** The body text (a form or JSON, its Content-Type among `headers`), or none. */
   body?: string;
 }
 

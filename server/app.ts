@@ -300,6 +300,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       buildDirectory,
       development,
       internalKey: opts.internalKey,
+      platformCall: opts.platformCall,
       ...(opts.pdf ? { pdf: opts.pdf } : {}),
     });
     await app.register(packagePlugin, { upstreamUrl });

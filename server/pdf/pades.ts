@@ -11,6 +11,7 @@ import { SignPdf } from '@signpdf/signpdf';
 import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { type CmsSignData, type SignerName, SigningPaths } from '../../contract/signing.ts';
+import { platformText, type PlatformTarget } from '../platform-envelope.ts';
 
 /** Makes a detached CMS SignedData (DER) over a SHA-256 digest (32 bytes). */
 export interface CmsSource {
@@ -25,10 +26,10 @@ export class SigningUnavailableError extends Error {
   override name = 'SigningUnavailableError';
 }
 
-/** The platform's document signer, reached over HTTP with the internal key. */
+/** The platform's document signer, reached with the internal key (without HTTP when the platform is embedded). */
 export class PlatformCmsSource implements CmsSource {
   constructor(
-    private readonly upstreamUrl: string,
+    private readonly target: PlatformTarget,
     private readonly internalKey: string,
     private readonly timeoutMs = 10_000,
     /** Which of the platform's signers: its own (certificates, documents) or the notary office's (issue 14). */
@@ -37,20 +38,29 @@ export class PlatformCmsSource implements CmsSource {
 
   /** @throws SigningUnavailableError when the platform does not answer a CMS within the timeout */
   async cmsFor(digest: Buffer): Promise<Buffer> {
-    let res: Response;
+    let answer: { status: number; text: string };
     try {
-      res = await fetch(`${this.upstreamUrl}${SigningPaths.cms}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-key': this.internalKey },
-        body: JSON.stringify({ digest: digest.toString('hex'), signer: this.signer }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      answer = await platformText(
+        this.target,
+        {
+          method: 'POST',
+          url: SigningPaths.cms,
+          headers: { 'content-type': 'application/json', 'x-internal-key': this.internalKey },
+          body: JSON.stringify({ digest: digest.toString('hex'), signer: this.signer }),
+        },
+        this.timeoutMs,
+      );
     } catch (err) {
       throw new SigningUnavailableError('the platform signer is unreachable', { cause: err });
     }
-    const body = (await res.json().catch(() => null)) as ApiEnvelope<CmsSignData> | null;
-    if (!res.ok || body?.code !== 200 || !body.data?.cms) {
-      throw new SigningUnavailableError(`the platform signer answered ${res.status}`);
+    let body: ApiEnvelope<CmsSignData> | null = null;
+    try {
+      body = JSON.parse(answer.text) as ApiEnvelope<CmsSignData>;
+    } catch {
+      // not an envelope: refused below
+    }
+    if (answer.status < 200 || answer.status > 299 || body?.code !== 200 || !body.data?.cms) {
+      throw new SigningUnavailableError(`the platform signer answered ${answer.status}`);
     }
     return Buffer.from(body.data.cms, 'base64');
   }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Msg } from '../../contract/messages.ts';
+import type { PlatformCall } from '../../contract/platform-call.ts';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { loadPdfConfig, type PdfConfig } from './config.ts';
 import { PlatformCmsSource, signPdf, SigningUnavailableError } from './pades.ts';
@@ -34,6 +35,8 @@ declare module 'fastify' {
 export interface PdfPluginOptions {
   /** Base URL of the upstream API without a trailing slash. */
   upstreamUrl: string;
+  /** The embedded platform's call without HTTP (evidence views, CMS signatures); none in front of UPSTREAM_URL. */
+  platformCall?: PlatformCall | undefined;
   /** The gateway's DATA_DIR; PDFs are cached under `${dataDir}/cache/pdf`. */
   dataDir: string;
   /** The React Router build directory: its server bundle's hash is the template version. */
@@ -127,16 +130,17 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
   const builtVersion = opts.development
     ? null
     : await templateVersionOf(opts.buildDirectory, printed.join('\0'));
-  const cms = opts.internalKey ? new PlatformCmsSource(opts.upstreamUrl, opts.internalKey) : null;
+  const target = { upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''), platformCall: opts.platformCall };
+  const cms = opts.internalKey ? new PlatformCmsSource(target, opts.internalKey) : null;
   // Notarial certificates are signed by the notary office's own signer (issue 14 point 4).
   const officeCms = opts.internalKey
-    ? new PlatformCmsSource(opts.upstreamUrl, opts.internalKey, undefined, 'notary')
+    ? new PlatformCmsSource(target, opts.internalKey, undefined, 'notary')
     : null;
   if (!cms) app.log.warn('no internal key: certificate PDFs are not signed');
   const issuer = certificateIssuer(process.env);
   const pool = new BrowserPool({ ...config, logger: app.log });
   const renderer = new CertificateRenderer({
-    upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''),
+    ...target,
     cacheDir: config.cacheDir ?? path.join(opts.dataDir, 'cache', 'pdf'),
     templateVersion: builtVersion ?? 'dev',
     reuseCache: builtVersion !== null,

@@ -14,7 +14,8 @@ import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { prepareLocalPage } from './page-printer.ts';
-import { request } from 'undici';
+import type { PlatformCall } from '../../contract/platform-call.ts';
+import { platformText } from '../platform-envelope.ts';
 import { HeldPdfs, MAX_HELD_PDF_BYTES, touch } from './held-pdfs.ts';
 
 /**
@@ -80,6 +81,8 @@ export interface CertificatePdf {
 export interface CertificateRendererOptions {
   /** Base URL of the upstream API without a trailing slash. */
   upstreamUrl: string;
+  /** The embedded platform's call without HTTP, for the evidence's view (none in front of UPSTREAM_URL). */
+  platformCall?: PlatformCall | undefined;
   /** Directory of cached PDFs, normally `${DATA_DIR}/cache/pdf` (created when missing). */
   cacheDir: string;
   /** Identifies the certificate template: a hash of the UI build (see {@link templateVersionOf}). */
@@ -139,6 +142,8 @@ export function viewStateHash(state: ViewState): string {
 export const MAX_AHEAD = 32;
 /** How long a render ahead waits before looking again while visitors' renders use the browser (milliseconds). */
 const AHEAD_IDLE_WAIT_MS = 200;
+/** How long the evidence's view may take (milliseconds): answer and body. */
+const VIEW_TIMEOUT_MS = 10_000;
 
 /**
  * Renders and caches certificate PDFs. One per gateway process (decorated as `app.certificatePdf`).
@@ -202,16 +207,16 @@ export class CertificateRenderer {
    */
   async fetchView(baoquan: string): Promise<EvidenceView> {
     if (!BAOQUAN_PATH_RE.test(baoquan)) throw new EvidenceNotFoundError(baoquan);
-    const url = `${this.opts.upstreamUrl}${EvidencePaths.view}?baoquan=${encodeURIComponent(baoquan)}`;
+    const url = `${EvidencePaths.view}?baoquan=${encodeURIComponent(baoquan)}`;
     let env: ApiEnvelope<EvidenceView>;
     try {
-      // undici's request() rather than fetch: no Request/Response objects per call (it runs on every PDF request).
-      const res = await request(url, {
-        headers: { accept: 'application/json' },
-        headersTimeout: 10_000,
-        bodyTimeout: 10_000,
-      });
-      env = (await res.body.json()) as ApiEnvelope<EvidenceView>;
+      // it runs on every PDF request, cached or not: without HTTP when the platform is embedded
+      const answer = await platformText(
+        this.opts,
+        { method: 'GET', url, headers: { accept: 'application/json' } },
+        VIEW_TIMEOUT_MS,
+      );
+      env = JSON.parse(answer.text) as ApiEnvelope<EvidenceView>;
     } catch (err) {
       throw new UpstreamError(`getView failed: ${(err as Error).message}`, { cause: err });
     }
