@@ -1,10 +1,11 @@
 /**
- * An envelope call of the pages to the embedded platform without an HTTP hop (docs/decisions/032, "Page calls
- * without the loopback hop"). It carries what the same call over HTTP would: the method, the path with its query,
- * the request headers (names in any case, each one value) and a form-encoded or empty body; it is answered with the
- * status, the Content-Type and the body text the platform would have sent. Only the small envelope calls of
- * `apiCall` (app/lib/api.server.ts) go this way; uploads and file downloads stream over HTTP as before. No I/O here:
- * the types, and the one promise helper both sides use to give up on a call when its deadline passes.
+ * An envelope call to the embedded platform without an HTTP hop (docs/decisions/032, "Page calls without the
+ * loopback hop"). It carries what the same call over HTTP would: the method, the path with its query, the request
+ * headers (names in any case, each one value) and a body text or none; it is answered with the status, the
+ * Content-Type and the body text the platform would have sent. Only small envelope calls go this way (the pages'
+ * `apiCall`, the PDF renderer's evidence view, the signer's CMS; app/lib/platform-call.server.ts); uploads and file
+ * downloads stream over HTTP as before. No I/O here: the types, and the one promise helper both sides use to give up
+ * on a call when its deadline passes.
  */
 
 /** One call: `url` is the path and query (`/api/user/getAuthInfo?x=1`), never an absolute URL. */

@@ -328,8 +328,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const evidenceSaved = web.hasDecorator('certificatePdf')
         ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
         : undefined;
-      // Private pages printed to signed PDFs (the notarisation documents) and the key their upload needs.
-      // (and the embedded platform's call without HTTP, per server rather than per request like them)
+      // Private pages printed to signed PDFs (the notarisation documents) and the key their upload needs; the embedded
+      // platform's call without HTTP.
       const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'> = {
         ...(web.hasDecorator('pagePrinter')
           ? {

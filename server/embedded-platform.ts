@@ -176,25 +176,14 @@ export async function startEmbeddedPlatform(
     if (exited || closing) return Promise.reject(platformGone());
     if (signal?.aborted) return Promise.reject(signal.reason as Error);
     const id = nextId++;
-    return new Promise<PlatformCallAnswer>((resolve, reject) => {
-      // an abandoned call leaves nothing behind here; the worker's late answer finds no entry and is dropped
-      const onAbort = () => {
-        pending.delete(id);
-        reject(signal!.reason as Error);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const settled = () => signal?.removeEventListener('abort', onAbort);
-      pending.set(id, {
-        resolve: (answer) => {
-          settled();
-          resolve(answer);
-        },
-        reject: (err) => {
-          settled();
-          reject(err);
-        },
-      });
+    const answer = new Promise<PlatformCallAnswer>((resolve, reject) => {
+      pending.set(id, { resolve, reject });
       worker.postMessage({ type: 'call', id, request } satisfies PlatformWorkerRequest);
+    });
+    // an abandoned call leaves nothing behind here; the worker's late answer finds no entry and is dropped
+    return untilAborted(answer, signal).catch((err: unknown) => {
+      pending.delete(id);
+      throw err;
     });
   };
 

@@ -12,11 +12,10 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { data as routeData, type AppLoadContext } from 'react-router';
-import { request as undiciRequest } from 'undici';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../../contract/evidence-codes.ts';
-import { untilAborted, type PlatformCallAnswer } from '../../contract/platform-call.ts';
 import { Msg } from '../../contract/messages.ts';
+import { callPlatform } from './platform-call.server.ts';
 
 export interface ApiCallOptions {
   method?: 'GET' | 'POST';
@@ -88,16 +87,12 @@ export async function apiCall<T>(
   opts.signal?.addEventListener('abort', onCancel, { once: true });
   try {
     if (opts.signal?.aborted) abort.abort();
-    const answer = ctx.platformCall
-      ? // the deadline holds whatever the call does with the signal
-        await untilAborted(
-          ctx.platformCall(
-            { method, url: `${url.pathname}${url.search}`, headers, ...(body ? { body } : {}) },
-            abort.signal,
-          ),
-          abort.signal,
-        )
-      : await callOverHttp(url, method, headers, body, abort.signal);
+    const answer = await callPlatform(
+      ctx,
+      { method, url: `${url.pathname}${url.search}`, headers, ...(body ? { body } : {}) },
+      abort.signal,
+      url,
+    );
     return afterSave(ctx, path, readEnvelope<T>(answer.status, answer.contentType, answer.body));
   } catch (err) {
     if (err instanceof Response || isRouteData(err)) throw err;
@@ -108,27 +103,6 @@ export async function apiCall<T>(
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCancel);
   }
-}
-
-/**
- * One envelope call over HTTP with undici's request() rather than fetch: no Request/Response/Headers objects or web
- * streams per call, and one AbortController instead of AbortSignal.timeout + AbortSignal.any (issue 11).
- * @throws undici's errors (connection refused, aborted by `signal`)
- */
-async function callOverHttp(
-  url: URL,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: string | undefined,
-  signal: AbortSignal,
-): Promise<PlatformCallAnswer> {
-  const res = await undiciRequest(url, { method, headers, body, signal });
-  const contentType = res.headers['content-type'];
-  return {
-    status: res.statusCode,
-    contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '',
-    body: await res.body.text(),
-  };
 }
 
 /** Tells the gateway (`ctx.evidenceSaved`: render its certificate PDF ahead) when `env` answers a save. */

@@ -10,8 +10,9 @@ import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer, SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
+import type { PlatformCallAnswer } from '../../contract/platform-call.ts';
 import { type CmsSignData, type SignerName, SigningPaths } from '../../contract/signing.ts';
-import { platformText, type PlatformTarget } from '../platform-envelope.ts';
+import { callPlatform, type PlatformTarget } from '../../app/lib/platform-call.server.ts';
 
 /** Makes a detached CMS SignedData (DER) over a SHA-256 digest (32 bytes). */
 export interface CmsSource {
@@ -38,9 +39,9 @@ export class PlatformCmsSource implements CmsSource {
 
   /** @throws SigningUnavailableError when the platform does not answer a CMS within the timeout */
   async cmsFor(digest: Buffer): Promise<Buffer> {
-    let answer: { status: number; text: string };
+    let answer: PlatformCallAnswer;
     try {
-      answer = await platformText(
+      answer = await callPlatform(
         this.target,
         {
           method: 'POST',
@@ -48,14 +49,14 @@ export class PlatformCmsSource implements CmsSource {
           headers: { 'content-type': 'application/json', 'x-internal-key': this.internalKey },
           body: JSON.stringify({ digest: digest.toString('hex'), signer: this.signer }),
         },
-        this.timeoutMs,
+        AbortSignal.timeout(this.timeoutMs),
       );
     } catch (err) {
       throw new SigningUnavailableError('the platform signer is unreachable', { cause: err });
     }
     let body: ApiEnvelope<CmsSignData> | null = null;
     try {
-      body = JSON.parse(answer.text) as ApiEnvelope<CmsSignData>;
+      body = JSON.parse(answer.body) as ApiEnvelope<CmsSignData>;
     } catch {
       // not an envelope: refused below
     }

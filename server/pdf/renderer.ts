@@ -15,7 +15,7 @@ import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { prepareLocalPage } from './page-printer.ts';
 import type { PlatformCall } from '../../contract/platform-call.ts';
-import { platformText } from '../platform-envelope.ts';
+import { callPlatform } from '../../app/lib/platform-call.server.ts';
 import { HeldPdfs, MAX_HELD_PDF_BYTES, touch } from './held-pdfs.ts';
 
 /**
@@ -211,12 +211,12 @@ export class CertificateRenderer {
     let env: ApiEnvelope<EvidenceView>;
     try {
       // it runs on every PDF request, cached or not: without HTTP when the platform is embedded
-      const answer = await platformText(
+      const answer = await callPlatform(
         this.opts,
         { method: 'GET', url, headers: { accept: 'application/json' } },
-        VIEW_TIMEOUT_MS,
+        AbortSignal.timeout(VIEW_TIMEOUT_MS),
       );
-      env = JSON.parse(answer.text) as ApiEnvelope<EvidenceView>;
+      env = JSON.parse(answer.body) as ApiEnvelope<EvidenceView>;
     } catch (err) {
       throw new UpstreamError(`getView failed: ${(err as Error).message}`, { cause: err });
     }

@@ -1,12 +1,16 @@
 /**
- * server/platform-envelope.ts: the same call over HTTP and over the embedded platform's call gives the same status and
- * text, and a platform that stays silent past the timeout fails either way.
+ * app/lib/platform-call.server.ts: the same call over HTTP and over the embedded platform's call gives the same
+ * status and text, and a platform that stays silent past the timeout fails either way.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlatformCallRequest } from '../contract/platform-call.ts';
-import { platformText } from './platform-envelope.ts';
+import type { PlatformCallRequest } from '../../contract/platform-call.ts';
+import { callPlatform, type PlatformTarget } from './platform-call.server.ts';
+
+/** The call with a deadline of `ms` milliseconds. */
+const platformText = (target: PlatformTarget, call: PlatformCallRequest, ms: number) =>
+  callPlatform(target, call, AbortSignal.timeout(ms));
 
 let server: http.Server;
 let upstreamUrl = '';
@@ -33,11 +37,11 @@ const post: PlatformCallRequest = {
   body: '{"digest":"ab"}',
 };
 
-describe('platformText', () => {
+describe('callPlatform', () => {
   it('answers over HTTP and over the call alike', async () => {
     const overHttp = await platformText({ upstreamUrl }, post, 5000);
     expect(overHttp.status).toBe(200);
-    expect(JSON.parse(overHttp.text)).toEqual({
+    expect(JSON.parse(overHttp.body)).toEqual({
       method: 'POST',
       url: '/api/x?y=1',
       key: 'k',
@@ -49,7 +53,7 @@ describe('platformText', () => {
         upstreamUrl: 'http://127.0.0.1:1', // never used when the call is there
         platformCall: async (request) => {
           seen.push(request);
-          return { status: 200, contentType: 'application/json', body: overHttp.text };
+          return overHttp;
         },
       },
       post,
