@@ -4,24 +4,17 @@
  */
 import { z } from 'zod';
 import './zod-locale.ts';
+import { NotificationMsg } from './notification-codes.ts';
 
-export const NotificationPaths = {
-  /** `GET {page}` → NotificationListData (10 a page). */
-  newsListing: '/api/News/listing',
-  /** `POST {newsId}` (comma list, or `all`) → msg. */
-  newsRead: '/api/News/read',
-  /** `POST {newsId}` (comma list) → msg. */
-  newsDel: '/api/News/del',
-} as const;
-
-/** Messages of the notifications area (our wording; the spec shows none). */
-export const NotificationMsg = {
-  newsNotFound: '消息不存在',
-  newsRequired: '请选择消息',
-  allRead: '已全部标记为已读',
-  read: '已标记为已读',
-  deleted: '删除成功',
-} as const;
+// The paths, messages, shapes and page size live without zod in contract/notification-codes.ts (the page imports them
+// from there).
+export {
+  NOTIFICATION_PAGE_SIZE,
+  NotificationMsg,
+  NotificationPaths,
+  type Notification,
+  type NotificationListData,
+} from './notification-codes.ts';
 
 /** `GET /api/News/listing?page=`: 1-based, default 1. */
 export const NewsPageQuery = z.object({
@@ -41,19 +34,3 @@ export const NewsIdsBody = z.object({
       .regex(/^(all|\d{1,15}(,\d{1,15}){0,99})$/, NotificationMsg.newsRequired),
   ),
 });
-
-/** A notification (spec 01 §3). `isRead` "0" means unread; `addTime` "YYYY-MM-DD HH:mm:ss" Beijing time. */
-export interface Notification {
-  newsId: number;
-  str: string;
-  addTime: string;
-  isRead: '0' | '1';
-}
-export interface NotificationListData {
-  list: Notification[];
-  count: number;
-  /** Unread count of the user (for the badge). */
-  unread: number;
-}
-/** Notifications page size: the spec's pager size 1 is a defect (spec 01 §9); lists elsewhere use 10. */
-export const NOTIFICATION_PAGE_SIZE = 10;

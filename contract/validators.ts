@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import './zod-locale.ts';
 import { Msg } from './messages.ts';
+import { ValidatorMsg } from './validator-messages.ts';
+
+export { ValidatorMsg } from './validator-messages.ts';
 
 /** Mobile number: /^1[3-9]\d{9}$/ (spec 02 §5). */
 export const MOBILE_RE = /^1[3-9]\d{9}$/;
@@ -18,26 +21,6 @@ export const IMG_CODE_RE = /^[A-Za-z0-9]{4}$/;
 export const SMS_CODE_RE = /^\d{6}$/;
 /** Characters forbidden in free-text fields that use the shared check: { } [ ] < > \ " ' (spec 01 §5). */
 export const SPECIAL_CHARS_RE = /[{}[\]<>\\"']/;
-
-/**
- * Messages of the validators below that are not in `Msg` (zh-CN). The spec paraphrases them in English (spec 02 §5
- * personal: 'enter correct format', 'please fill in ID number', 'enter Chinese characters not exceeding 16'); the
- * others are ours (docs/decisions/010-kyc-foundations.md).
- */
-export const ValidatorMsg = {
-  /** Spec 02 §5 personal: 'enter Chinese characters not exceeding 16'. */
-  nameChinese: '请输入不超过16个字的中文姓名',
-  /** Spec 02 §5 shared validator "Chinese name: 2-6 characters" (ours). */
-  shortNameChinese: '请输入2-6个字的中文姓名',
-  /** Spec 02 §5 personal: 'enter correct format' (ID number; also a wrong check digit or birth date). */
-  idCardInvalid: '请输入正确格式的身份证号码',
-  /** Spec 02 §5 personal: 'please fill in ID number'. */
-  idCardRequired: '请填写身份证号码',
-  // not shown in the spec: ours
-  creditCodeInvalid: '请输入正确的统一社会信用代码',
-  bankNoInvalid: '请输入8-25位数字的银行账号',
-  birthDateInvalid: '请输入正确的出生日期（YYYY-MM-DD）',
-} as const;
 
 /** Maps a blank form value (empty or only spaces) to undefined, so `required` messages fire for blank input. */
 export const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);

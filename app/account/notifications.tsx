@@ -10,7 +10,7 @@ import {
   NOTIFICATION_PAGE_SIZE,
   type NotificationListData,
   NotificationPaths,
-} from '../../contract/notification.ts';
+} from '../../contract/notification-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';

@@ -8,7 +8,8 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from '@conform-to/react';
 import { Form, Link } from 'react-router';
 import type { Route } from './+types/new-process';
-import { CapturePaths, CreateProcessCaptureBody, MAX_PROCESS_STEPS } from '../../contract/capture.ts';
+import { CapturePaths, MAX_PROCESS_STEPS } from '../../contract/capture-codes.ts';
+import { CreateProcessCaptureBody } from '../../contract/capture.ts';
 import { kycGateHref } from '../kyc/gate.server.ts';
 import { queueCapture } from './queue-capture.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';

@@ -9,7 +9,8 @@
 import { getFormProps, getTextareaProps, useForm } from '@conform-to/react';
 import { Form, Link } from 'react-router';
 import type { Route } from './+types/new-web';
-import { CapturePaths, CreateWebCaptureBody, MAX_CAPTURE_URLS } from '../../contract/capture.ts';
+import { CapturePaths, MAX_CAPTURE_URLS } from '../../contract/capture-codes.ts';
+import { CreateWebCaptureBody } from '../../contract/capture.ts';
 import { kycGateHref } from '../kyc/gate.server.ts';
 import { queueCapture } from './queue-capture.server.ts';
 import { KycGateNotice } from '../kyc/gate-notice.tsx';

@@ -7,7 +7,7 @@
 import { data, Link } from 'react-router';
 import type { Route } from './+types/process-preview';
 import { isSuccess } from '../../contract/envelope.ts';
-import { CapturePaths, type CaptureVideoData } from '../../contract/capture.ts';
+import { CapturePaths, type CaptureVideoData } from '../../contract/capture-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { useAppUrl } from '../lib/base-path.ts';
 

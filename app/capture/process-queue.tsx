@@ -12,7 +12,7 @@ import {
   CapturePaths,
   PROCESS_ACTION_WORDS,
   type CaptureJobView,
-} from '../../contract/capture.ts';
+} from '../../contract/capture-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '过程取证进度 - 存证云' }];

@@ -14,7 +14,7 @@ import {
   CapturePaths,
   type CaptureJobView,
   type CaptureKind,
-} from '../../contract/capture.ts';
+} from '../../contract/capture-codes.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { DataTable } from '../shell/data-table.tsx';

@@ -5,20 +5,14 @@
  * full key once, masked afterwards; 重置密钥 after a <details> confirmation). Images png/jpg/jpeg ≤ 20 MB each.
  */
 import { useForm, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { z } from 'zod';
 import { ConfirmAction } from '../shell/confirm-action.tsx';
 import { FormErrors } from '../shell/field.tsx';
 import type { EnterprisePage, ImageField, TextField } from './enterprise.server.ts';
-import {
-  ENTERPRISE_IMAGES,
-  EnterpriseClientForm,
-  KycText,
-  withKeptImages,
-  type EnterpriseFields,
-} from './kyc-forms.ts';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
+import type { EnterpriseFields } from './kyc-forms.ts';
+import { KycText } from './kyc-text.ts';
 import { KycForm, RadioField, SubmitButton, TextInput } from './kyc-page-ui.tsx';
 import { ImageInput, InfoRows, Thumb } from './kyc-ui.tsx';
 
@@ -51,12 +45,12 @@ export function EnterpriseEditForm({
   d: EnterprisePage;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
-  const [form, fields] = useForm<EnterpriseFields, z.output<typeof EnterpriseClientForm>>({
+  const validation = useLazyValidation(() => import('./kyc-validation.ts').then((m) => m.validateEnterprise));
+  const [form, fields] = useForm<EnterpriseFields>({
     id: 'kyc-enterprise',
     lastResult,
     defaultValue: d.values,
-    onValidate: ({ formData }) =>
-      parseWithZod(withKeptImages(formData, ENTERPRISE_IMAGES), { schema: EnterpriseClientForm }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   });
@@ -86,7 +80,7 @@ export function EnterpriseEditForm({
     />
   );
   return (
-    <KycForm form={form} multipart>
+    <KycForm form={form} multipart onFocus={validation.onFocus}>
       <Section title="企业资质">
         {text('name', '企业名称', { maxLength: 100 })}
         {text('code', '统一社会信用代码', { maxLength: 18 })}

@@ -10,7 +10,7 @@
 import type { Route } from './+types/enterprise';
 import { ApiInfo, EnterpriseEditForm, EnterpriseReadOnly } from './enterprise-forms.tsx';
 import { loadEnterprisePage, submitEnterprise } from './enterprise.server.ts';
-import { KycText } from './kyc-forms.ts';
+import { KycText } from './kyc-text.ts';
 import { KycPageHead, kycTitle, type KycTitles, type StatusTexts } from './kyc-page-ui.tsx';
 
 const TITLES: KycTitles = { form: '企业实名认证', info: '基本设置', infoPath: '/kyc-info' };

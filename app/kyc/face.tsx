@@ -12,7 +12,7 @@ import type { Route } from './+types/face';
 import { isSuccess } from '../../contract/envelope.ts';
 import { AliQueryBody, FACE_PENDING_CODE, KycPaths } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { KycText } from './kyc-forms.ts';
+import { KycText } from './kyc-text.ts';
 import { verifiedFaceQr } from './kyc.server.ts';
 import { qrDataUri } from '../lib/qr.server.ts';
 import { siteUrl } from '../lib/base-path.ts';

@@ -9,7 +9,7 @@ import { Form, Link, useLocation, useNavigation } from 'react-router';
 import { ErrorSummary } from '../shell/error-summary.tsx';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormNotice } from '../shell/field.tsx';
-import { KycText } from './kyc-forms.ts';
+import { KycText } from './kyc-text.ts';
 import { StatusBanner } from './kyc-ui.tsx';
 
 /** The banner texts of one KYC page by userStatus (spec 02 §4): 2 under review, 3 verified, 4 failed. */
@@ -77,10 +77,13 @@ export function KycPageHead({
 export function KycForm<Schema extends Record<string, unknown>>({
   form,
   multipart = false,
+  onFocus,
   children,
 }: {
   form: FormMetadata<Schema, string[]>;
   multipart?: boolean;
+  /** The form's first focus loads its validation (shell/lazy-validation.ts). */
+  onFocus: () => void;
   children: ReactNode;
 }) {
   return (
@@ -88,6 +91,7 @@ export function KycForm<Schema extends Record<string, unknown>>({
       method="post"
       encType={multipart ? 'multipart/form-data' : undefined}
       {...getFormProps(form)}
+      onFocus={onFocus}
       className="card kyc-form"
       noValidate
     >

@@ -5,7 +5,7 @@
  */
 import { Fragment, type ReactNode } from 'react';
 import { Field } from '../shell/field.tsx';
-import { KEEP_SUFFIX, KycText } from './kyc-forms.ts';
+import { KEEP_SUFFIX, KycText } from './kyc-text.ts';
 import { useAppUrl } from '../lib/base-path.ts';
 
 export type BannerTone = 'info' | 'success' | 'error';

@@ -5,7 +5,7 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/no-type';
 import { requireToken } from '../lib/auth.server.ts';
-import { KycText } from './kyc-forms.ts';
+import { KycText } from './kyc-text.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '实名认证 - 存证云' }];
 

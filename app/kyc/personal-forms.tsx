@@ -2,23 +2,18 @@
  * The parts of /personage-kyc and /person-info (spec 02 "Personal KYC screen", §5): the method choice, the photo
  * form (name, ID number, sex, ID address, three photos jpg/jpeg/png/gif ≤ 3 MB, consent), the face form (name, ID
  * number, address, consent) and the read-only view of a submission under review or verified. Conform validates in
- * the browser with the same schemas the action re-checks (kyc-forms.ts).
+ * the browser with the same schemas the action re-checks (kyc-forms.ts), loaded on the form's first focus
+ * (kyc-validation.ts).
  */
 import { getInputProps, useForm, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
-import { parseWithZod } from '@conform-to/zod/v4';
 import { Form, Link, useNavigate } from 'react-router';
 import { useHydrated } from 'remix-utils/use-hydrated';
-import type { z } from 'zod';
-import { AuthType, KycMsg } from '../../contract/kyc.ts';
+import { AuthType, KycMsg } from '../../contract/kyc-codes.ts';
 import { LegalPaths } from '../legal/paths.ts';
 import { FormErrors } from '../shell/field.tsx';
-import {
-  PERSONAL_IMAGES,
-  PersonalFaceForm,
-  PersonalPhotoClientForm,
-  type PersonalPhotoFields,
-  withKeptImages,
-} from './kyc-forms.ts';
+import { useLazyValidation } from '../shell/lazy-validation.ts';
+import type { PersonalPhotoFields } from './kyc-forms.ts';
+import { PERSONAL_IMAGES } from './kyc-text.ts';
 import { KycForm, RadioField, SubmitButton, TextInput } from './kyc-page-ui.tsx';
 import { ImageInput, InfoRows, Thumb } from './kyc-ui.tsx';
 import type { Method, PersonalPage } from './personal.server.ts';
@@ -104,17 +99,19 @@ interface FormProps {
 
 /** The photo method's form (multipart: the three photos travel with the fields). */
 export function PhotoForm({ d, lastResult }: FormProps) {
-  const [form, fields] = useForm<PersonalPhotoFields, z.output<typeof PersonalPhotoClientForm>>({
+  const validation = useLazyValidation(() =>
+    import('./kyc-validation.ts').then((m) => m.validatePersonalPhoto),
+  );
+  const [form, fields] = useForm<PersonalPhotoFields>({
     id: 'kyc-photo',
     lastResult,
     defaultValue: d.values,
-    onValidate: ({ formData }) =>
-      parseWithZod(withKeptImages(formData, PERSONAL_IMAGES), { schema: PersonalPhotoClientForm }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   });
   return (
-    <KycForm form={form} multipart>
+    <KycForm form={form} multipart onFocus={validation.onFocus}>
       <input type="hidden" name="type" value={AuthType.photo} />
       <TextInput label="姓名" field={fields.userName} autoComplete="name" />
       <TextInput label="身份证号码" field={fields.idCard} autoComplete="off" maxLength={18} />
@@ -148,16 +145,19 @@ export function PhotoForm({ d, lastResult }: FormProps) {
 
 /** The face method's form: 下一步 starts the certification and leads to the QR page. */
 export function FaceForm({ d, lastResult }: FormProps) {
+  const validation = useLazyValidation(() =>
+    import('./kyc-validation.ts').then((m) => m.validatePersonalFace),
+  );
   const [form, fields] = useForm({
     id: 'kyc-face',
     lastResult,
     defaultValue: { username: d.values.userName, idCard: d.values.idCard, address: d.values.address },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: PersonalFaceForm }),
+    onValidate: validation.onValidate,
     shouldValidate: 'onSubmit',
     shouldRevalidate: 'onInput',
   });
   return (
-    <KycForm form={form}>
+    <KycForm form={form} onFocus={validation.onFocus}>
       <input type="hidden" name="type" value={AuthType.face} />
       <TextInput label="姓名" field={fields.username} autoComplete="name" />
       <TextInput label="身份证号码" field={fields.idCard} autoComplete="off" maxLength={18} />

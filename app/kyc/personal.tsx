@@ -9,8 +9,8 @@
  */
 import { useLocation } from 'react-router';
 import type { Route } from './+types/personal';
-import { KycMsg } from '../../contract/kyc.ts';
-import { KycText } from './kyc-forms.ts';
+import { KycMsg } from '../../contract/kyc-codes.ts';
+import { KycText } from './kyc-text.ts';
 import { KycPageHead, kycTitle, type KycTitles } from './kyc-page-ui.tsx';
 import { FaceForm, MethodChoice, PersonalReadOnly, PhotoForm } from './personal-forms.tsx';
 import { loadPersonalPage, submitPersonal, type Method } from './personal.server.ts';
