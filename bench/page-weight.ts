@@ -5,9 +5,13 @@
  * once with JavaScript and once without. Budgets: first-load JavaScript ≤ 100 KB on every page; the /address
  * document ≤ 30 KB. Each row says PASS or FAIL, and the run exits 1 when any page is over budget.
  * Starts the whole server (production build, sandbox providers, the demo account) in a fresh DATA_DIR; run
- * `npm run build` first.
+ * `npm run build` first. Also fails when a route outside the operators' console loads zod on its first load.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import type { ServerBuild } from 'react-router';
 import { login, startWhole, uploadEvidence } from '../tests/support/pdf-whole.ts';
 import { DEMO_MOBILE, DEMO_PASSWORD } from '../tests/support/integration.ts';
 
@@ -48,7 +52,39 @@ async function weigh(context: BrowserContext, url: string): Promise<Weight> {
   return w;
 }
 
+/** A browser chunk that holds zod's own code (its core's type tag or its issue codes). */
+const ZOD_CODE = /\$ZodType|"invalid_type"/;
+
+/**
+ * The routes of the production build whose first load (the route module and its static imports, as the build's
+ * manifest lists them) carries zod: decision 031's rule that a page loads its schemas only on a form's first focus,
+ * checked over every route, not just the pages weighed below. The operators' console (`ops/…`) is exempt: a staff
+ * tool, outside the budget.
+ * @returns `route id: chunk` for each offending route (empty when none)
+ */
+async function routesLoadingZod(): Promise<string[]> {
+  const buildDir = path.resolve(import.meta.dirname, '../build');
+  const server = (await import(pathToFileURL(path.join(buildDir, 'server/index.js')).href)) as ServerBuild;
+  const hasZod = new Map<string, boolean>();
+  const carriesZod = (asset: string) => {
+    let known = hasZod.get(asset);
+    if (known === undefined) {
+      known = ZOD_CODE.test(readFileSync(path.join(buildDir, 'client', asset), 'utf8'));
+      hasZod.set(asset, known);
+    }
+    return known;
+  };
+  const out: string[] = [];
+  for (const route of Object.values(server.assets.routes)) {
+    if (!route || route.id.startsWith('ops/') || route.path?.startsWith('ops')) continue;
+    const zod = [route.module, ...(route.imports ?? [])].find(carriesZod);
+    if (zod) out.push(`${route.id}: ${zod}`);
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
+  const zodRoutes = await routesLoadingZod();
   const whole = await startWhole({});
   let browser: Browser | null = null;
   let over = 0;
@@ -129,6 +165,12 @@ async function main(): Promise<void> {
       );
     }
     print(over ? `${over} page(s) over budget` : 'every page within budget');
+    print(
+      zodRoutes.length
+        ? `routes whose first load carries zod (decision 031):\n${zodRoutes.map((r) => `  ${r}`).join('\n')}`
+        : "no route outside the operators' console loads zod on its first load",
+    );
+    over += zodRoutes.length;
   } finally {
     await browser?.close();
     await whole.stop();
