@@ -76,7 +76,7 @@ async function routesLoadingZod(): Promise<string[]> {
   };
   const out: string[] = [];
   for (const route of Object.values(server.assets.routes)) {
-    if (!route || route.id.startsWith('ops/') || route.path?.startsWith('ops')) continue;
+    if (!route || route.id.startsWith('ops/')) continue;
     const zod = [route.module, ...(route.imports ?? [])].find(carriesZod);
     if (zod) out.push(`${route.id}: ${zod}`);
   }

@@ -2,9 +2,8 @@
  * The KYC form schemas (spec 02 §5) as the pages use them: the contract's submit schemas plus the consent checkbox,
  * and synchronous variants for Conform's client validation (the contract's image check reads magic bytes, which is
  * asynchronous; the browser checks presence, size and file name, the action re-checks everything with the bytes).
- * Re-exports kyc-text.ts (the "unchanged image" convention, the image field names, the pages' texts), which the pages
- * import directly so that their first load carries no zod; the browser loads these schemas through
- * kyc-validation.ts on a form's first focus.
+ * The "unchanged image" convention, the image field names and the pages' texts are in kyc-text.ts, without zod; the
+ * browser loads these schemas through kyc-validation.ts on a form's first focus.
  */
 import { z } from 'zod';
 import {
@@ -21,15 +20,6 @@ import {
   PersonalPhotoSubmitBody,
 } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
-
-export {
-  ENTERPRISE_IMAGES,
-  KEEP_SUFFIX,
-  KycText,
-  PERSONAL_IMAGES,
-  UNCHANGED_IMAGE,
-  withKeptImages,
-} from './kyc-text.ts';
 
 /** An image field checked synchronously in the browser: present (or kept), within the size limit, a known name. */
 function clientImageField(kind: KycImageKind, missingMessage: string) {

@@ -1,7 +1,7 @@
 /**
  * What the KYC pages render without zod (decision 031: the first load carries no schema): the "unchanged image"
  * convention (a kept image travels as a text value starting with http, spec 02 §3), the image field names and the
- * pages' texts. kyc-forms.ts re-exports them beside the form schemas. No I/O.
+ * pages' texts, for the pages and the actions alike (the form schemas are in kyc-forms.ts). No I/O.
  */
 import { KycMsg } from '../../contract/kyc-codes.ts';
 

@@ -4,14 +4,8 @@
  * (kyc-forms.ts: synchronous image checks; the action re-checks everything with the bytes).
  */
 import { parseWithZod } from '@conform-to/zod/v4';
-import {
-  ENTERPRISE_IMAGES,
-  EnterpriseClientForm,
-  PERSONAL_IMAGES,
-  PersonalFaceForm,
-  PersonalPhotoClientForm,
-  withKeptImages,
-} from './kyc-forms.ts';
+import { EnterpriseClientForm, PersonalFaceForm, PersonalPhotoClientForm } from './kyc-forms.ts';
+import { ENTERPRISE_IMAGES, PERSONAL_IMAGES, withKeptImages } from './kyc-text.ts';
 
 /** The personal photo form: kept images count as present (`withKeptImages`). */
 export const validatePersonalPhoto = (formData: FormData) =>

@@ -15,7 +15,7 @@ import { type AuthInfo, isKycEditable, KycPaths } from '../../contract/kyc.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { FormBodyRefused, readFormBody } from '../lib/form-body.server.ts';
-import { UNCHANGED_IMAGE } from './kyc-forms.ts';
+import { UNCHANGED_IMAGE } from './kyc-text.ts';
 import { infoHref } from './kyc-links.ts';
 
 /**

@@ -1,7 +1,8 @@
 /** Where the verification links lead (top bar, menu, gate) and the "keep the stored image" convention of the forms. */
 import { describe, expect, it } from 'vitest';
 import { authInfoMenuHref, tipHref, verifyHref } from './kyc-links.ts';
-import { PersonalPhotoClientForm, UNCHANGED_IMAGE, withKeptImages } from './kyc-forms.ts';
+import { PersonalPhotoClientForm } from './kyc-forms.ts';
+import { UNCHANGED_IMAGE, withKeptImages } from './kyc-text.ts';
 
 const who = (userStatus: '1' | '2' | '3' | '4', status: 0 | 1 | 2, authType: 0 | 1 | 3 = 0) => ({
   userStatus,

@@ -10,7 +10,8 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { AuthType, type FaceStartData, isKycEditable, KycMsg, KycPaths } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
-import { PERSONAL_IMAGES, PersonalFaceForm, PersonalPhotoForm, withKeptImages } from './kyc-forms.ts';
+import { PersonalFaceForm, PersonalPhotoForm } from './kyc-forms.ts';
+import { PERSONAL_IMAGES, withKeptImages } from './kyc-text.ts';
 import {
   faceUrl,
   formErrorResult,
