@@ -92,8 +92,8 @@ COPY --from=ffmpeg /opt/ffmpeg/bin/ffmpeg /usr/local/bin/ffmpeg
 RUN ffmpeg -hide_banner -version | head -1 && /usr/lib/chromium/chromium-headless-shell --version
 WORKDIR /app
 # APP_ENV=production: no demo account unless SEED_DEMO=1, no test hooks. HOME=/tmp: Chromium's and fontconfig's
-# per-user files go to the tmpfs, as do tsx's cache and Chromium's profiles (the OS temp dir), since the root
-# filesystem is read-only.
+# per-user files go to the tmpfs, as do Chromium's profiles (the OS temp dir), since the root filesystem is
+# read-only.
 ENV NODE_ENV=production \
   APP_ENV=production \
   DATA_DIR=/data \
@@ -101,8 +101,8 @@ ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   HOME=/tmp \
   CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
-# tsx runs the TypeScript sources of server/ and platform/ (npm start); it is a runtime dependency. server/main.ts
-# refuses a Node.js outside package.json's engines, so the package.json must be there. The files belong to root: the
+# Node.js runs the TypeScript sources of server/ and platform/ itself (type stripping, decision 032); tsx stays a
+# dependency for the tools and the container tests' scripts. server/main.ts refuses a Node.js outside package.json's engines, so the package.json must be there. The files belong to root: the
 # server cannot change its own code.
 COPY --from=build /app/package.json /app/tsconfig.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -117,4 +117,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # tini reaps Chromium's child processes and forwards SIGTERM to node, which shuts down gracefully.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "--max-semi-space-size=1", "--heap-growing-percent=100", "--import", "tsx", "server/main.ts"]
+CMD ["node", "--max-semi-space-size=1", "--heap-growing-percent=100", "server/main.ts"]

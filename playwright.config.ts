@@ -173,7 +173,7 @@ function witness(port: number) {
 function server(port: number, extra?: Record<string, string>) {
   const dataDir = dataDirFor(port);
   return {
-    command: `rm -rf ${dataDir} && node ${RUNTIME_FLAGS.join(' ')} --import tsx server/main.ts`,
+    command: `rm -rf ${dataDir} && node ${RUNTIME_FLAGS.join(' ')} server/main.ts`,
     url: `http://localhost:${port}${extra?.BASE_PATH ?? '/'}healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -45,12 +45,12 @@ export interface OpenApiClientOptions {
 /** A refused call: `status` is the HTTP status, `code` the envelope's, `message` the platform's Chinese reason. */
 export class OpenApiError extends Error {
   override name = 'OpenApiError';
-  constructor(
-    readonly status: number,
-    readonly code: number | string,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly code: number | string;
+  constructor(status: number, code: number | string, message: string) {
     super(message);
+    this.status = status;
+    this.code = code;
   }
 }
 
@@ -74,11 +74,10 @@ export class OpenApiClient {
   private readonly now: () => number;
   private readonly nonce: () => string;
   private readonly base: URL;
+  private readonly credentials: OpenApiCredentials;
 
-  constructor(
-    private readonly credentials: OpenApiCredentials,
-    options: OpenApiClientOptions = {},
-  ) {
+  constructor(credentials: OpenApiCredentials, options: OpenApiClientOptions = {}) {
+    this.credentials = credentials;
     this.fetch = options.fetch ?? fetch;
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
     this.nonce = options.nonce ?? (() => randomBytes(24).toString('base64url'));

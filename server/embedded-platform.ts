@@ -52,10 +52,10 @@ export interface EmbeddedPlatformOptions {
 }
 
 /**
- * The `--import` / `--require` options of this process for the worker (it must load TypeScript the same way) and its
- * `--cpu-prof` / `--heap-prof` options,
- * with tsx added when the process does not load it (e.g. under Vitest, which compiles through Vite). V8 flags are
- * left out: workers refuse them, and V8 applies them to every isolate of the process anyway.
+ * The `--import` / `--require` options of this process for the worker (a tool started with `--import tsx` hands it
+ * on; `npm start` has none: Node.js strips the types of platform/worker.ts and what it imports itself, in the worker
+ * as in the main thread, and so it does under Vitest) and its `--cpu-prof` / `--heap-prof` options. V8 flags are left
+ * out: workers refuse them, and V8 applies them to every isolate of the process anyway.
  */
 function workerExecArgv(parent: readonly string[]): string[] {
   const out: string[] = [];
@@ -70,8 +70,6 @@ function workerExecArgv(parent: readonly string[]): string[] {
       out.push(arg);
     }
   }
-  const loadsTsx = out.some((a) => a === 'tsx' || a.endsWith('=tsx') || a.includes('tsx/'));
-  if (!loadsTsx) out.push('--import', 'tsx');
   return out;
 }
 

@@ -88,8 +88,10 @@ export class GatewayMetrics {
     labelNames: ['status'] as const,
     registers: [this.registry],
   });
+  private readonly sources: MetricsSources;
 
-  constructor(private readonly sources: MetricsSources = {}) {
+  constructor(sources: MetricsSources = {}) {
+    this.sources = sources;
     collectDefaultMetrics({ register: this.registry, prefix: 'cunzheng_' });
     const gauge = (name: string, help: string, read: () => number | undefined) =>
       new Gauge({

@@ -11,10 +11,18 @@ describe('runtime flags', () => {
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     const cmd = /^CMD \[(.*)\]$/m.exec(read('Dockerfile').split('ENTRYPOINT')[1] ?? '')?.[1] ?? '';
     expect(RUNTIME_FLAGS.length).toBeGreaterThan(0);
-    expect(scripts.start).toContain(`node ${RUNTIME_FLAGS.join(' ')} --import`);
-    expect(scripts.dev).toContain(`node ${RUNTIME_FLAGS.join(' ')} --import`);
+    expect(scripts.start).toContain(`node ${RUNTIME_FLAGS.join(' ')} server/main.ts`);
+    expect(scripts.dev).toContain(`node ${RUNTIME_FLAGS.join(' ')} server/main.ts`);
     // the standalone platform of the scale-out shape receives the uploads itself
-    expect(scripts['start:platform']).toContain(`node ${RUNTIME_FLAGS.join(' ')} --import`);
-    expect(cmd).toContain(`"node", ${RUNTIME_FLAGS.map((flag) => `"${flag}"`).join(', ')}, "--import"`);
+    expect(scripts['start:platform']).toContain(`node ${RUNTIME_FLAGS.join(' ')} platform/main.ts`);
+    expect(cmd).toContain(`"node", ${RUNTIME_FLAGS.map((flag) => `"${flag}"`).join(', ')}, "server/main.ts"`);
+  });
+
+  it('start the product and its command-line tools without a TypeScript loader: Node.js strips the types itself', () => {
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    const cmd = /^CMD \[(.*)\]$/m.exec(read('Dockerfile').split('ENTRYPOINT')[1] ?? '')?.[1] ?? '';
+    for (const name of ['start', 'dev', 'start:platform', 'verify', 'witness', 'ops', 'backup'])
+      expect(scripts[name], name).not.toMatch(/--import|--require|tsx/);
+    expect(cmd).not.toMatch(/--import|tsx/);
   });
 });

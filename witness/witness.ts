@@ -74,15 +74,25 @@ export function parseAddCheckpoint(body: string): { oldSize: number; proof: stri
 export class Witness {
   private state: Record<string, LogState>;
   private queue: Promise<unknown> = Promise.resolve();
+  readonly name: string;
+  private readonly key: KeyObject;
+  private readonly logs: ReadonlyMap<string, readonly NoteVerifier[]>;
+  private readonly dir: string;
+  private readonly now: () => number;
 
   private constructor(
-    readonly name: string,
-    private readonly key: KeyObject,
-    private readonly logs: ReadonlyMap<string, readonly NoteVerifier[]>,
-    private readonly dir: string,
+    name: string,
+    key: KeyObject,
+    logs: ReadonlyMap<string, readonly NoteVerifier[]>,
+    dir: string,
     state: Record<string, LogState>,
-    private readonly now: () => number,
+    now: () => number,
   ) {
+    this.name = name;
+    this.key = key;
+    this.logs = logs;
+    this.dir = dir;
+    this.now = now;
     this.state = state;
   }
 

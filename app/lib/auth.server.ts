@@ -36,8 +36,10 @@ export interface FormLogin {
 
 /** A login the form or the platform refused: the Conform reply to show (password cleared). */
 class LoginRefused extends Error {
-  constructor(readonly result: SubmissionResult<string[]>) {
+  readonly result: SubmissionResult<string[]>;
+  constructor(result: SubmissionResult<string[]>) {
     super('login refused');
+    this.result = result;
   }
 }
 

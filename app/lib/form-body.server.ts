@@ -35,11 +35,10 @@ const MAX_FIELDS = 200;
 
 /** Why a body was refused: the HTTP status and the Chinese message. */
 export class FormBodyRefused extends Error {
-  constructor(
-    readonly status: 400 | 413 | 415,
-    message: string,
-  ) {
+  readonly status: 400 | 413 | 415;
+  constructor(status: 400 | 413 | 415, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

@@ -91,7 +91,8 @@ export interface Child {
 }
 
 /**
- * Starts `node [nodeFlags] --import tsx <script>` with `env` on a free loopback port (PORT, HOST) and waits until `readyPath`
+ * Starts `node [nodeFlags] [loader] <script>` (`loader` by default `--import tsx`; none for the product's own entries,
+ * which Node.js runs as `npm start` does) with `env` on a free loopback port (PORT, HOST) and waits until `readyPath`
  * answers 2xx (60 s at most). The child's stdout is discarded, its stderr shown.
  * @throws when the child exits or does not answer in time.
  */
@@ -101,9 +102,10 @@ export async function startScript(
   readyPath = '/',
   cleanup: () => void = () => undefined,
   nodeFlags: readonly string[] = [],
+  loader: readonly string[] = ['--import', 'tsx'],
 ): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, script], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -163,6 +165,7 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ch
     '/healthz',
     () => rmSync(dataDir, { recursive: true, force: true }),
     RUNTIME_FLAGS,
+    [],
   );
   return { ...child, dataDir };
 }

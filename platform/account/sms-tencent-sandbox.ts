@@ -60,11 +60,10 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 
 /** Thrown inside the handler to answer an API error. */
 class ApiFault extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  readonly code: string;
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -33,8 +33,10 @@ const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
 /** Sends SMS with Tencent Cloud's SDK. */
 export class TencentSmsProvider implements SmsProvider {
   private readonly client: Client;
+  private readonly config: TencentSmsConfig;
 
-  constructor(private readonly config: TencentSmsConfig) {
+  constructor(config: TencentSmsConfig) {
+    this.config = config;
     const url = new URL(config.endpoint);
     const loopback = url.hostname === 'localhost' || url.hostname.endsWith('.localhost');
     // the SDK reads only a lower-case http_proxy, for every scheme and host; the agent decides instead (it wins)

@@ -34,11 +34,10 @@ export interface SmsProvider {
 /** A provider's refusal or a transport failure; `code` is the provider's error code (e.g. LimitExceeded.…). */
 export class SmsSendError extends Error {
   override name = 'SmsSendError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
+  readonly code: string;
+  constructor(code: string, message: string) {
     super(message);
+    this.code = code;
   }
   /** True for the provider's own frequency limits (Tencent `LimitExceeded.*`). */
   get limited(): boolean {
@@ -64,11 +63,11 @@ export function smsText(message: Exclude<SmsMessage, { kind: 'code' }>): string 
  */
 export class OutboxSmsProvider implements SmsProvider {
   readonly file: string;
-  constructor(
-    dataDir: string,
-    private readonly log: FastifyBaseLogger,
-    private readonly logCodes = false,
-  ) {
+  private readonly log: FastifyBaseLogger;
+  private readonly logCodes: boolean;
+  constructor(dataDir: string, log: FastifyBaseLogger, logCodes = false) {
+    this.log = log;
+    this.logCodes = logCodes;
     this.file = path.join(dataDir, 'outbox', 'sms.log');
   }
 

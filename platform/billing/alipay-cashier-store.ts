@@ -44,8 +44,11 @@ const RETENTION_MS = 30 * 24 * 3600_000;
 export class TradeStore {
   private readonly trades = new Map<string, SandboxTrade>();
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly file: string | null;
 
-  private constructor(private readonly file: string | null) {}
+  private constructor(file: string | null) {
+    this.file = file;
+  }
 
   /** Opens `file` (null: memory only; a missing file starts empty). @throws when it is not JSON */
   static async open(file: string | null, now = Date.now()): Promise<TradeStore> {
@@ -170,13 +173,17 @@ export async function postAlipayNotification(
 export class AlipayNotifier {
   private readonly rounds = new Map<string, Promise<void>>();
   private readonly stop = new AbortController();
+  private readonly keys: AlipaySandboxKeys;
+  private readonly store: TradeStore;
+  private readonly delaysMs: readonly number[];
+  private readonly now: () => number;
 
-  constructor(
-    private readonly keys: AlipaySandboxKeys,
-    private readonly store: TradeStore,
-    private readonly delaysMs: readonly number[],
-    private readonly now: () => number,
-  ) {}
+  constructor(keys: AlipaySandboxKeys, store: TradeStore, delaysMs: readonly number[], now: () => number) {
+    this.keys = keys;
+    this.store = store;
+    this.delaysMs = delaysMs;
+    this.now = now;
+  }
 
   /** Starts a round for the trade unless one runs; `firstDelayMs` replaces the first delay. */
   dispatch(trade: SandboxTrade, firstDelayMs?: number): void {

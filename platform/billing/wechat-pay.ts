@@ -37,12 +37,14 @@ export class WechatPayProvider implements PaymentProvider {
   readonly merchant: string;
   /** The verification keys parsed once (parsing a PEM costs more than the RSA check itself). */
   private readonly verifyKeys: Record<string, KeyObject>;
+  private readonly client: WechatPayClient;
+  private readonly config: WechatPayConfig;
+  private readonly notifyUrl: string;
 
-  constructor(
-    private readonly client: WechatPayClient,
-    private readonly config: WechatPayConfig,
-    private readonly notifyUrl: string,
-  ) {
+  constructor(client: WechatPayClient, config: WechatPayConfig, notifyUrl: string) {
+    this.client = client;
+    this.config = config;
+    this.notifyUrl = notifyUrl;
     this.appId = config.appid;
     this.merchant = config.mchid;
     this.verifyKeys = Object.fromEntries(

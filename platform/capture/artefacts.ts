@@ -41,11 +41,12 @@ export function artefactsOf(metaJson: string | null | undefined): CaptureArtefac
 
 /** yauzl's reader over one stored object: every read is a range read of the bucket. */
 class BucketReader extends yauzl.RandomAccessReader {
-  constructor(
-    private readonly bucket: FileBucket,
-    private readonly key: string,
-  ) {
+  private readonly bucket: FileBucket;
+  private readonly key: string;
+  constructor(bucket: FileBucket, key: string) {
     super();
+    this.bucket = bucket;
+    this.key = key;
   }
 
   override _readStreamForRange(start: number, end: number): Readable {

@@ -30,8 +30,10 @@ export const AccessLogSchema = z.preprocess(
  * `Fastify({ logController })`.
  */
 export class AccessLogController extends LogController {
-  constructor(private readonly mode: AccessLogMode) {
+  private readonly mode: AccessLogMode;
+  constructor(mode: AccessLogMode) {
     super();
+    this.mode = mode;
   }
 
   override incomingRequest(): void {}

@@ -9,17 +9,19 @@ import { Msg } from '../../contract/messages.ts';
 /** A failure with an envelope code and a user-facing message; handlers throw it, the envelope plugin answers it. */
 export class ApiError extends Error {
   override name = 'ApiError';
+  readonly code: ApiCodeValue;
+  readonly msg: string;
+  readonly httpStatus: number;
   /**
    * @param code envelope code (400 bad input, 404 not found, 408 log in again, 413 too large, 429 too many, …)
    * @param msg user-facing zh-CN message from contract `Msg`
    * @param httpStatus HTTP status of the answer; 200 for every envelope call, other values only on raw routes
    */
-  constructor(
-    readonly code: ApiCodeValue,
-    readonly msg: string,
-    readonly httpStatus = 200,
-  ) {
+  constructor(code: ApiCodeValue, msg: string, httpStatus = 200) {
     super(msg);
+    this.code = code;
+    this.msg = msg;
+    this.httpStatus = httpStatus;
   }
 }
 

@@ -8,16 +8,19 @@ import type { FastifyBaseLogger } from 'fastify';
 export class Rounds {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private readonly work: () => Promise<void>;
+  protected readonly log: FastifyBaseLogger;
+  private readonly what: string;
 
   /**
    * @param work one round
    * @param what what a failed round is logged as (warn)
    */
-  constructor(
-    private readonly work: () => Promise<void>,
-    protected readonly log: FastifyBaseLogger,
-    private readonly what: string,
-  ) {}
+  constructor(work: () => Promise<void>, log: FastifyBaseLogger, what: string) {
+    this.work = work;
+    this.log = log;
+    this.what = what;
+  }
 
   /** A round every `intervalSeconds` until {@link stop} (the timer does not keep the process alive). */
   start(intervalSeconds: number): void {

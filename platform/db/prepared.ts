@@ -19,7 +19,10 @@ import type { Database } from './schema.ts';
 
 /** A parameter's stand-in while the query is built: Kysely binds it as a value like any other. */
 class Marker {
-  constructor(readonly name: string) {}
+  readonly name: string;
+  constructor(name: string) {
+    this.name = name;
+  }
 }
 
 /** Reads a parameter inside a builder: the value's stand-in, typed as the value so the builder typechecks. */

@@ -118,13 +118,15 @@ export class DirectFileSink extends Writable {
   private readonly writes: Promise<void>[] = [];
   private direct: Promise<FileHandle | null> | null = null;
   private closing: Promise<void> | null = null;
+  private readonly file: FileHandle;
+  private readonly dest: string;
+  private readonly flush: boolean;
 
-  constructor(
-    private readonly file: FileHandle,
-    private readonly dest: string,
-    private readonly flush: boolean,
-  ) {
+  constructor(file: FileHandle, dest: string, flush: boolean) {
     super({ highWaterMark: DIRECT_SLOT_BYTES });
+    this.file = file;
+    this.dest = dest;
+    this.flush = flush;
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {

@@ -51,11 +51,14 @@ const PART_BYTES = 8 * 1024 * 1024;
 
 /** One platform bucket as a prefix of the S3 bucket. */
 class S3Bucket implements FileBucket {
-  constructor(
-    private readonly client: S3Client,
-    private readonly config: S3StorageConfig,
-    private readonly dir: string,
-  ) {}
+  private readonly client: S3Client;
+  private readonly config: S3StorageConfig;
+  private readonly dir: string;
+  constructor(client: S3Client, config: S3StorageConfig, dir: string) {
+    this.client = client;
+    this.config = config;
+    this.dir = dir;
+  }
 
   /** The object key of `key`. @throws on a key outside the `xx/NAME` shape */
   private objectKey(key: string): string {
@@ -131,8 +134,10 @@ class S3Bucket implements FileBucket {
 export class S3FileStorage implements FileStorage {
   private readonly client: S3Client;
   private readonly buckets = new Map<BucketName, S3Bucket>();
+  private readonly config: S3StorageConfig;
 
-  constructor(private readonly config: S3StorageConfig) {
+  constructor(config: S3StorageConfig) {
+    this.config = config;
     this.client = new S3Client({
       region: config.region,
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),

@@ -10,14 +10,16 @@ import type { BucketName, FileBucket, FileStorage } from './storage.ts';
 
 /** See the module comment. */
 export class FileService {
+  readonly storage: FileStorage;
+  readonly tmpDir: string;
   /**
    * @param storage the store of every bucket (local directories, or S3-compatible)
    * @param tmpDir the temp area of uploads, `${dataDir}/tmp`
    */
-  constructor(
-    readonly storage: FileStorage,
-    readonly tmpDir: string,
-  ) {}
+  constructor(storage: FileStorage, tmpDir: string) {
+    this.storage = storage;
+    this.tmpDir = tmpDir;
+  }
 
   /** The bucket `name` of the store. */
   bucket(name: BucketName): FileBucket {

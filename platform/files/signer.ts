@@ -35,7 +35,10 @@ export async function loadSigningKey(dataDir: string): Promise<Buffer> {
 
 /** Signs and verifies URLs with the platform's HMAC key (see the module comment). */
 export class UrlSigner {
-  constructor(private readonly key: Buffer) {}
+  private readonly key: Buffer;
+  constructor(key: Buffer) {
+    this.key = key;
+  }
 
   /** Hex HMAC-SHA256 of `input` under the key. */
   protected hmac(input: string): string {

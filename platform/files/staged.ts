@@ -15,8 +15,11 @@ export function newObjectKey(): string {
 /** The objects one transaction has put into `bucket`, to delete if it fails. */
 export class StagedPuts {
   private readonly keys: string[] = [];
+  private readonly bucket: FileBucket;
 
-  constructor(private readonly bucket: FileBucket) {}
+  constructor(bucket: FileBucket) {
+    this.bucket = bucket;
+  }
 
   /** Moves the temp file at `tempPath` to `key` and remembers it. @throws what the bucket throws */
   async put(tempPath: string, key: string): Promise<void> {

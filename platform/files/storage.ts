@@ -189,7 +189,10 @@ export async function syncPath(file: string): Promise<void> {
 
 /** A bucket kept as a local directory `root` (`${dataDir}/<bucket>`). */
 export class LocalDirectoryBucket implements FileBucket {
-  constructor(readonly root: string) {}
+  readonly root: string;
+  constructor(root: string) {
+    this.root = root;
+  }
 
   /** Absolute path of `key`. @throws on a key outside the `xx/NAME` shape (no traversal possible) */
   pathOf(key: string): string {
@@ -254,8 +257,11 @@ export class LocalDirectoryBucket implements FileBucket {
 /** Every bucket as a directory under `dataDir`: `${dataDir}/evidence`, `${dataDir}/kyc`, `${dataDir}/signatures`. */
 export class LocalFileStorage implements FileStorage {
   private readonly buckets = new Map<BucketName, LocalDirectoryBucket>();
+  readonly dataDir: string;
 
-  constructor(readonly dataDir: string) {}
+  constructor(dataDir: string) {
+    this.dataDir = dataDir;
+  }
 
   bucket(name: BucketName): LocalDirectoryBucket {
     let b = this.buckets.get(name);

@@ -30,12 +30,12 @@ export class PgBossJobQueue implements JobQueue {
   private readonly boss: PgBoss;
   private tasks: readonly RecurringTask[] = [];
   private ensureTimer: NodeJS.Timeout | null = null;
+  private readonly log: FastifyBaseLogger;
+  private readonly opts: PgQueueOptions;
 
-  constructor(
-    connectionString: string,
-    private readonly log: FastifyBaseLogger,
-    private readonly opts: PgQueueOptions = {},
-  ) {
+  constructor(connectionString: string, log: FastifyBaseLogger, opts: PgQueueOptions = {}) {
+    this.log = log;
+    this.opts = opts;
     this.boss = new PgBoss({
       connectionString,
       max: 3,

@@ -49,12 +49,12 @@ export class SqliteJobQueue implements JobQueue {
   private ensureTimer: NodeJS.Timeout | null = null;
   private running = new Set<Promise<void>>();
   private stopped = false;
+  private readonly log: FastifyBaseLogger;
+  private readonly clock: () => number;
 
-  constructor(
-    db: Kysely<Database>,
-    private readonly log: FastifyBaseLogger,
-    private readonly clock: () => number = Date.now,
-  ) {
+  constructor(db: Kysely<Database>, log: FastifyBaseLogger, clock: () => number = Date.now) {
+    this.log = log;
+    this.clock = clock;
     this.db = db as unknown as Db;
   }
 

@@ -60,12 +60,16 @@ export type AlipayFaceErrorKind = 'transport' | 'signature' | 'response' | 'reje
 /** The error every method of {@link AlipayFace} throws. Messages never contain the name or ID number. */
 export class AlipayFaceError extends Error {
   override readonly name = 'AlipayFaceError';
+  readonly kind: AlipayFaceErrorKind;
+  readonly details: { method: string; code?: string; subCode?: string; subMsg?: string } & ErrorOptions;
   constructor(
-    readonly kind: AlipayFaceErrorKind,
+    kind: AlipayFaceErrorKind,
     message: string,
-    readonly details: { method: string; code?: string; subCode?: string; subMsg?: string } & ErrorOptions,
+    details: { method: string; code?: string; subCode?: string; subMsg?: string } & ErrorOptions,
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.details = details;
   }
   /** Alipay's response code when the gateway answered (e.g. '40004'). */
   get code(): string | undefined {

@@ -38,8 +38,11 @@ const STATE_RETENTION_MS = 30 * 24 * 3600_000;
 export class CertificationStore {
   private readonly items = new Map<string, SandboxCertification>();
   private writing: Promise<void> = Promise.resolve();
+  private readonly file: string | null;
 
-  private constructor(private readonly file: string | null) {}
+  private constructor(file: string | null) {
+    this.file = file;
+  }
 
   /** Opens the store at `file` (created on first write), or a memory-only store when `file` is null. */
   static async open(file: string | null, now: number = Date.now()): Promise<CertificationStore> {

@@ -42,12 +42,16 @@ export function publishedLedgerKey(
 export class LedgerSigner {
   /** The public key as the contract publishes it (`GET /api/ledger/publicKey`). */
   readonly publicKey: LedgerPublicKey;
+  private readonly privateKey: KeyObject;
+  readonly origin: string;
 
   private constructor(
-    private readonly privateKey: KeyObject,
+    privateKey: KeyObject,
     /** The log's origin, the first line of its checkpoints and their key name (c2sp.org/tlog-checkpoint). */
-    readonly origin: string,
+    origin: string,
   ) {
+    this.privateKey = privateKey;
+    this.origin = origin;
     const pub = createPublicKey(privateKey);
     this.publicKey = {
       algorithm: 'Ed25519',
@@ -97,12 +101,15 @@ export class LedgerSigner {
 /** The signed tree head of the current tree, cached per process until the tree grows. */
 export class TreeHeads {
   private latest: SignedTreeHead | null = null;
+  private readonly db: Kysely<Database>;
+  readonly signer: LedgerSigner;
+  private readonly clock: () => number;
 
-  constructor(
-    private readonly db: Kysely<Database>,
-    readonly signer: LedgerSigner,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  constructor(db: Kysely<Database>, signer: LedgerSigner, clock: () => number = Date.now) {
+    this.db = db;
+    this.signer = signer;
+    this.clock = clock;
+  }
 
   /**
    * The STH of the tree as committed now: the cached one when the size is unchanged, else a freshly signed one

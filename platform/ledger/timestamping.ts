@@ -33,13 +33,14 @@ const u8 = (b: Buffer): Uint8Array<ArrayBuffer> =>
 
 /** The stamping rounds of one platform instance (`start`, `stop`, `round`: core/rounds.ts). */
 export class LedgerTimestamping extends Rounds {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly heads: TreeHeads,
-    private readonly tsa: TsaTarget,
-    log: FastifyBaseLogger,
-  ) {
+  private readonly db: Kysely<Database>;
+  private readonly heads: TreeHeads;
+  private readonly tsa: TsaTarget;
+  constructor(db: Kysely<Database>, heads: TreeHeads, tsa: TsaTarget, log: FastifyBaseLogger) {
     super(() => this.stamp(), log, 'checkpoint time stamp failed');
+    this.db = db;
+    this.heads = heads;
+    this.tsa = tsa;
   }
 
   private async stamp(): Promise<void> {

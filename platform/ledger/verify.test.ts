@@ -112,7 +112,10 @@ const refLeaf = (d: Buffer) => sha(Buffer.from([0]), d);
 const refK = (n: number) => 2 ** Math.ceil(Math.log2(n) - 1);
 class RefTree {
   private memo = new Map<string, Buffer>();
-  constructor(readonly d: Buffer[]) {}
+  readonly d: Buffer[];
+  constructor(d: Buffer[]) {
+    this.d = d;
+  }
   /** MTH(D[s:e]). */
   mth(s = 0, e = this.d.length): Buffer {
     const n = e - s;

@@ -55,13 +55,14 @@ export function parseWitnesses(targets: readonly WitnessTarget[]): Witness[] {
 
 /** The rounds of one platform instance (`start`, `stop`, `round`: core/rounds.ts). */
 export class LedgerWitnessing extends Rounds {
-  constructor(
-    private readonly db: Kysely<Database>,
-    private readonly heads: TreeHeads,
-    readonly witnesses: readonly Witness[],
-    log: FastifyBaseLogger,
-  ) {
+  private readonly db: Kysely<Database>;
+  private readonly heads: TreeHeads;
+  readonly witnesses: readonly Witness[];
+  constructor(db: Kysely<Database>, heads: TreeHeads, witnesses: readonly Witness[], log: FastifyBaseLogger) {
     super(() => this.submitAll(), log, 'witness round failed');
+    this.db = db;
+    this.heads = heads;
+    this.witnesses = witnesses;
   }
 
   /** Runs rounds every `intervalSeconds` when there are witnesses to ask. */

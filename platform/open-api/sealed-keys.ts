@@ -24,7 +24,10 @@ export function apiKeysKeyPath(dataDir: string): string {
 
 /** Seals and opens SecurityKeys under one platform key. */
 export class ApiKeySealer {
-  private constructor(private readonly key: Buffer) {}
+  private readonly key: Buffer;
+  private constructor(key: Buffer) {
+    this.key = key;
+  }
 
   /**
    * Reads the sealing key from `file`, creating it (32 random bytes as 64 hex, mode 0600) when missing.

@@ -233,12 +233,12 @@ export class DocumentSigner {
   readonly notAfter: Date;
   /** SHA-256 of the signer certificate's DER as the CMS embeds it (signing-certificate-v2's certHash), made once. */
   private readonly leafCertHash: Buffer;
+  private readonly key: CryptoKey;
+  private readonly chain: pkijs.Certificate[];
 
-  private constructor(
-    private readonly key: CryptoKey,
-    private readonly chain: pkijs.Certificate[],
-    chainDer: Uint8Array[],
-  ) {
+  private constructor(key: CryptoKey, chain: pkijs.Certificate[], chainDer: Uint8Array[]) {
+    this.key = key;
+    this.chain = chain;
     this.chainPem = chainDer.map((d) => toPem('CERTIFICATE', d)).join('');
     const leaf = new X509Certificate(chainDer[0]!);
     this.signerName = /(?:^|\n)CN=([^\n]*)/.exec(leaf.subject)?.[1] ?? leaf.subject;

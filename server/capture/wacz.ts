@@ -52,8 +52,10 @@ export class WarcWriter {
     await w.write(info);
     return w;
   }
+  readonly file: string;
 
-  private constructor(readonly file: string) {
+  private constructor(file: string) {
+    this.file = file;
     this.out = fs.createWriteStream(file);
     this.out.on('error', (err) => (this.failed = err));
   }

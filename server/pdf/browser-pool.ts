@@ -110,8 +110,11 @@ export class BrowserPool {
   /** Pages of the current browser whose last job succeeded, kept for the next jobs (at most poolSize). */
   private idle: Page[] = [];
   private pagesOpened = 0;
+  private readonly opts: BrowserPoolOptions;
 
-  constructor(private readonly opts: BrowserPoolOptions) {}
+  constructor(opts: BrowserPoolOptions) {
+    this.opts = opts;
+  }
 
   /**
    * Runs `job` with a page of the shared browser: one a previous job finished with successfully, or a new one

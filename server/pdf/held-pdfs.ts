@@ -24,8 +24,11 @@ export function touch(file: string): Promise<void> {
 export class HeldPdfs {
   private readonly entries = new Map<string, { bytes: Buffer; touchedAt: number }>();
   private bytes = 0;
+  private readonly maxBytes: number;
 
-  constructor(private readonly maxBytes = HELD_PDF_BYTES) {}
+  constructor(maxBytes = HELD_PDF_BYTES) {
+    this.maxBytes = maxBytes;
+  }
 
   /** Bytes held now. */
   get size(): number {

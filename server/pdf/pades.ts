@@ -29,13 +29,22 @@ export class SigningUnavailableError extends Error {
 
 /** The platform's document signer, reached with the internal key (without HTTP when the platform is embedded). */
 export class PlatformCmsSource implements CmsSource {
+  private readonly target: PlatformTarget;
+  private readonly internalKey: string;
+  private readonly timeoutMs: number;
+  private readonly signer: SignerName;
   constructor(
-    private readonly target: PlatformTarget,
-    private readonly internalKey: string,
-    private readonly timeoutMs = 10_000,
+    target: PlatformTarget,
+    internalKey: string,
+    timeoutMs = 10_000,
     /** Which of the platform's signers: its own (certificates, documents) or the notary office's (issue 14). */
-    private readonly signer: SignerName = 'platform',
-  ) {}
+    signer: SignerName = 'platform',
+  ) {
+    this.target = target;
+    this.internalKey = internalKey;
+    this.timeoutMs = timeoutMs;
+    this.signer = signer;
+  }
 
   /** @throws SigningUnavailableError when the platform does not answer a CMS within the timeout */
   async cmsFor(digest: Buffer): Promise<Buffer> {
@@ -68,8 +77,10 @@ export class PlatformCmsSource implements CmsSource {
 }
 
 class DigestSigner extends Signer {
-  constructor(private readonly source: CmsSource) {
+  private readonly source: CmsSource;
+  constructor(source: CmsSource) {
     super();
+    this.source = source;
   }
   override async sign(pdfBuffer: Buffer): Promise<Buffer> {
     return this.source.cmsFor(createHash('sha256').update(pdfBuffer).digest());

@@ -36,11 +36,10 @@ export async function prepareLocalPage(page: Page, origin: string): Promise<void
 /** Thrown when the page to print did not answer 2xx (its status, e.g. 404 for another user's order). */
 export class PagePrintError extends Error {
   override name = 'PagePrintError';
-  constructor(
-    readonly status: number,
-    path: string,
-  ) {
+  readonly status: number;
+  constructor(status: number, path: string) {
     super(`${path} answered ${status}`);
+    this.status = status;
   }
 }
 
@@ -62,7 +61,10 @@ export interface PagePrinterOptions {
 
 /** Prints the gateway's private pages to signed PDFs. One per gateway process (`app.pagePrinter`). */
 export class PagePrinter {
-  constructor(private readonly opts: PagePrinterOptions) {}
+  private readonly opts: PagePrinterOptions;
+  constructor(opts: PagePrinterOptions) {
+    this.opts = opts;
+  }
 
   /** True when printed PDFs are signed (the gateway has the platform's internal key). */
   get signs(): boolean {

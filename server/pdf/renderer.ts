@@ -154,8 +154,11 @@ export class CertificateRenderer {
   private readonly held = new HeldPdfs();
   private rendersSincePrune = 0;
   private cacheDirReady: Promise<unknown> | null = null;
+  private readonly opts: CertificateRendererOptions;
 
-  constructor(private readonly opts: CertificateRendererOptions) {}
+  constructor(opts: CertificateRendererOptions) {
+    this.opts = opts;
+  }
 
   /** Evidence numbers waiting to be rendered ahead of their first visitor, oldest first (see {@link prerender}). */
   private readonly ahead: string[] = [];

@@ -88,7 +88,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
       LOG_LEVEL: 'silent',
       SEED_DEMO: '1',
     };
-    platforms[i] = spawn(process.execPath, ['--import', 'tsx', 'platform/main.ts'], { env, stdio: 'ignore' });
+    platforms[i] = spawn(process.execPath, ['platform/main.ts'], { env, stdio: 'ignore' });
     await whenHealthy(`http://127.0.0.1:${platformPorts[i]}/api/healthz`, 60_000, platforms[i]);
   };
   const startGateway = async (i: number) => {

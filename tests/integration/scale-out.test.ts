@@ -48,9 +48,7 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
         LOG_LEVEL: 'silent',
         SEED_DEMO: '1',
       };
-      platforms.push(
-        spawn(process.execPath, ['--import', 'tsx', 'platform/main.ts'], { env, stdio: 'ignore' }),
-      );
+      platforms.push(spawn(process.execPath, ['platform/main.ts'], { env, stdio: 'ignore' }));
     }
     await Promise.all(ports.map((p) => whenHealthy(`http://127.0.0.1:${p}/api/healthz`)));
     for (const [i, port] of ports.entries()) {

@@ -93,11 +93,13 @@ export class TileReader {
   private readonly tiles = new Map<string, Promise<Buffer>>();
   /** Tile paths fetched so far (each once). */
   readonly fetched: string[] = [];
+  readonly size: number;
+  private readonly fetchTile: (path: string) => Promise<Buffer | null>;
 
-  constructor(
-    readonly size: number,
-    private readonly fetchTile: (path: string) => Promise<Buffer | null>,
-  ) {}
+  constructor(size: number, fetchTile: (path: string) => Promise<Buffer | null>) {
+    this.size = size;
+    this.fetchTile = fetchTile;
+  }
 
   /** The path of the tile at tile level `level` holding stored hash `index`, and the hash's position in it. */
   tileOf(level: number, index: number): { path: string; position: number; width: number } {

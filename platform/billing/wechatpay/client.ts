@@ -102,10 +102,20 @@ export type WechatPayErrorKind = 'transport' | 'signature' | 'response' | 'rejec
 /** The error every method of {@link WechatPayV3Client} throws. */
 export class WechatPayError extends Error {
   override readonly name = 'WechatPayError';
+  readonly kind: WechatPayErrorKind;
+  readonly details: {
+    operation: string;
+    /** HTTP status of the answer, when there was one. */
+    status?: number;
+    /** The provider's error code (e.g. 'ORDER_NOT_EXIST'), or the SDK's check that failed for 'signature'. */
+    code?: string;
+    /** The provider's error message. */
+    providerMessage?: string;
+  } & ErrorOptions;
   constructor(
-    readonly kind: WechatPayErrorKind,
+    kind: WechatPayErrorKind,
     message: string,
-    readonly details: {
+    details: {
       operation: string;
       /** HTTP status of the answer, when there was one. */
       status?: number;
@@ -116,6 +126,8 @@ export class WechatPayError extends Error {
     } & ErrorOptions,
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = kind;
+    this.details = details;
   }
   /** The provider's error code when it answered 4xx/5xx (e.g. 'SIGN_ERROR'). */
   get code(): string | undefined {
@@ -194,9 +206,11 @@ export function checkWechatPayConfig(config: WechatPayConfig): void {
 /** {@link WechatPayClient} over `wechatpay-axios-plugin` (see the module comment). */
 export class WechatPayV3Client implements WechatPayClient {
   private readonly wx: Wechatpay;
+  private readonly config: WechatPayConfig;
 
   /** @throws TypeError when the config is unusable (see {@link checkWechatPayConfig}) */
-  constructor(private readonly config: WechatPayConfig) {
+  constructor(config: WechatPayConfig) {
+    this.config = config;
     checkWechatPayConfig(config);
     this.wx = new Wechatpay({
       mchid: config.mchid,

@@ -210,15 +210,21 @@ export async function postNotification(
 export class NotificationDispatcher {
   private readonly running = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
+  private readonly opts: {
+    keys: WechatPaySandboxKeys;
+    store: SandboxOrderStore;
+    retryDelaysMs: readonly number[];
+    now: () => number;
+  };
 
-  constructor(
-    private readonly opts: {
-      keys: WechatPaySandboxKeys;
-      store: SandboxOrderStore;
-      retryDelaysMs: readonly number[];
-      now: () => number;
-    },
-  ) {}
+  constructor(opts: {
+    keys: WechatPaySandboxKeys;
+    store: SandboxOrderStore;
+    retryDelaysMs: readonly number[];
+    now: () => number;
+  }) {
+    this.opts = opts;
+  }
 
   /**
    * Starts a round of deliveries of the order's genuine notification, unless one is under way; `firstDelayMs`

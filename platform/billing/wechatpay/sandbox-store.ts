@@ -57,8 +57,11 @@ export class SandboxOrderStore {
   private readonly byKey = new Map<string, SandboxOrder>();
   private readonly byPr = new Map<string, SandboxOrder>();
   private writing: Promise<void> = Promise.resolve();
+  private readonly file: string | null;
 
-  private constructor(private readonly file: string | null) {}
+  private constructor(file: string | null) {
+    this.file = file;
+  }
 
   /**
    * Opens the store at `file` (created on first write), or a memory-only store when `file` is null.
