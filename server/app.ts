@@ -30,6 +30,7 @@ import { appendPageBuffering } from './page-answer.ts';
 import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
 import type { PdfConfig } from './pdf/config.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
+import { guardCompressionSniff } from './compression-guard.ts';
 import {
   forwardedHeaders,
   isUpstreamConnectionError,
@@ -322,6 +323,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
         globalDecompression: false,
         encodings: ['br', 'gzip', 'deflate'],
       });
+      // before the plugin's own onSend: answers whose first bytes it would take as already compressed
+      web.addHook('onSend', guardCompressionSniff);
       web.addHook('onSend', trimAssetHeaders);
       web.addHook('onRoute', appendPageBuffering); // after compression's own route hook: the bytes that go out
       // Evidence a page saved gets its certificate PDF rendered ahead of its first visitor (server/pdf).
