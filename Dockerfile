@@ -102,14 +102,17 @@ ENV NODE_ENV=production \
   HOME=/tmp \
   CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 # Node.js runs the TypeScript sources of server/ and platform/ itself (type stripping, decision 032); tsx stays a
-# dependency for the tools and the container tests' scripts. server/main.ts refuses a Node.js outside package.json's engines, so the package.json must be there. The files belong to root: the
-# server cannot change its own code.
+# dependency for the tools and the container tests' scripts. server/main.ts refuses a Node.js outside package.json's
+# engines, so the package.json must be there. The files belong to root: the server cannot change its own code.
 COPY --from=build /app/package.json /app/tsconfig.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/contract ./contract
 COPY --from=build /app/platform ./platform
 COPY --from=build /app/server ./server
+# the gateway's own imports from app/lib (the platform call, the random pool); server/container-files.test.ts checks
+# that the image holds every file its entry points load
+COPY --from=build /app/app/lib ./app/lib
 USER node
 VOLUME /data
 EXPOSE 3000
