@@ -21,7 +21,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The request header @fastify/compress skips an answer for (any value). */
-export const NO_COMPRESSION_HEADER = 'x-no-compression';
+const NO_COMPRESSION_HEADER = 'x-no-compression';
 
 /**
  * True when `bytes` start as @fastify/compress's `isGzip` or `isDeflate` checks: the gzip magic with method 8

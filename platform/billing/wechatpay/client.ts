@@ -99,32 +99,23 @@ export interface WechatPayClient {
  */
 export type WechatPayErrorKind = 'transport' | 'signature' | 'response' | 'rejected';
 
+/** What a {@link WechatPayError} knows of the failed call, and its cause. */
+export type WechatPayErrorDetails = {
+  operation: string;
+  /** HTTP status of the answer, when there was one. */
+  status?: number;
+  /** The provider's error code (e.g. 'ORDER_NOT_EXIST'), or the SDK's check that failed for 'signature'. */
+  code?: string;
+  /** The provider's error message. */
+  providerMessage?: string;
+} & ErrorOptions;
+
 /** The error every method of {@link WechatPayV3Client} throws. */
 export class WechatPayError extends Error {
   override readonly name = 'WechatPayError';
   readonly kind: WechatPayErrorKind;
-  readonly details: {
-    operation: string;
-    /** HTTP status of the answer, when there was one. */
-    status?: number;
-    /** The provider's error code (e.g. 'ORDER_NOT_EXIST'), or the SDK's check that failed for 'signature'. */
-    code?: string;
-    /** The provider's error message. */
-    providerMessage?: string;
-  } & ErrorOptions;
-  constructor(
-    kind: WechatPayErrorKind,
-    message: string,
-    details: {
-      operation: string;
-      /** HTTP status of the answer, when there was one. */
-      status?: number;
-      /** The provider's error code (e.g. 'ORDER_NOT_EXIST'), or the SDK's check that failed for 'signature'. */
-      code?: string;
-      /** The provider's error message. */
-      providerMessage?: string;
-    } & ErrorOptions,
-  ) {
+  readonly details: WechatPayErrorDetails;
+  constructor(kind: WechatPayErrorKind, message: string, details: WechatPayErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.kind = kind;
     this.details = details;

@@ -202,6 +202,14 @@ export async function postNotification(
   }
 }
 
+/** What the {@link NotificationDispatcher} signs with, reads orders from, waits between retries and reads as now. */
+interface NotificationDispatcherOptions {
+  keys: WechatPaySandboxKeys;
+  store: SandboxOrderStore;
+  retryDelaysMs: readonly number[];
+  now: () => number;
+}
+
 /**
  * Delivers paid orders' notifications in the background: one round of attempts per dispatch, `retryDelaysMs`
  * apart (the first entry is the delay before the first attempt), stopping at the first 2xx answer (支付通知: 200 or
@@ -210,19 +218,9 @@ export async function postNotification(
 export class NotificationDispatcher {
   private readonly running = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
-  private readonly opts: {
-    keys: WechatPaySandboxKeys;
-    store: SandboxOrderStore;
-    retryDelaysMs: readonly number[];
-    now: () => number;
-  };
+  private readonly opts: NotificationDispatcherOptions;
 
-  constructor(opts: {
-    keys: WechatPaySandboxKeys;
-    store: SandboxOrderStore;
-    retryDelaysMs: readonly number[];
-    now: () => number;
-  }) {
+  constructor(opts: NotificationDispatcherOptions) {
     this.opts = opts;
   }
 
