@@ -31,7 +31,11 @@ fi
 
 echo "== vitest"
 vitest_status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" || vitest_status=$?
+# Its console output is also kept: an unhandled error fails the run without failing a test or a file, and is only
+# there.
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json" 2>&1 |
+  tee "$results/vitest.log"
+vitest_status=${PIPESTATUS[0]}
 
 echo "== playwright"
 playwright_status=0
@@ -64,6 +68,12 @@ runners.push({
 // The failed tests by name with their first error line, printed last so that a CI excerpt (its tail) names them.
 const failures = [];
 for (const file of v?.testResults ?? []) {
+  // A file can fail with no failed test: an error while importing it or in a beforeAll/afterAll hook (its tests are
+  // then skipped, or already passed). Vitest's report gives that error only as the file's message.
+  if (file.status === 'failed' && file.message) {
+    const why = String(file.message).split('\n')[0].slice(0, 300);
+    failures.push(`vitest ${path.relative(process.cwd(), file.name)} (the file, outside its tests): ${why}`);
+  }
   for (const t of file.assertionResults ?? []) {
     if (t.status === 'failed') {
       const why = String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
@@ -83,6 +93,19 @@ const walk = (suite, trail) => {
   for (const child of suite.suites ?? []) walk(child, [...trail, child.title]);
 };
 for (const suite of p?.suites ?? []) walk(suite, [suite.title]);
+// Vitest's "Unhandled Errors" block, which names no test in its report: its first lines, without colours.
+const log = (() => {
+  try {
+    return fs.readFileSync(path.join(dir, 'vitest.log'), 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
+  } catch {
+    return '';
+  }
+})();
+const unhandled = log.indexOf('Unhandled Error');
+if (unhandled >= 0) {
+  const lines = log.slice(unhandled).split('\n').filter((l) => l.trim() && !/^[⎯\s]+$/.test(l));
+  failures.push(`vitest unhandled: ${lines.slice(1, 6).join(' | ').slice(0, 600)}`);
+}
 for (const line of failures) process.stdout.write(`FAILED ${line}\n`);
 let passed = 0;
 let failed = 0;
