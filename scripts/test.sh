@@ -101,7 +101,8 @@ const log = (() => {
     return '';
   }
 })();
-const unhandled = log.indexOf('Unhandled Error');
+// Looked for only when Vitest failed, by its block's header line (a test's own output may say "Unhandled Error").
+const unhandled = vitestStatus === '0' ? -1 : log.search(/⎯+ Unhandled Errors? ⎯+/);
 if (unhandled >= 0) {
   const lines = log.slice(unhandled).split('\n').filter((l) => l.trim() && !/^[⎯\s]+$/.test(l));
   failures.push(`vitest unhandled: ${lines.slice(1, 6).join(' | ').slice(0, 600)}`);
