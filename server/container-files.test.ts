@@ -3,11 +3,13 @@
  * copies a few folders of the repository, and a module of server/ or platform/ importing a file outside them starts
  * in every test here but exits in the image with ERR_MODULE_NOT_FOUND (it happened: server/pdf imports app/lib).
  * `npm run test:container` builds the image, but takes ~10 minutes and is not part of `.ci/run`; this checks the same
- * thing statically, on every run: it follows the relative imports (static and dynamic, not `import type`) from the
- * image's entry points and compares each file with what the Dockerfile copies.
+ * thing statically, on every run: madge (which `npm run lint:cycles` uses) follows the imports (static and dynamic,
+ * not `import type`) from the image's entry points, and each file it reaches is compared with what the Dockerfile
+ * copies.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import madge from 'madge';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -34,40 +36,29 @@ function copiedPaths(): string[] {
   );
 }
 
-/** The relative specifiers a module loads at run time: `import … from`, `export … from`, `import()`; not types. */
-function runtimeImports(source: string): string[] {
-  const out: string[] = [];
-  for (const m of source.matchAll(/^\s*(import|export)\s+(type\s+)?[^;]*?\sfrom\s+'(\.[^']+)'/gm)) {
-    if (!m[2]) out.push(m[3]!);
-  }
-  for (const m of source.matchAll(/^\s*import\s+'(\.[^']+)'/gm)) out.push(m[1]!);
-  for (const m of source.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)) out.push(m[1]!);
-  for (const m of source.matchAll(/new URL\(\s*'(\.[^']+\.ts)',\s*import\.meta\.url\s*\)/g)) out.push(m[1]!);
-  return out;
-}
-
-/** Every repository file the entries load, relative to the root. */
-function loadedFiles(): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const source = readFileSync(path.join(root, file), 'utf8');
-    for (const spec of runtimeImports(source)) {
-      const target = path.relative(root, path.resolve(root, path.dirname(file), spec));
-      expect(existsSync(path.join(root, target)), `${file} imports ${spec}`).toBe(true);
-      visit(target);
-    }
-  };
-  for (const entry of ENTRIES) visit(entry);
-  return seen;
+/**
+ * Every repository file the entries load, relative to the root (madge's dependency graph of them, npm packages
+ * left out). The platform's worker is loaded by `new URL(…, import.meta.url)`, which madge does not follow: it is an
+ * entry of its own.
+ * @throws when madge could not resolve an import of ours
+ */
+async function loadedFiles(): Promise<Set<string>> {
+  const graph = await madge(ENTRIES, {
+    baseDir: root,
+    fileExtensions: ['ts', 'tsx'],
+    tsConfig: path.join(root, 'tsconfig.json'),
+    detectiveOptions: { ts: { skipTypeImports: true } },
+  });
+  const { skipped } = graph.warnings();
+  if (skipped.length) throw new Error(`unresolved imports: ${skipped.join(', ')}`);
+  return new Set(Object.keys(graph.obj()));
 }
 
 describe('the container image', () => {
-  it('copies every source file its entry points load', () => {
+  it('copies every source file its entry points load', async () => {
     const copied = copiedPaths();
     expect(copied).toContain('server');
-    const files = loadedFiles();
+    const files = await loadedFiles();
     expect(files.size).toBeGreaterThan(100);
     const missing = [...files].filter(
       (file) => !copied.some((dir) => file === dir || file.startsWith(`${dir}/`)),
@@ -75,9 +66,9 @@ describe('the container image', () => {
     expect(missing).toEqual([]);
   });
 
-  it('finds what a missing folder would leave out', () => {
+  it('finds what a missing folder would leave out', async () => {
     // the check is only as good as its import walk: the gateway's imports from app/lib are among the files it finds
-    const files = loadedFiles();
+    const files = await loadedFiles();
     expect(files.has('app/lib/platform-call.server.ts')).toBe(true);
     expect(files.has('platform/worker.ts')).toBe(true);
   });
