@@ -67,6 +67,8 @@ runners.push({
 });
 // The failed tests by name with their first error line, printed last so that a CI excerpt (its tail) names them.
 const failures = [];
+/** `text` without its terminal colour codes. */
+const plain = (text) => String(text).replace(/\u001b\[[0-9;]*m/g, '');
 for (const file of v?.testResults ?? []) {
   // A file can fail with no failed test: an error while importing it or in a beforeAll/afterAll hook (its tests are
   // then skipped, or already passed). Vitest's report gives that error only as the file's message.
@@ -86,7 +88,7 @@ const walk = (suite, trail) => {
     for (const t of spec.tests ?? []) {
       if (t.status !== 'unexpected') continue;
       const err = (t.results ?? []).map((r) => r.error?.message).find(Boolean) ?? '';
-      const why = String(err).replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0].slice(0, 300);
+      const why = plain(err).split('\n')[0].slice(0, 300);
       failures.push(`playwright [${t.projectName}] ${[...trail, spec.title].join(' > ')}: ${why}`);
     }
   }
@@ -96,7 +98,7 @@ for (const suite of p?.suites ?? []) walk(suite, [suite.title]);
 // Vitest's "Unhandled Errors" block, which names no test in its report: its first lines, without colours.
 const log = (() => {
   try {
-    return fs.readFileSync(path.join(dir, 'vitest.log'), 'utf8').replace(/\u001b\[[0-9;]*m/g, '');
+    return plain(fs.readFileSync(path.join(dir, 'vitest.log'), 'utf8'));
   } catch {
     return '';
   }

@@ -2,7 +2,7 @@
  * The services of `bench/scale.ts` as processes of their own, so that none of them shares an event loop with the
  * bench's clients (autocannon would otherwise hold up the store's answers, and the store the clients):
  * - the platform API alone (issue 18 point 1): what `npm run start:platform` runs
- *   (`NODE_ENV=production node <RUNTIME_FLAGS> --import tsx platform/main.ts`), spawned without npm in between so
+ *   (`NODE_ENV=production node <RUNTIME_FLAGS> platform/main.ts`, Node.js stripping the types), spawned without npm so
  *   that the pid the bench signals is the platform's own, on a free loopback port (PLATFORM_HOST, PLATFORM_PORT);
  * - the local S3-compatible server of the tests (tests/support/s3.ts) through bench/support/s3-server.ts.
  */
@@ -17,15 +17,19 @@ import { sleep, type Child } from './process.ts';
 /** How long a service may take to be ready, milliseconds (a platform's migrations included). */
 const START_TIMEOUT_MS = 60_000;
 
-/** `node --import tsx <script> [args]` with `env` on top of this process's environment; stderr shown. */
+/**
+ * `node [nodeFlags] [loader] <script> [args]` with `env` on top of this process's environment; stderr shown. `loader`
+ * is `--import tsx` by default, none for the product's own entries (as in bench/support/process.ts `startScript`).
+ */
 function spawnScript(
   script: string,
   args: string[],
   env: Record<string, string>,
   stdout: 'ignore' | 'pipe',
   nodeFlags: readonly string[] = [],
+  loader: readonly string[] = ['--import', 'tsx'],
 ) {
-  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout, 'inherit'],
   });
@@ -52,6 +56,7 @@ export async function startPlatform(env: Record<string, string>): Promise<Child>
     { NODE_ENV: 'production', ...env, PLATFORM_HOST: '127.0.0.1', PLATFORM_PORT: String(port) },
     'ignore',
     RUNTIME_FLAGS,
+    [],
   );
   const exited = once(child, 'exit');
   const base = `http://127.0.0.1:${port}`;
