@@ -48,6 +48,7 @@ import { verifyRoutes } from './verify/routes.ts';
 import { captureRoutes } from './capture/routes.ts';
 import { openApiRoutes } from './open-api/routes.ts';
 import { musicRoutes } from './music/routes.ts';
+import { envelopeFrameworkError } from './core/framework-errors.ts';
 
 /**
  * Health route the gateway's readiness probe asks for: `{code: 200, data: {db: 'ok'}}` when the database answers,
@@ -101,6 +102,7 @@ export async function buildPlatform(
     requestTimeout: 0,
     logController: new AccessLogController(opts.accessLog ?? config.accessLog), // one line per request
     genReqId: requestIdOf, // the gateway's id of the request, in both parts' log lines
+    frameworkErrors: envelopeFrameworkError, // an undecodable path: 请求参数错误, not Fastify's English JSON
   });
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
   try {

@@ -38,6 +38,7 @@ import {
   replyConnectionFailed,
 } from './upstream.ts';
 import { addSecurityHeaders } from './security-headers.ts';
+import { gatewayFrameworkErrors } from './framework-errors.ts';
 import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
 import { AccessLogController } from '../platform/core/access-log.ts';
 import { registerRateLimits } from './rate-limit.ts';
@@ -195,6 +196,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       ? { rewriteUrl: (req: IncomingMessage) => stripBasePath(req.url ?? '/', config.basePath) }
       : {}),
     logController: new AccessLogController(config.accessLog), // one line per request
+    // an undecodable path or an over-long parameter: 请求参数错误, not Fastify's English JSON
+    frameworkErrors: gatewayFrameworkErrors(config.basePath, config.secureCookies),
   });
   app.decorate('basePath', config.basePath);
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs

@@ -112,3 +112,25 @@ function splitAround(text: string, first: string, second: string): [string, stri
   if (a < 0 || b < 0) throw new Error('the CSP lost its nonce sources');
   return [text.slice(0, a), text.slice(a + first.length, b), text.slice(b + second.length)];
 }
+
+/**
+ * The security headers of a page the gateway writes itself without the React Router document (a bad URL's page,
+ * server/framework-errors.ts): helmet's set with a CSP that allows no resource at all (the page is plain markup),
+ * no framing, HSTS when `hsts`. Built once per call; callers keep the result.
+ */
+export function plainPageHeaders(hsts: boolean): [string, string][] {
+  return helmetHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+}
