@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 const NOTICES: Record<string, string> = {
   registered: `${AccountMsg.registered}，请登录`,
   reset: AccountMsg.passwordReset,
-  passwordChanged: `${AccountMsg.passwordChanged}，请重新登录`,
+  passwordChanged: AccountMsg.passwordChanged,
 };
 
 export default function Login({ loaderData: { expired, notice }, actionData }: Route.ComponentProps) {

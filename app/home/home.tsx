@@ -1,6 +1,11 @@
-/** / and /home: what the platform does, and the ways in (spec 01 §1). */
-import { Link } from 'react-router';
+/**
+ * / and /home: what the platform does, and the ways in (spec 01 §1); after a logout, the logout call's message
+ * (`?notice=`, app/lib/logout.server.ts).
+ */
+import { Link, useSearchParams } from 'react-router';
 import type { Route } from './+types/home';
+import { logoutNotice } from '../lib/logout-notices.ts';
+import { FormNotice } from '../shell/field.tsx';
 
 export const meta: Route.MetaFunction = () => [
   { title: '存证云 - 电子数据保全与在线公证平台' },
@@ -10,8 +15,10 @@ export const meta: Route.MetaFunction = () => [
 export default function Home({ matches }: Route.ComponentProps) {
   // matches[0] is the root route: its loader's data carries the logged-in user (or null).
   const user = matches[0].loaderData.user;
+  const [params] = useSearchParams();
   return (
     <>
+      <FormNotice text={logoutNotice(params.get('notice'))} />
       <section className="hero">
         <h1>电子数据保全 · 在线公证</h1>
         <p>

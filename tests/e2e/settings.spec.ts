@@ -29,7 +29,7 @@ test('change password: the spec messages, then success ends the session and land
   await page.getByLabel('确认新密码').fill('newpass123');
   await page.getByRole('button', { name: '修改密码' }).click();
   await expect(page).toHaveURL(/:\d+\/login\?notice=passwordChanged/);
-  await expect(getText(page, '修改密码成功，请重新登录')).toBeVisible();
+  await expect(getText(page, '修改密码成功')).toBeVisible();
   await page.goto('/setting');
   await expect(page).toHaveURL(/:\d+\/login\?redirect=%2Fsetting/);
   await loginViaForm(page, user.mobile, 'newpass123');

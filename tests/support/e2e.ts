@@ -68,7 +68,8 @@ export async function loginViaForm(page: Page, mobile: string, password: string)
 export async function logoutViaMenu(page: Page) {
   await page.locator('.account-menu summary').click();
   await page.getByRole('button', { name: '退出登录' }).click();
-  await expect(page).toHaveURL(/:\d+\/$/);
+  await expect(page).toHaveURL(/:\d+\/\?notice=loggedOut$/);
+  await expect(page.getByRole('status').filter({ hasText: '退出成功' })).toBeVisible();
   await expect(page.locator('.topbar').getByRole('link', { name: '登录', exact: true })).toBeVisible();
 }
 
