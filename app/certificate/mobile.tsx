@@ -2,9 +2,10 @@
  * Mobile views (spec 01 §2.1, §2.3): /mobile/attestation/{id}/{token} opened from the owner's QR code, and the
  * preview routes /mobile/preview/{fileUrl}/{type?}/{baoquan?}, /mobile/previewDoc/{fileUrl}/{type},
  * /mobile/previewProgress/{fileUrl}, where {token}/{fileUrl} is the file-URL token of spec 01 §2.3. A forged or
- * altered token shows a clear message instead of the file.
+ * altered token shows a clear message instead of the file, with HTTP 403 (the certificate's public facts, when the
+ * route names an evidence, are still shown).
  */
-import { Link } from 'react-router';
+import { data, Link } from 'react-router';
 import type { Route } from './+types/mobile';
 import { fileTypeLabel } from '../../contract/evidence-codes.ts';
 import { DeletedNotice, Hashes, KindFacts } from './certificate-parts.tsx';
@@ -31,12 +32,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     view?.fileType ??
     TYPE_BY_NAME[decodeURIComponent(typeParam)] ??
     (numeric >= 1 && numeric <= 5 ? numeric : 5);
-  return {
-    view,
-    fileUrl,
-    tokenValid: decoded !== null,
-    fileType,
-  };
+  const tokenValid = decoded !== null;
+  return data({ view, fileUrl, tokenValid, fileType }, tokenValid ? undefined : { status: 403 });
 }
 
 function Preview({ url, fileType }: { url: string; fileType: number }) {

@@ -107,7 +107,7 @@ test('the owner mobile link opens the certificate and the original; a forged tok
   expect(createHash('sha256').update(readFileSync(saved)).digest('hex')).toBe(sha256);
 
   const forged = `${'A'.repeat(23)}${token!.slice(23)}`;
-  await page.goto(`/mobile/attestation/${baoquan}/${forged}`);
+  expect((await page.goto(`/mobile/attestation/${baoquan}/${forged}`))?.status()).toBe(403);
   await expect(page.getByRole('alert').filter({ hasText: '二维码无效' })).toBeVisible();
   await expect(page.getByRole('link', { name: '下载原文件' })).toHaveCount(0);
 });

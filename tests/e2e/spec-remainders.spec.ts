@@ -40,6 +40,7 @@ test('previewProgress: extra slashes inside the file-url become asterisks and th
   await expect(page.getByRole('alert').filter({ hasText: '二维码无效' })).toHaveCount(0);
 
   // a forged token still shows the refusal after the guard
-  await page.goto(`/mobile/previewProgress/${'A'.repeat(23)}${withSlashes.slice(23)}`);
+  const refused = await page.goto(`/mobile/previewProgress/${'A'.repeat(23)}${withSlashes.slice(23)}`);
+  expect(refused?.status()).toBe(403);
   await expect(page.getByRole('alert').filter({ hasText: '二维码无效' })).toBeVisible();
 });
