@@ -30,3 +30,20 @@ describe('zod zh-CN locale', () => {
     expect(readFileSync(path.join(dir, 'messages.ts'), 'utf8')).not.toMatch(/zod/);
   });
 });
+
+describe('zod zh-CN locale: numbers', () => {
+  const message = (r: { error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
+
+  it('says what a number field needs, in Chinese only', () => {
+    expect(message(z.coerce.number().safeParse('10MB'))).toBe('请输入有效的数字');
+    expect(message(z.number().safeParse('x'))).toBe('请输入有效的数字');
+    expect(message(z.number().int().max(5).safeParse(6))).toBe('数值不能大于5');
+    expect(message(z.number().lt(5).safeParse(5))).toBe('数值必须小于5');
+    expect(message(z.number().min(1).safeParse(0))).toBe('数值不能小于1');
+    expect(message(z.number().positive().safeParse(0))).toBe('数值必须大于0');
+  });
+
+  it('leaves other issues to the locale (string lengths keep their unit)', () => {
+    expect(message(z.string().max(3).safeParse('abcdef'))).toMatch(/3 字符/);
+  });
+});
