@@ -11,6 +11,7 @@ import {
   type NotificationListData,
   NotificationPaths,
 } from '../../contract/notification-codes.ts';
+import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
@@ -38,6 +39,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * One form, three kinds of button (spec 01 §2.6): `intent=read:<newsId>` marks that message read and redirects with
+ * `?open=<newsId>`; `readAll` marks all read; `del` deletes the ticked `newsId` boxes. Each success redirects back to
+ * the same `?page=` (PRG). Answers 400 `{error}`: {@link Msg.badRequest} for a missing or unknown intent or a
+ * non-numeric id (nothing is called), 请选择需要删除的消息 when `del` has no ticked box, else the platform's message
+ * (e.g. 消息不存在 for an id the user has no message of); 403 from the CSRF check.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
@@ -48,14 +56,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const back = (extra: Record<string, string>) =>
     `/notifications?${new URLSearchParams({ ...(page && /^\d+$/.test(page) ? { page } : {}), ...extra })}`;
   if (intent.startsWith('read:')) {
-    await authedCall(request, context, NotificationPaths.newsRead, { body: { newsId: intent.slice(5) } });
-    return redirect(back({ open: intent.slice(5) }));
+    const newsId = intent.slice(5);
+    if (!/^\d{1,15}$/.test(newsId)) return data({ error: Msg.badRequest }, { status: 400 });
+    const res = await authedCall(request, context, NotificationPaths.newsRead, { body: { newsId } });
+    if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
+    return redirect(back({ open: newsId }));
   }
   if (intent === 'readAll') {
     const res = await authedCall(request, context, NotificationPaths.newsRead, { body: { newsId: 'all' } });
     if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
     return redirect(back({ done: 'readAll' }));
   }
+  // Only the 删除所选 button deletes; anything else (missing, unknown) is refused before the platform is called.
+  if (intent !== 'del') return data({ error: Msg.badRequest }, { status: 400 });
   const ids = formData
     .getAll('newsId')
     .map(String)

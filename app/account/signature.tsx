@@ -38,9 +38,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * The row buttons' `intent` values (the ConfirmAction forms below), each with its platform call and the `done` notice
+ * it redirects to; any other value (missing, unknown) acts on nothing.
+ */
+function rowIntent(intent: FormDataEntryValue | null): { path: string; done: string } | null {
+  if (intent === 'setDefault') return { path: SignaturePaths.signatureSetDefault, done: 'default' };
+  if (intent === 'del') return { path: SignaturePaths.signatureDel, done: 'deleted' };
+  return null;
+}
+
 /** Multipart framing allowance over the image limit when checking Content-Length early (bytes). */
 const MULTIPART_OVERHEAD = 16 * 1024;
 
+/**
+ * Spec 01 §2.7: a multipart body (CSRF in `?csrf=`) uploads a seal; a form body acts on one seal `id` by its button's
+ * `intent` — `setDefault` or `del` — and redirects back (PRG) with `?done=`. Answers 400 `{error}` with the
+ * platform's message, with {@link Msg.badRequest} for a missing or unknown intent (nothing is called), 413 for an
+ * image over 10 MB; 403 from the CSRF check.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const contentType = request.headers.get('Content-Type') ?? '';
   if (contentType.startsWith('multipart/form-data')) {
@@ -59,11 +75,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const id = String(formData.get('id') ?? '');
-  const intent = formData.get('intent');
-  const path = intent === 'setDefault' ? SignaturePaths.signatureSetDefault : SignaturePaths.signatureDel;
-  const res = await authedCall(request, context, path, { body: { id } });
+  const row = rowIntent(formData.get('intent'));
+  // Only the buttons' own intents act: anything else (missing, unknown) is refused before the platform is called.
+  if (!row) return data({ error: Msg.badRequest }, { status: 400 });
+  const res = await authedCall(request, context, row.path, { body: { id } });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
-  return redirect(`/signature?done=${intent === 'setDefault' ? 'default' : 'deleted'}`);
+  return redirect(`/signature?done=${row.done}`);
 }
 
 export default function Signatures({ loaderData, actionData }: Route.ComponentProps) {

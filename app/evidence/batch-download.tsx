@@ -12,6 +12,7 @@ import type { Route } from './+types/batch-download';
 import { isSuccess } from '../../contract/envelope.ts';
 import {
   BATCH_LIST_V,
+  BATCH_MAX_ITEMS,
   type BatchDownloadData,
   EVIDENCE_PAGE_SIZE,
   type EvidenceListData,
@@ -62,8 +63,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     labels: isSuccess(labels.code) ? labels.data.map((l) => l.label) : [],
     // Only our own signed batch path is followed (no open redirect); the page and its refresh need it under BASE_PATH.
     batch: batch && batch.startsWith(BATCH_PREFIX) ? underBasePath(context.basePath ?? '', batch) : null,
-    itemCount: Number(url.searchParams.get('n') ?? 0),
+    itemCount: batchItemCount(url.searchParams.get('n')),
   };
+}
+
+/**
+ * The `n` of the redirect after a batch (how many evidences the ZIP holds): a whole number 1–BATCH_MAX_ITEMS in
+ * decimal digits, else null (a hand-edited URL: treated as absent, as the page treats a foreign `batch`).
+ */
+function batchItemCount(n: string | null): number | null {
+  if (n === null || !/^\d{1,3}$/.test(n)) return null;
+  const count = Number(n);
+  return count >= 1 && count <= BATCH_MAX_ITEMS ? count : null;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -83,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(`/attestation-list/download?${params}`);
 }
 
-function Countdown({ href, items }: { href: string; items: number }) {
+function Countdown({ href, items }: { href: string; items: number | null }) {
   const [left, setLeft] = useState(COUNTDOWN_SECONDS);
   useEffect(() => {
     const timer = setInterval(() => setLeft((n) => Math.max(0, n - 1)), 1000);
@@ -92,7 +103,7 @@ function Countdown({ href, items }: { href: string; items: number }) {
   return (
     <div className="countdown" role="status" data-testid="batch-countdown">
       <p>
-        已打包 {items} 个证据，
+        {items === null ? '证据已打包' : `已打包 ${items} 个证据`}，
         {left > 0 ? (
           <>
             下载将在 <strong>{left}</strong> 秒后自动开始

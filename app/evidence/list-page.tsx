@@ -74,6 +74,13 @@ export interface EvidenceListProps {
   intro?: ReactNode;
 }
 
+/**
+ * The lists with the 文件类型 filter (spec 01 §2.4): those whose rows have varied file types, each filtered by `type`
+ * on the platform — files, hash evidence (its type comes from the file name) and app evidence. The others have one
+ * type each: user data a document, music works audio, web and process captures a WACZ archive.
+ */
+const TYPED_KINDS: ReadonlySet<ListKind> = new Set<ListKind>(['file', 'hash', 'app']);
+
 /** The tab of 在线取证 each of its lists is under (the other kinds are 数据保全's). */
 const ONLINE_TAB: Partial<Record<ListKind, CaptureTab>> = {
   web: 'web',
@@ -121,7 +128,7 @@ export function EvidenceListPage({ loaderData, actionData, intro }: EvidenceList
         after={<Link to={base}>重置</Link>}
         selects={
           <>
-            {kind === 'file' ? <FileTypeSelect value={filters.type} /> : null}
+            {TYPED_KINDS.has(kind) ? <FileTypeSelect value={filters.type} /> : null}
             <LabelSelect value={filters.label} labels={labels} />
           </>
         }

@@ -29,11 +29,15 @@ interface ListSource {
   labelsV?: string;
 }
 
-/** The lists of 数据保全 (spec 01 §2.2, §2.4). */
+/**
+ * The lists of 数据保全 (spec 01 §2.2, §2.4). Each label select offers its own list's labels only: getLabelList without
+ * `v` answers the labels of every kind the batch download shows, so file and user data name theirs (`v=file` is the
+ * file list's kinds, file and app evidence); hash evidence has its own call.
+ */
 const DATA_SOURCES: Record<'file' | 'hash' | 'property', ListSource> = {
-  file: { list: EvidencePaths.list, labels: EvidencePaths.labels },
+  file: { list: EvidencePaths.list, labels: EvidencePaths.labels, labelsV: 'file' },
   hash: { list: EvidencePaths.hashList, labels: EvidencePaths.hashLabels },
-  property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property' },
+  property: { list: EvidencePaths.list, labels: EvidencePaths.labels, v: 'property', labelsV: 'property' },
 };
 
 /** The calls of `kind`'s list: 数据保全's own, or getList and getLabelList narrowed to one 在线取证 kind. */
@@ -74,18 +78,28 @@ export async function listLoader(request: Request, context: AppLoadContext, kind
   };
 }
 
-/** Row actions: `intent=delete {dataId}` or `intent=label {dataId, label}`; answers a redirect back (PRG). */
+/**
+ * Row actions of every list (spec 01 §2.4): `intent=delete {dataId}` deletes the evidence's data (decision 006);
+ * `intent=label {dataId, label}` saves its label (an empty label clears it; the field must be there). A success
+ * redirects back with `?done=` (PRG). Answers 400 `{error}`: {@link Msg.badRequest} for a missing or unknown intent
+ * or a label save without its field (nothing is called), else the platform's message; 403 from the CSRF check.
+ */
 export async function listAction(request: Request, context: AppLoadContext) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const dataId = String(formData.get('dataId') ?? '');
   const intent = formData.get('intent');
-  const res =
-    intent === 'delete'
-      ? await authedCall(request, context, EvidencePaths.delData, { method: 'POST', body: { dataId } })
-      : await authedCall(request, context, EvidencePaths.labelSave, {
-          body: { dataId, label: String(formData.get('label') ?? '') },
-        });
+  const label = formData.get('label');
+  // Only the page's own buttons act: a missing or unknown intent must not fall through to a delete or a label save,
+  // and a label save without its field must not clear the label (the form always sends it, empty to clear).
+  let res;
+  if (intent === 'delete') {
+    res = await authedCall(request, context, EvidencePaths.delData, { method: 'POST', body: { dataId } });
+  } else if (intent === 'label' && typeof label === 'string') {
+    res = await authedCall(request, context, EvidencePaths.labelSave, { body: { dataId, label } });
+  } else {
+    return data({ error: Msg.badRequest }, { status: 400 });
+  }
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
   const back = new URL(request.url);
   back.searchParams.set('done', intent === 'delete' ? 'deleted' : 'labelled');

@@ -2,7 +2,7 @@
  * A user's logout lands on `/` with the logout call's message (spec 01 §4: when the code is 200, 400 or 408), as a
  * fixed key the home page maps to its text; nothing when the call failed; the operator's logout keeps its own page.
  */
-import { RouterContextProvider, type AppLoadContext } from 'react-router';
+import type { AppLoadContext } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { AccountPaths } from '../../contract/account.ts';
 import type { PlatformCallRequest } from '../../contract/platform-call.ts';
@@ -10,20 +10,12 @@ import { commitCsrfToken } from './csrf.server.ts';
 import { logoutNotice } from './logout-notices.ts';
 import { logoutAction } from './logout.server.ts';
 import { sessionStorageFor } from './session.server.ts';
+import { routeContext } from '../../tests/support/route-actions.ts';
 
 /** A context whose platform answers every call with `answer` (or fails), recording the calls. */
 function contextAnswering(answer: { code: number | string; msg: string } | Error) {
   const seen: PlatformCallRequest[] = [];
-  const fields = {
-    cspNonce: '',
-    clientIp: '127.0.0.1',
-    upstreamUrl: 'http://127.0.0.1:9',
-    sessionSecrets: ['logout-test-secret-logout-test-secret-0'],
-    secureCookies: false,
-    maxUploadBytes: 1024,
-    formBodyLimitBytes: 1024,
-    upstreamTimeoutMs: 5000,
-    announcement: null,
+  const context = routeContext('http://127.0.0.1:9', {
     platformCall: (request: PlatformCallRequest) => {
       seen.push(request);
       if (answer instanceof Error) return Promise.reject(answer);
@@ -33,8 +25,7 @@ function contextAnswering(answer: { code: number | string; msg: string } | Error
         body: JSON.stringify({ ...answer, data: null }),
       });
     },
-  };
-  const context = Object.assign(new RouterContextProvider(), fields) as unknown as AppLoadContext;
+  });
   return { context, seen };
 }
 
