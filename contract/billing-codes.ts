@@ -47,6 +47,12 @@ export const PAY_STATUS_TEXT = {
 } as const satisfies Record<PayStatusCode, string>;
 /** A pay_status text. */
 export type PayStatusText = (typeof PAY_STATUS_TEXT)[PayStatusCode];
+/**
+ * pay_status text of a consumption whose points were given back (a notary order ended after payment, or terminated
+ * by the office). Not one of the spec's four states (spec 02 §3, §4): ours, docs/decisions/019-billing-screens.md
+ * "Refunded consumptions". The row's `status` stays 2 (paid), so the 已支付 filter still finds it.
+ */
+export const REFUNDED_TEXT = '已退款';
 /** pay texts of notary rows in tab 3 (spec 02 §3 "Notary order (in the orders tab)"): the notarisation area's. */
 export { NOTARY_PAY_TEXT } from './notary-codes.ts';
 

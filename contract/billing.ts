@@ -22,6 +22,7 @@ import {
   type PayStatusText,
   type PayTypeCode,
   type ProviderPayType,
+  type REFUNDED_TEXT,
 } from './billing-codes.ts';
 
 export * from './billing-codes.ts';
@@ -244,9 +245,17 @@ export interface PointsOrderRow {
   money: number;
   type: typeof OrderTab.recharge | typeof OrderTab.consumption;
   pay_type: PayTypeCode;
-  pay_status: PayStatusText;
+  /** The status's text, or {@link REFUNDED_TEXT} for a consumption whose points were given back. */
+  pay_status: PayStatusText | typeof REFUNDED_TEXT;
   status: PayStatusCode;
+  /** Consumption only: its points were given back (a reversal in the points journal; exactly once). */
+  refunded: boolean;
   invoiceStatus: InvoiceStatusCode;
+  /**
+   * A recharge with invoiceStatus 3: its latest rejected invoice application, whose reason /invoice/details?id=
+   * shows (spec 02 §4 "Orders"); null otherwise.
+   */
+  failedApplicationId: number | null;
   /** A pending recharge can be paid again or cancelled. */
   canPay: boolean;
   /** Unix seconds when a pending order expires; 0 otherwise. */

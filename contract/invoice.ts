@@ -17,6 +17,7 @@ import {
   freeText,
   isValidCreditCode,
   isValidIdCard,
+  multilineText,
   rowId,
 } from './validators.ts';
 import {
@@ -172,14 +173,18 @@ const moneyFen = z.preprocess(
 export const InvoicePreviewBody = z.object({ ids: orderIds, money: moneyFen });
 export type InvoicePreviewBody = z.infer<typeof InvoicePreviewBody>;
 
-/** `invoiceAsk` body (spec 02 §7) and the `/orders/makeOutInvoice` form. */
+/**
+ * `invoiceAsk` body (spec 02 §7) and the `/orders/makeOutInvoice` form. `remark` (spec 02 §5, §9: at most 150
+ * characters) counts a line break as one character, as the page's textarea does, and keeps it as LF
+ * (`multilineText`).
+ */
 export const InvoiceAskBody = z.object({
   ids: orderIds,
   userInvoiceId: rowId(InvoiceMsg.headRequired),
   userAddressId: rowId(InvoiceMsg.addressRequired),
   remark: z.preprocess(
     blankToUndefined,
-    z.string().trim().max(REMARK_MAX_CHARS, InvoiceMsg.remarkTooLong).optional(),
+    multilineText().max(REMARK_MAX_CHARS, InvoiceMsg.remarkTooLong).optional(),
   ),
   money: moneyFen,
 });
@@ -213,11 +218,9 @@ export const InvoiceQueueQuery = z.object({
 });
 /** `{id}` of the ops calls. */
 export const InvoiceOpsIdBody = z.object({ id: rowId(Msg.invalidId) });
-/** `reject` body. */
+/** `reject` body: the reason, 1–200 characters, line breaks counted and stored as LF (`multilineText`). */
 export const InvoiceRejectBody = InvoiceOpsIdBody.extend({
-  remark: z
-    .string({ error: InvoiceMsg.checkRemarkRequired })
-    .trim()
+  remark: multilineText(InvoiceMsg.checkRemarkRequired)
     .min(1, InvoiceMsg.checkRemarkRequired)
     .max(CHECK_REMARK_MAX_CHARS, InvoiceMsg.checkRemarkTooLong),
 });

@@ -37,7 +37,11 @@ export const KycMsg = {
   consentRequired: '请先同意实名认证',
   /** Spec 02 §5 enterprise: 'reserved phone cannot be empty'. */
   mobileReserveRequired: '预留手机号不能为空',
-  /** Spec 02 §5 shared: 'contact cannot be empty'. */
+  /**
+   * Spec 02 §5 shared: 'contact cannot be empty', for a contact (name) field. The enterprise form shows the contact's
+   * name read-only (the account's), so no field of ours asks for it; the contact's ID number has its own
+   * 联系人身份证号不能为空 (docs/decisions/012-kyc-screens.md).
+   */
   contactRequired: '联系人不能为空',
   ...KycImageMsg,
   // not shown in the spec: ours

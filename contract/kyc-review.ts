@@ -8,6 +8,7 @@ import './zod-locale.ts';
 import { type KycDetails, KycMsg } from './kyc.ts';
 import { Msg } from './messages.ts';
 import { opsPage, type OpsRole } from './ops.ts';
+import { multilineText } from './validators.ts';
 
 /** The role that opens the KYC queue. */
 export const KYC_REVIEW_ROLE: OpsRole = 'reviewer';
@@ -33,13 +34,12 @@ export const KycDetailQuery = z.object({ userId: z.coerce.number().int().positiv
 export const KycDecisionBody = z.object({
   userId: z.coerce.number({ error: Msg.invalidId }).int().positive(Msg.invalidId),
 });
-/** `POST reject` body: a remark of 1–200 characters, shown to the user. */
+/**
+ * `POST reject` body: a remark of 1–200 characters (line breaks count one each, stored as LF: `multilineText`), shown
+ * to the user.
+ */
 export const KycRejectBody = KycDecisionBody.extend({
-  remark: z
-    .string({ error: KycMsg.remarkRequired })
-    .trim()
-    .min(1, KycMsg.remarkRequired)
-    .max(200, KycMsg.remarkTooLong),
+  remark: multilineText(KycMsg.remarkRequired).min(1, KycMsg.remarkRequired).max(200, KycMsg.remarkTooLong),
 });
 
 /** One submission in the queue. */

@@ -409,27 +409,43 @@ describe('submit payload schemas', () => {
     expect(r.data).toMatchObject({ bankNo: '6222021234567890123', file: enterprise.file });
   });
 
-  it('enterprise: every field is required with its message', async () => {
+  it('enterprise: every field is required with a message naming it as the form labels it', async () => {
     const r = await EnterpriseSubmitBody.safeParseAsync({});
     expect(r.success).toBe(false);
     const byPath = Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
     expect(Object.keys(byPath).sort()).toEqual(Object.keys(enterprise).sort());
-    expect(byPath).toMatchObject({
+    expect(byPath).toEqual({
       name: Msg.required('企业名称'),
       code: Msg.required('统一社会信用代码'),
+      address: Msg.required('企业地址'),
+      legalName: Msg.required('法定代表人姓名'),
       license: Msg.required('营业执照'),
+      account: Msg.required('开户名称'),
+      bank: Msg.required('开户银行'),
+      bankNo: Msg.required('银行账号'),
       mobileReserve: KycMsg.mobileReserveRequired,
-      file: Msg.required('授权委托书'),
+      contactIdcard: '联系人身份证号不能为空',
+      authorName: Msg.required('经办人姓名'),
       authorSex: KycMsg.sexRequired,
-      contactIdcard: KycMsg.contactRequired,
+      authorBrith: Msg.required('出生日期'),
+      authorPhone: '经办人手机号不能为空',
+      authorIdcard: Msg.required('经办人身份证号'),
+      file: Msg.required('授权委托书'),
+      authorFront: Msg.required('经办人身份证正面照片'),
+      authorBack: Msg.required('经办人身份证反面照片'),
     });
   });
 
-  it('enterprise: a blank contact answers 联系人不能为空 (spec 02 §5 shared rules)', async () => {
+  it('enterprise: a blank contact ID number or agent phone names that field (spec 02 §5 "{field} cannot be empty")', async () => {
     for (const blank of ['', '   ', undefined]) {
-      const r = await EnterpriseSubmitBody.safeParseAsync({ ...enterprise, contactIdcard: blank });
+      const r = await EnterpriseSubmitBody.safeParseAsync({
+        ...enterprise,
+        contactIdcard: blank,
+        authorPhone: blank,
+      });
       expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
-        ['contactIdcard', '联系人不能为空'],
+        ['contactIdcard', '联系人身份证号不能为空'],
+        ['authorPhone', '经办人手机号不能为空'],
       ]);
     }
   });

@@ -21,7 +21,6 @@ import {
   idCard,
   idCardField,
   isValidBirthDate,
-  mobile,
   MOBILE_RE,
   parseIdCard,
   personNameField,
@@ -170,10 +169,11 @@ export const kycConsent = z.preprocess(blankToUndefined, z.string({ error: KycMs
 
 /**
  * Enterprise submit (`/api/user/companyAuthorize`, spec 02 §3 "Enterprise submit form", §5): every field required
- * with '{field}不能为空'; `code` a GB 32100 credit code; `bankNo` 8–25 digits; `mobileReserve` and `authorPhone`
- * mobiles; `contactIdcard`/`authorIdcard` GB 11643 ID numbers; `authorSex` 男/女; `authorBrith` YYYY-MM-DD and equal
- * to the birth date inside `authorIdcard`; images (`license`, `file` the power of attorney, `authorFront`,
- * `authorBack`) by the enterprise rules. Asynchronous (images): use `parseAsync`.
+ * with '{field}不能为空' naming the field as the form labels it (联系人身份证号不能为空, 经办人手机号不能为空; the
+ * spec's own texts 预留手机号不能为空 and 性别不能为空); `code` a GB 32100 credit code; `bankNo` 8–25 digits;
+ * `mobileReserve` and `authorPhone` mobiles; `contactIdcard`/`authorIdcard` GB 11643 ID numbers; `authorSex` 男/女;
+ * `authorBrith` YYYY-MM-DD and equal to the birth date inside `authorIdcard`; images (`license`, `file` the power of
+ * attorney, `authorFront`, `authorBack`) by the enterprise rules. Asynchronous (images): use `parseAsync`.
  */
 export const EnterpriseSubmitBody = z
   .object({
@@ -186,15 +186,15 @@ export const EnterpriseSubmitBody = z
     bank: freeText('开户银行', 100, true),
     bankNo,
     mobileReserve: mobileField(KycMsg.mobileReserveRequired),
-    contactIdcard: idCardField(KycMsg.contactRequired),
+    contactIdcard: idCardField(Msg.required('联系人身份证号')),
     authorName: personNameField('经办人姓名'),
     authorSex: sexText,
     authorBrith: birthDate,
-    authorPhone: mobile,
+    authorPhone: mobileField(Msg.required('经办人手机号')),
     authorIdcard: idCardField(Msg.required('经办人身份证号')),
     file: kycImageField('enterprise', Msg.required('授权委托书')),
-    authorFront: kycImageField('enterprise', Msg.required('身份证正面照片')),
-    authorBack: kycImageField('enterprise', Msg.required('身份证反面照片')),
+    authorFront: kycImageField('enterprise', Msg.required('经办人身份证正面照片')),
+    authorBack: kycImageField('enterprise', Msg.required('经办人身份证反面照片')),
   })
   .superRefine((v, ctx) => {
     // Only when both fields are valid on their own: zod 4 runs object checks even after field issues.

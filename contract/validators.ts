@@ -33,11 +33,34 @@ export function requiredText(field: string) {
   );
 }
 
-/** A free-text field (optional unless `required`), at most `max` characters, no forbidden special characters. */
+/**
+ * A form's line breaks as one LF each: CRLF and a lone CR become LF. Browsers submit a textarea's line breaks as CRLF
+ * (two characters, HTML "form submission" newline normalisation) while its `maxlength` counts each break as one
+ * (the API value, LF only); counting after this matches the browser, so a remark that fits the textarea fits the
+ * check (spec 02 §5 "Remark is at most 150 characters"). Pure; any string in, the normalised string out.
+ */
+export function normalizeLineBreaks(s: string): string {
+  return s.replace(/\r\n?/g, '\n');
+}
+
+/**
+ * The base of every multi-line (textarea) field: a string (`requiredMessage` when it is not one), line breaks
+ * normalised by {@link normalizeLineBreaks} before anything counts them, surrounding blanks trimmed. Callers add
+ * `.min()`/`.max()` (in UTF-16 code units, as the textarea's `maxlength` counts) and keep the normalised text.
+ */
+export function multilineText(requiredMessage?: string) {
+  return z
+    .string(requiredMessage === undefined ? undefined : { error: requiredMessage })
+    .overwrite(normalizeLineBreaks)
+    .trim();
+}
+
+/**
+ * A free-text field (optional unless `required`), at most `max` characters, no forbidden special characters. Line
+ * breaks count as one character each ({@link multilineText}), so the field also serves a textarea.
+ */
 export function freeText(field: string, max: number, required = false) {
-  const base = z
-    .string({ error: Msg.required(field) })
-    .trim()
+  const base = multilineText(Msg.required(field))
     .max(max, Msg.tooLong(field, max))
     .refine((s) => !SPECIAL_CHARS_RE.test(s), Msg.specialChars(field));
   return required ? z.preprocess(blankToUndefined, base) : z.preprocess(blankToUndefined, base.optional());

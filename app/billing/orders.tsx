@@ -3,8 +3,10 @@
  * 充值记录 (1), 消费记录 (2) and 公证出证 (3), a GET filter form (date range, the end date to the end of its day, and
  * status), 10 rows a page by links. A pending recharge can be paid again (去支付: back to the Alipay cashier or the
  * WeChat page) or cancelled after a `<details>` confirmation (`cancelPay`, then Post/Redirect/Get to the same list).
- * A recharge's invoiceStatus shows as text (未开票/开票中/已开票/开票失败). Wide tables scroll inside themselves on a
- * phone, as the other lists do.
+ * A recharge's invoiceStatus shows as text (未开票/开票中/已开票/开票失败); a failed one (3) can be ticked again and
+ * links 查看原因 to its rejected application's page, which shows the reason (spec 02 §4 "Orders"). A consumption whose
+ * points were given back shows 已退款 (docs/decisions/019-billing-screens.md). An unknown or missing `intent` answers
+ * 400 请求参数错误 without a call. Wide tables scroll inside themselves on a phone, as the other lists do.
  */
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/orders';
@@ -13,6 +15,7 @@ import {
   BillingPaths,
   formatFen,
   INVOICE_STATUS_TEXT,
+  InvoiceStatus,
   ORDER_TAB_LABELS,
   ORDERS_PAGE_SIZE,
   OrderNoBody,
@@ -25,6 +28,7 @@ import {
   type PointsOrderRow,
 } from '../../contract/billing.ts';
 import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { invoiceBlockReason, MAX_ORDERS_PER_APPLICATION } from '../../contract/invoice-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
@@ -67,6 +71,11 @@ function pointsRow(r: PointsOrderRow, nowMs: number) {
     invoice: INVOICE_STATUS_TEXT[r.invoiceStatus] ?? '',
     payHref: pending && r.canPay ? payPageOf(r.order_no, r.pay_type) : null,
     canCancel: pending && r.type === OrderTab.recharge,
+    // 开票失败: the rejected application's page shows the reason (spec 02 §4 "Orders"); re-applying is the tick box.
+    reasonHref:
+      r.invoiceStatus === InvoiceStatus.failed && r.failedApplicationId !== null
+        ? `/invoice/details?id=${r.failedApplicationId}`
+        : null,
   };
 }
 
@@ -104,9 +113,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(formData, request, context);
   // Back to the same list. Under single fetch the request URL is the data URL: only its query is the page's.
   const filters = readOrderFilters(new URL(request.url));
+  // The one intent of this page: anything else (missing, unknown) is refused before any call.
+  if (formData.get('intent') !== 'cancel') return data({ error: Msg.badRequest }, { status: 400 });
   const parsed = OrderNoBody.safeParse({ order_no: formData.get('order_no') ?? '' });
-  if (formData.get('intent') !== 'cancel' || !parsed.success)
-    return data({ error: BillingMsg.orderNoInvalid }, { status: 400 });
+  if (!parsed.success) return data({ error: BillingMsg.orderNoInvalid }, { status: 400 });
   const res = await authedCall(request, context, BillingPaths.cancelPay, { body: parsed.data });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
   return redirect(ordersHref(filters, { done: 'cancelled' }));
@@ -209,6 +219,11 @@ function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
               <td>{r.invoice}</td>
               <td className="row-actions">
                 {r.payHref ? <Link to={r.payHref}>去支付</Link> : null}
+                {r.reasonHref ? (
+                  <Link to={r.reasonHref} aria-label={`查看原因：订单${r.orderNo}开票失败`}>
+                    查看原因
+                  </Link>
+                ) : null}
                 {r.canCancel ? (
                   <ConfirmAction
                     summary="取消订单"

@@ -146,6 +146,8 @@ export function HeadForm({
       <CsrfInput />
       <ErrorSummary form={form} />
       <input type="hidden" name="id" value={editingId} />
+      {/* The form's intent rides in a field, whatever button or key submits it (the action refuses any other). */}
+      <input type="hidden" name="intent" value="save" />
       <InputField meta={fields.head} label="发票抬头" type="text" maxLength={100} />
       <Field label="发票类型" id={fields.type.id} errors={fields.type.errors}>
         <select
@@ -176,7 +178,7 @@ export function HeadForm({
         </fieldset>
       ) : null}
       <p>
-        <button type="submit" name="intent" value="save" className="button primary">
+        <button type="submit" className="button primary">
           保存发票抬头
         </button>{' '}
         {editingId ? <Link to="/invoice?activeName=2">取消编辑</Link> : null}

@@ -11,6 +11,7 @@ import { data, Link, redirect, useLocation } from 'react-router';
 import type { Route } from './+types/invoice';
 import { formatFen } from '../../contract/billing-codes.ts';
 import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import {
   APPLY_FILTER_TEXT,
   APPLY_STATUS_TEXT,
@@ -103,7 +104,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
-  if (formData.get('intent') === 'del') {
+  const intent = formData.get('intent');
+  // Two intents (删除 a head, 保存 the form); anything else, missing included, is refused before any call.
+  if (intent !== 'del' && intent !== 'save')
+    return data({ result: undefined, error: Msg.badRequest }, { status: 400 });
+  if (intent === 'del') {
     const res = await authedCall(request, context, InvoicePaths.delInvoice, {
       body: { id: String(formData.get('id') ?? '') },
     });

@@ -81,6 +81,8 @@ export function EnterpriseEditForm({
   );
   return (
     <KycForm form={form} multipart onFocus={validation.onFocus}>
+      {/* The submission's intent rides in a field, whatever submits the form (the action refuses any other). */}
+      <input type="hidden" name="intent" value="submit" />
       <Section title="企业资质">
         {text('name', '企业名称', { maxLength: 100 })}
         {text('code', '统一社会信用代码', { maxLength: 18 })}

@@ -107,7 +107,8 @@ export async function loadEnterprisePage(request: Request, context: AppLoadConte
 export type EnterprisePage = Awaited<ReturnType<typeof loadEnterprisePage>>;
 
 /**
- * Handles the submission, or `intent=rotate`. Answers `{ result, rotatedKey, rotateError }`: `result` a Conform
+ * Handles the submission (`intent=submit`, a hidden field of the form) or `intent=rotate`; any other intent, missing
+ * included, answers 400 请求参数错误 without a call. Answers `{ result, rotatedKey, rotateError }`: `result` a Conform
  * submission result (status 400 for invalid input or a platform refusal, 413 when the images exceed the body cap),
  * `rotatedKey` the new SecurityKey (shown in this response only: a secret is never carried through a redirect or a
  * URL). Redirects after a successful submission.
@@ -118,7 +119,15 @@ export async function submitEnterprise(request: Request, context: AppLoadContext
     const result = formErrorResult(KycMsg.enterpriseImageTooLarge);
     return data({ result, rotatedKey: null, rotateError: null }, { status: 413 });
   }
-  if (formData.get('intent') === 'rotate') {
+  const intent = formData.get('intent');
+  // Two intents: 重置密钥 and the form's own `submit`; anything else, missing included, is refused before any call.
+  if (intent !== 'rotate' && intent !== 'submit') {
+    return data(
+      { result: formErrorResult(Msg.badRequest), rotatedKey: null, rotateError: null },
+      { status: 400 },
+    );
+  }
+  if (intent === 'rotate') {
     const res = await authedCall<{ securityKey: string }>(request, context, KycPaths.rotateSecurityKey, {
       method: 'POST',
     });

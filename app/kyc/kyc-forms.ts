@@ -56,8 +56,8 @@ export const EnterpriseForm = EnterpriseSubmitBody;
 export const EnterpriseClientForm = EnterpriseSubmitBody.safeExtend({
   license: clientImageField('enterprise', Msg.required('营业执照')),
   file: clientImageField('enterprise', Msg.required('授权委托书')),
-  authorFront: clientImageField('enterprise', Msg.required('身份证正面照片')),
-  authorBack: clientImageField('enterprise', Msg.required('身份证反面照片')),
+  authorFront: clientImageField('enterprise', Msg.required('经办人身份证正面照片')),
+  authorBack: clientImageField('enterprise', Msg.required('经办人身份证反面照片')),
 });
 
 /** The personal photo form's fields for Conform, named by the schema's keys (text values and files). */

@@ -1,7 +1,7 @@
 /** Where the verification links lead (top bar, menu, gate) and the "keep the stored image" convention of the forms. */
 import { describe, expect, it } from 'vitest';
 import { authInfoMenuHref, tipHref, verifyHref } from './kyc-links.ts';
-import { PersonalPhotoClientForm } from './kyc-forms.ts';
+import { EnterpriseClientForm, PersonalPhotoClientForm } from './kyc-forms.ts';
 import { UNCHANGED_IMAGE, withKeptImages } from './kyc-text.ts';
 
 const who = (userStatus: '1' | '2' | '3' | '4', status: 0 | 1 | 2, authType: 0 | 1 | 3 = 0) => ({
@@ -64,5 +64,18 @@ describe('withKeptImages', () => {
     const missing = PersonalPhotoClientForm.safeParse({ ...base, authorHand: undefined });
     expect(missing.error?.issues.map((i) => i.message)).toEqual(['请上传手持身份证照片']);
     expect(PersonalPhotoClientForm.safeParse({ ...base, authorHand: png }).success).toBe(true);
+  });
+});
+
+describe('enterprise client form', () => {
+  it('names each empty field as the form labels it (spec 02 §5 "{field} cannot be empty")', () => {
+    const r = EnterpriseClientForm.safeParse({});
+    const byPath = Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
+    expect(byPath).toMatchObject({
+      contactIdcard: '联系人身份证号不能为空',
+      authorPhone: '经办人手机号不能为空',
+      authorFront: '经办人身份证正面照片不能为空',
+      authorBack: '经办人身份证反面照片不能为空',
+    });
   });
 });

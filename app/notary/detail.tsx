@@ -10,6 +10,7 @@
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
 import { ApiCode, isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { NotaryPaths, type NotaryDetailData, type NotaryDownData } from '../../contract/notary.ts';
 import {
   NOTARIAL_CERTIFICATE_TYPE,
@@ -88,7 +89,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const orderId = String(formData.get('orderId') ?? '');
-  if (formData.get('intent') !== 'paper' || !isOrderId(orderId)) throw notFound();
+  if (formData.get('intent') !== 'paper') return data({ error: Msg.badRequest }, { status: 400 });
+  if (!isOrderId(orderId)) throw notFound();
   const res = await authedCall(request, context, NotaryPaths.requestPaper, {
     method: 'POST',
     body: { orderId },

@@ -9,6 +9,7 @@
 import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/list';
 import { isSuccess } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
 import { NotaryPaths, type NotaryOrderListData } from '../../contract/notary.ts';
 import {
   NOTARIAL_TEXT,
@@ -100,8 +101,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   const orderId = String(formData.get('orderId') ?? '');
-  if (formData.get('intent') !== 'stop' || !isOrderId(orderId))
-    return data({ error: NotaryMsg.orderNotFound }, { status: 400 });
+  if (formData.get('intent') !== 'stop') return data({ error: Msg.badRequest }, { status: 400 });
+  if (!isOrderId(orderId)) return data({ error: NotaryMsg.orderNotFound }, { status: 400 });
   const res = await authedCall(request, context, NotaryPaths.stop, { method: 'POST', body: { orderId } });
   if (!isSuccess(res.code)) return data({ error: res.msg }, { status: 400 });
   return redirect(`/notary?done=${res.msg === NotaryMsg.refunded ? 'refunded' : 'stopped'}`);

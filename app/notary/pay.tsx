@@ -12,7 +12,7 @@ import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/pay';
 import { isSuccess } from '../../contract/envelope.ts';
 import { NotaryPaths, type NotaryPayNews } from '../../contract/notary.ts';
-import { NotaryPay, NotaryStep } from '../../contract/notary-codes.ts';
+import { NotaryMsg, NotaryPay, NotaryStep } from '../../contract/notary-codes.ts';
 import type { PayData } from '../../contract/billing.ts';
 import { payPageOf } from '../billing/billing.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
@@ -38,8 +38,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
+  // The chosen way to pay, never a default: a missing or unknown one spends nothing and calls nothing.
+  const payType = formData.get('payType');
+  if (payType !== '1' && payType !== '2' && payType !== '3')
+    return data({ error: NotaryMsg.payTypeRequired }, { status: 400 });
   const order = await loadStep(request, context, params, NotaryStep.pay);
-  const payType = String(formData.get('payType') ?? '1');
   const res = await authedCall<PayData | { balance: number }>(request, context, NotaryPaths.pay, {
     method: 'POST',
     body: { orderId: order.orderId, payType },

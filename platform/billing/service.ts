@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import {
   BillingMsg,
   BillingPages,
+  InvoiceStatus,
   MAX_RECHARGE_POINTS,
   MIN_RECHARGE_POINTS,
   ORDERS_PAGE_SIZE,
@@ -17,6 +18,7 @@ import {
   POINT_PACKAGES,
   PayStatus,
   PayType,
+  REFUNDED_TEXT,
   type InvoiceStatusCode,
   type OrderDetail,
   type OrderListData,
@@ -31,6 +33,7 @@ import {
   type RechargeOptions,
 } from '../../contract/billing.ts';
 import { ApiCode } from '../../contract/envelope.ts';
+import { ApplyStatus } from '../../contract/invoice-codes.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
 import type { Database } from '../db/schema.ts';
@@ -55,10 +58,26 @@ export function rechargeOptions(app: FastifyInstance): RechargeOptions {
   };
 }
 
-/** A row of tab 1 or 2 (contract PointsOrderRow). */
-export function orderRow(o: BillingOrderRow, now = nowSeconds()): PointsOrderRow {
+/** What a row of the orders list adds to the order itself (contract PointsOrderRow). */
+export interface OrderRowExtras {
+  /** The consumption's points were given back (a reversal entry in the journal). */
+  refunded?: boolean;
+  /** The rejected invoice application of a recharge whose invoiceStatus is 3. */
+  failedApplicationId?: number | null;
+}
+
+/**
+ * A row of tab 1 or 2 (contract PointsOrderRow): `now` unix seconds (for `canPay`); `extras` what only the list
+ * looks up (a refund, the rejected invoice application), absent elsewhere (not refunded, none).
+ */
+export function orderRow(
+  o: BillingOrderRow,
+  now = nowSeconds(),
+  extras: OrderRowExtras = {},
+): PointsOrderRow {
   const status = Number(o.status) as PayStatusCode;
   const pending = status === PayStatus.pending;
+  const refunded = extras.refunded === true && o.kind === 'spend';
   return {
     id: Number(o.id),
     order_no: o.order_no,
@@ -68,9 +87,12 @@ export function orderRow(o: BillingOrderRow, now = nowSeconds()): PointsOrderRow
     money: Number(o.amount_fen),
     type: o.kind === 'recharge' ? OrderTab.recharge : OrderTab.consumption,
     pay_type: Number(o.pay_type) as PayTypeCode,
-    pay_status: PAY_STATUS_TEXT[status],
+    pay_status: refunded ? REFUNDED_TEXT : PAY_STATUS_TEXT[status],
     status,
+    refunded,
     invoiceStatus: Number(o.invoice_status) as InvoiceStatusCode,
+    failedApplicationId:
+      Number(o.invoice_status) === InvoiceStatus.failed ? (extras.failedApplicationId ?? null) : null,
     canPay: pending && o.kind === 'recharge' && now <= Number(o.expires_at),
     expiresAt: pending ? Number(o.expires_at) : 0,
   };
@@ -266,7 +288,7 @@ export async function payPage(db: Kysely<Database>, orderNo: string): Promise<Pa
     integral: Number(o.points),
     amountFen: Number(o.amount_fen),
     status: row.status,
-    pay_status: row.pay_status,
+    pay_status: PAY_STATUS_TEXT[row.status],
     codeUrl: row.canPay ? o.pay_url : '',
     expiresAt: row.expiresAt,
   };
@@ -299,5 +321,55 @@ export async function listOrders(
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   const now = nowSeconds();
-  return { count: Number(total.n), list: rows.map((r) => orderRow(r, now)) };
+  const refunded = await refundedOrders(
+    app.pdb.db,
+    rows.filter((r) => r.kind === 'spend').map((r) => Number(r.id)),
+  );
+  const failed = await rejectedApplications(
+    app.pdb.db,
+    rows.filter((r) => Number(r.invoice_status) === InvoiceStatus.failed).map((r) => Number(r.id)),
+  );
+  return {
+    count: Number(total.n),
+    list: rows.map((r) =>
+      orderRow(r, now, {
+        refunded: refunded.has(Number(r.id)),
+        failedApplicationId: failed.get(Number(r.id)) ?? null,
+      }),
+    ),
+  };
+}
+
+/**
+ * Which of the consumption orders `ids` were given back: those with a reversal entry in the points journal (at most
+ * one an order, the journal's unique (order, kind) index; docs/decisions/019-billing-screens.md "Refunded
+ * consumptions"). No query for an empty list.
+ */
+async function refundedOrders(db: Kysely<Database>, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('points_journal')
+    .select('order_id')
+    .where('order_id', 'in', ids)
+    .where('kind', '=', 'reversal')
+    .execute();
+  return new Set(rows.map((r) => Number(r.order_id)));
+}
+
+/**
+ * The latest rejected invoice application (status 4) of each of the recharges `ids` (invoiceStatus 3), whose
+ * reason `/invoice/details?id=` shows (spec 02 §4 "Orders": failed allows viewing the failure reason). No query for
+ * an empty list.
+ */
+async function rejectedApplications(db: Kysely<Database>, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('invoice_application_orders as o')
+    .innerJoin('invoice_applications as a', 'a.id', 'o.application_id')
+    .select(['o.order_id', (eb) => eb.fn.max('o.application_id').as('application_id')])
+    .where('o.order_id', 'in', ids)
+    .where('a.status', '=', ApplyStatus.rejected)
+    .groupBy('o.order_id')
+    .execute();
+  return new Map(rows.map((r) => [Number(r.order_id), Number(r.application_id)]));
 }

@@ -3,8 +3,9 @@
  * "Orders", §5 "Invoice heads", "Invoice application", §7, §9; docs/decisions/022-invoices.md): heads with their
  * rules and the limit of 5 under concurrency; applications whose money is recomputed, refused for a forged money, a
  * balance-paid order, last year's order, another user's order, 6 orders, a 151-character remark and an address in
- * Hong Kong; one live application per order under concurrency; the list, the detail with its snapshots, and
- * another user's heads and applications answering 404.
+ * Hong Kong; a 150-character remark with a CRLF line break (one character, as the textarea counts) kept as LF; one
+ * live application per order under concurrency; the list, the detail with its snapshots, and another user's heads
+ * and applications answering 404.
  */
 import { beforeAll, expect, it } from 'vitest';
 import { AddressMsg } from '../../contract/address.ts';
@@ -363,6 +364,27 @@ forEachDialect('invoices', (h) => {
     expect((await post(h.app, InvoicePaths.invoiceDetail, { id: 'x' }, c.token, true)).msg).toBe(
       Msg.invalidId,
     );
+  });
+
+  it('counts a remark’s line break as one character, as the textarea does, and keeps it as LF', async () => {
+    const c = await applicant();
+    const o = await paidOrder(h.app, c.uid, { amountFen: 3000 });
+    // 150 characters with the break counted once; the form sends it as CRLF (151 code units).
+    const crlf = `${'甲'.repeat(74)}\r\n${'乙'.repeat(75)}`;
+    const r = await ask(c, [o.id], { remark: crlf });
+    expect([r.code, r.msg]).toEqual([200, '提交成功']);
+    const d = await post<InvoiceDetailData>(
+      h.app,
+      InvoicePaths.invoiceDetail,
+      { id: String(r.data.id) },
+      c.token,
+      true,
+    );
+    expect(d.data.detail.remark).toBe(`${'甲'.repeat(74)}\n${'乙'.repeat(75)}`);
+    // A lone CR is a break too; 151 characters after normalising are still refused.
+    const o2 = await paidOrder(h.app, c.uid, { amountFen: 3000 });
+    const long = await ask(c, [o2.id], { remark: `${'甲'.repeat(75)}\r${'乙'.repeat(75)}` });
+    expect([long.code, long.msg]).toEqual([400, InvoiceMsg.remarkTooLong]);
   });
 
   it('lets exactly one of concurrent applications for the same order succeed', async () => {

@@ -294,6 +294,14 @@ forEachDialect('invoice finance queue', (h) => {
     );
     expect(reason.data).toEqual({ checkRemark: '税号与抬头不符' });
     expect(await statuses(a.token)).toEqual([3, 3]);
+    // /orders links each failed order to this application, whose page shows the reason (spec 02 §4 "Orders").
+    const failedRows = await get<OrderListData<PointsOrderRow>>(
+      h.app,
+      BillingPaths.getOrderList,
+      { type: 1 },
+      a.token,
+    );
+    expect(failedRows.data.list.map((o) => o.failedApplicationId)).toEqual([a.id, a.id]);
     expect(await news(a.token)).toContain(InvoiceMsg.rejectedNews(d.order_no, '税号与抬头不符'));
     expect((await post(h.app, InvoiceOpsPaths.reject, { id: a.id, remark: '再拒' }, finance)).msg).toBe(
       InvoiceMsg.wrongState,
@@ -312,6 +320,13 @@ forEachDialect('invoice finance queue', (h) => {
     );
     expect(again.code, again.msg).toBe(200);
     expect(await statuses(a.token)).toEqual([1, 1]);
+    const askedAgain = await get<OrderListData<PointsOrderRow>>(
+      h.app,
+      BillingPaths.getOrderList,
+      { type: 1 },
+      a.token,
+    );
+    expect(askedAgain.data.list.map((o) => o.failedApplicationId)).toEqual([null, null]);
     const rejected = await get<InvoiceQueueData>(h.app, InvoiceOpsPaths.queue, { status: '4' }, finance);
     expect(rejected.data.list.some((x) => x.id === a.id)).toBe(true);
     expect(await auditOf(d.order_no)).toEqual(['reject']);

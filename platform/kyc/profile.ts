@@ -26,8 +26,8 @@ export const KYC_IMAGE_FIELDS: Readonly<
   enterprise: [
     { field: 'license', label: '营业执照', missing: Msg.required('营业执照') },
     { field: 'file', label: '授权委托书', missing: Msg.required('授权委托书') },
-    { field: 'authorFront', label: '经办人身份证正面', missing: Msg.required('身份证正面照片') },
-    { field: 'authorBack', label: '经办人身份证反面', missing: Msg.required('身份证反面照片') },
+    { field: 'authorFront', label: '经办人身份证正面', missing: Msg.required('经办人身份证正面照片') },
+    { field: 'authorBack', label: '经办人身份证反面', missing: Msg.required('经办人身份证反面照片') },
   ],
   personal: [
     { field: 'authorFront', label: '身份证正面', missing: KycMsg.uploadFront },

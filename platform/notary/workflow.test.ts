@@ -31,7 +31,14 @@ import {
   type NotaryQueueData,
 } from '../../contract/notary-office.ts';
 import { OpsMsg } from '../../contract/ops.ts';
-import type { PayData } from '../../contract/billing.ts';
+import {
+  BillingPaths,
+  PayStatus,
+  REFUNDED_TEXT,
+  type OrderListData,
+  type PayData,
+  type PointsOrderRow,
+} from '../../contract/billing.ts';
 import { applyTrade } from '../billing/apply.ts';
 import { journalSum } from '../billing/journal.ts';
 import { creditPoints, userIdOf as userIdOfSupport } from '../../tests/support/billing.ts';
@@ -294,11 +301,31 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
     ]);
     expect([a.msg, b.msg].sort()).toEqual([NotaryMsg.orderClosed, NotaryMsg.refunded].sort());
     expect(await balance(u.mobile)).toBe(order.money);
+    // 消费记录 shows the consumption as given back (decision 019 "Refunded consumptions"), credited once.
+    const spends = await get<OrderListData<PointsOrderRow>>(
+      h.app,
+      BillingPaths.getOrderList,
+      { type: 2 },
+      u.token,
+    );
+    expect(spends.data.list.map((o) => [o.balance, o.status, o.pay_status, o.refunded])).toEqual([
+      [order.money, PayStatus.paid, REFUNDED_TEXT, true],
+    ]);
     const second = await paidOrder(u);
     expect((await ops(office, NotaryOpsPaths.accept, { id: second.id })).msg).toBe(NotaryOpsMsg.accepted);
     const stop = await post(h.app, NotaryPaths.stop, { orderId: second.id }, u.token);
     expect(stop.msg).toBe(NotaryMsg.orderPaidStop);
     expect(await balance(u.mobile)).toBe(order.money);
+    const after = await get<OrderListData<PointsOrderRow>>(
+      h.app,
+      BillingPaths.getOrderList,
+      { type: 2 },
+      u.token,
+    );
+    expect(after.data.list.map((o) => [o.pay_status, o.refunded])).toEqual([
+      ['已支付', false],
+      [REFUNDED_TEXT, true],
+    ]);
   });
 
   it('the office accepts, issues a certificate the public check confirms; roles and owners are enforced', async () => {

@@ -248,6 +248,10 @@ test('invoices: heads, an application from two sandbox recharges issued with a P
   const row = page.getByTestId('order-row').filter({ hasText: third });
   await expect(row).toContainText('开票失败');
   await expect(row.getByRole('checkbox', { name: `选择订单${third}开票` })).toBeVisible();
+  // the reason is one link away (spec 02 §4: failed allows viewing the failure reason)
+  await row.getByRole('link', { name: /^查看原因/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/invoice/details\\?id=${rejected.id}$`));
+  await expect(page.getByTestId('reject-reason')).toContainText('纳税人识别号与抬头不符');
 
   // clean up the heads (the demo account is shared; at most 5)
   await deleteHead(page, special);

@@ -168,6 +168,8 @@ test('enterprise: validation, rejected with a remark, remark shown on a reset fo
     '营业执照不能为空',
     '银行账号不能为空',
     '预留手机号不能为空',
+    '联系人身份证号不能为空',
+    '经办人手机号不能为空',
     '授权委托书不能为空',
     '性别不能为空',
   ]) {

@@ -250,10 +250,16 @@ test('notarisation: end operation voids an unpaid order and refunds a paid one; 
   const paidRow = page
     .getByTestId('notary-row')
     .filter({ has: page.locator(`a[href*="orderId=${paid.id}&"]`) });
+  const paidNo = (await paidRow.locator('.mono').first().textContent())!.trim();
   await paidRow.getByText('结束操作').click();
   await paidRow.getByRole('button', { name: '确认关闭' }).click();
   await expect(page.getByRole('status').filter({ hasText: '订单已关闭，积分已退回' })).toBeVisible();
   expect(await balance(request)).toBe(afterPay + 400);
+  // 消费记录 shows its consumption as given back, once (decision 019 "Refunded consumptions")
+  await page.goto('/orders?type=2');
+  const spend = page.getByTestId('order-row').filter({ hasText: `公证订单${paidNo}` });
+  await expect(spend).toHaveCount(1);
+  await expect(spend).toContainText('已退款');
 
   // an unverified user is sent to verification
   await freshUser('/notary', { verified: false });
