@@ -6,7 +6,16 @@
 import { z } from 'zod';
 import './zod-locale.ts';
 import { AccountMsg } from './account-codes.ts';
-import { freeText, imgCode, loginPassword, mobile, password, requiredText, smsCode } from './validators.ts';
+import {
+  freeText,
+  imgCode,
+  loginPassword,
+  mobile,
+  password,
+  passwordField,
+  requiredText,
+  smsCode,
+} from './validators.ts';
 
 export const AccountPaths = {
   imgCode: '/api/Register/getImgCode',
@@ -90,7 +99,7 @@ export const ExtractCodeBody = z.object({ extractCode: freeText('提取码', 30,
 export const EditPasswordBody = z
   .object({
     oldPassword: requiredText('原密码'),
-    password,
+    password: passwordField('新密码'),
     confirmPassword: requiredText('确认新密码'),
   })
   .refine((v) => v.password === v.confirmPassword, {

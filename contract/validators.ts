@@ -102,10 +102,18 @@ export const mobile = z.preprocess(
     .trim()
     .regex(MOBILE_RE, Msg.mobileInvalid),
 );
-export const password = z.preprocess(
-  blankToUndefined,
-  z.string({ error: Msg.required('密码') }).regex(PASSWORD_RE, Msg.passwordRule),
-);
+/**
+ * A new password (spec 01 §5: 6–18 characters mixing letters and digits), its empty message naming the field as its
+ * form labels it (`label`: 密码 on registration and reset, 新密码 on the settings page).
+ */
+export function passwordField(label: string) {
+  return z.preprocess(
+    blankToUndefined,
+    z.string({ error: Msg.required(label) }).regex(PASSWORD_RE, Msg.passwordRule),
+  );
+}
+/** The password of registration and reset ({@link passwordField} labelled 密码). */
+export const password = passwordField('密码');
 /** Login accepts any stored password shape (older accounts may predate the rule); only presence is checked. */
 export const loginPassword = z.preprocess(
   blankToUndefined,

@@ -2,7 +2,8 @@
  * The row actions of /signature (spec 01 §2.7) and /notifications (§2.6) against a fake upstream that records every
  * call: only the pages' own button intents act; a missing or unknown intent answers 400 in Chinese and calls nothing
  * (before, anything but `setDefault` deleted the seal, and anything but `read:`/`readAll` deleted the ticked
- * messages); marking an unknown message read shows the platform's message instead of redirecting.
+ * messages); marking an unknown message read shows the platform's message instead of redirecting; /setting acts
+ * only on its two forms' intents and names the new password when it is empty.
  */
 import { describe, expect, it } from 'vitest';
 import { Msg } from '../../contract/messages.ts';
@@ -11,6 +12,8 @@ import { SignaturePaths } from '../../contract/signature.ts';
 import { perRequest, recordingUpstreamForSuite, signedInRequest } from '../../tests/support/route-actions.ts';
 import { action as notificationsAction } from './notifications.tsx';
 import { action as signatureAction } from './signature.tsx';
+import { action as settingAction } from './setting.tsx';
+import { AccountPaths, EditPasswordBody } from '../../contract/account.ts';
 
 /** The message id the fake platform knows; reading any other answers 404 消息不存在, as the platform does. */
 const KNOWN_NEWS_ID = '5';
@@ -109,5 +112,34 @@ describe('/notifications actions', () => {
       expect(await act([['intent', intent]]), intent).toMatchObject(refused);
     }
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('/setting actions', () => {
+  const act = async (form: [string, string][]) => settingAction(await post('/setting', form));
+  const passwords: [string, string][] = [
+    ['oldPassword', 'old12345'],
+    ['password', 'new12345'],
+    ['confirmPassword', 'new12345'],
+  ];
+
+  it('changes nothing for a missing or unknown intent, even with a valid password change in the form', async () => {
+    for (const intent of [null, '', 'pwd', 'extractcode']) {
+      const form = [...passwords];
+      if (intent !== null) form.push(['intent', intent]);
+      expect(await act(form), String(intent)).toMatchObject({
+        data: { result: { status: 'error', error: { '': [Msg.badRequest] } } },
+        init: { status: 400 },
+      });
+    }
+    expect(calls).toEqual([]);
+    const changed = (await act([...passwords, ['intent', 'password']])) as Response;
+    expect(changed.headers.get('location')).toBe('/login?notice=passwordChanged');
+    expect(calls.map((c) => c.path)).toEqual([AccountPaths.editPassword]);
+  });
+
+  it('names the new password field when it is empty (新密码不能为空)', () => {
+    const r = EditPasswordBody.safeParse({ oldPassword: 'old12345', password: '', confirmPassword: 'x' });
+    expect(r.error?.issues.find((i) => i.path[0] === 'password')?.message).toBe('新密码不能为空');
   });
 });

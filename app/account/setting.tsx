@@ -5,6 +5,7 @@
  * Tabs are links (`?tab=`), so both work without JavaScript.
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
@@ -37,7 +38,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
-  if (formData.get('intent') === 'extractCode') {
+  const intent = formData.get('intent');
+  // The two forms' own intents (hidden fields); anything else, missing included, is refused before any call.
+  if (intent !== 'extractCode' && intent !== 'password') {
+    const refused: SubmissionResult<string[]> = { status: 'error', error: { '': [Msg.badRequest] } };
+    return data({ intent: 'password', result: refused }, { status: 400 });
+  }
+  if (intent === 'extractCode') {
     const submission = parseWithZod(formData, { schema: ExtractCodeBody });
     if (submission.status !== 'success')
       return data({ intent: 'extractCode', result: submission.reply() }, { status: 400 });
