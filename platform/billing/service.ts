@@ -266,7 +266,10 @@ function shouldQuery(orderNo: string, isPublic: boolean): boolean {
   return true;
 }
 
-/** `GET orderDetail`: the caller's order. @throws ApiError 404 */
+/**
+ * `GET orderDetail`: the caller's order, a consumption marked refunded as in the list (its failed invoice's
+ * application is the list's only). @throws ApiError 404
+ */
 export async function orderDetail(
   db: Kysely<Database>,
   userId: number,
@@ -274,7 +277,8 @@ export async function orderDetail(
 ): Promise<OrderDetail> {
   const o = await findOrder(db, orderNo, userId);
   if (!o) throw notFound();
-  return { ...orderRow(o), paidAt: Number(o.paid_at ?? 0) };
+  const refunded = o.kind === 'spend' && (await refundedOrders(db, [Number(o.id)])).size > 0;
+  return { ...orderRow(o, nowSeconds(), { refunded }), paidAt: Number(o.paid_at ?? 0) };
 }
 
 /** `GET wxOrder`: the WeChat pay page of a recharge, by its number (public). @throws ApiError 404 */

@@ -33,6 +33,7 @@ import {
 import { OpsMsg } from '../../contract/ops.ts';
 import {
   BillingPaths,
+  type OrderDetail,
   PayStatus,
   REFUNDED_TEXT,
   type OrderListData,
@@ -311,6 +312,14 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
     expect(spends.data.list.map((o) => [o.balance, o.status, o.pay_status, o.refunded])).toEqual([
       [order.money, PayStatus.paid, REFUNDED_TEXT, true],
     ]);
+    // the order's own detail says the same
+    const detail = await get<OrderDetail>(
+      h.app,
+      BillingPaths.orderDetail,
+      { order_no: spends.data.list[0]!.order_no },
+      u.token,
+    );
+    expect([detail.data.pay_status, detail.data.refunded]).toEqual([REFUNDED_TEXT, true]);
     const second = await paidOrder(u);
     expect((await ops(office, NotaryOpsPaths.accept, { id: second.id })).msg).toBe(NotaryOpsMsg.accepted);
     const stop = await post(h.app, NotaryPaths.stop, { orderId: second.id }, u.token);
