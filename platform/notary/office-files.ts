@@ -9,9 +9,19 @@ import { ApiError } from '../core/errors.ts';
 import type { Database } from '../db/schema.ts';
 import { notFound, orderWithMobile } from './office.ts';
 
-/** A stored document or certificate by its row id (the office's file route). */
+/**
+ * A stored document or certificate by its row id (the office's file route), only of a paid order: the office sees
+ * paid orders only ({@link orderWithMobile}), and the step-2 documents (the applicant's name, ID number, address) are
+ * stored before payment. Undefined otherwise.
+ */
 export function documentById(db: Kysely<Database>, id: number) {
-  return db.selectFrom('notary_documents').selectAll().where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('notary_documents as d')
+    .innerJoin('notary_orders as o', 'o.id', 'd.order_id')
+    .selectAll('d')
+    .where('d.id', '=', id)
+    .where('o.paid_at', 'is not', null)
+    .executeTakeFirst();
 }
 
 /**

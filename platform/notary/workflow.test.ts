@@ -337,6 +337,39 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
     ]);
   });
 
+  it('the office reads a stored document by id only once its order is paid (the step-2 documents come before)', async () => {
+    const u = await newUser();
+    const order = await orderAtStep2(u);
+    expect((await submitDocs(u.token, order.id)).statusCode).toBe(200);
+    const docs = await h.app.pdb.db
+      .selectFrom('notary_documents')
+      .select('id')
+      .where('order_id', '=', order.id)
+      .execute();
+    expect(docs).toHaveLength(4);
+    const read = (id: number) =>
+      h.app.inject({
+        method: 'GET',
+        url: `${NotaryOpsPaths.file}${id}`,
+        headers: { authorization: `Bearer ${office}` },
+      });
+    for (const d of docs) {
+      const res = await read(Number(d.id));
+      expect([res.statusCode, res.json()]).toEqual([
+        404,
+        { code: ApiCode.NOT_FOUND, msg: NotaryMsg.documentNotFound, data: null },
+      ]);
+    }
+    expect(
+      (await post(h.app, NotaryPaths.deCode, { orderId: order.id, code: await userCode(u.token) }, u.token))
+        .code,
+    ).toBe(200);
+    await credit(u.mobile, order.money);
+    expect((await post(h.app, NotaryPaths.pay, { orderId: order.id, payType: 1 }, u.token)).code).toBe(200);
+    const paid = await read(Number(docs[0]!.id));
+    expect([paid.statusCode, paid.headers['content-type']]).toEqual([200, 'application/pdf']);
+  });
+
   it('the office accepts, issues a certificate the public check confirms; roles and owners are enforced', async () => {
     const u = await newUser();
     const other = await newUser();
