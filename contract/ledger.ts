@@ -15,7 +15,10 @@ export const LedgerPaths = {
   publicKey: '/api/ledger/publicKey',
   /** `GET` → the newest checkpoint, a C2SP signed note (text/plain; issue 17). */
   checkpoint: '/api/ledger/checkpoint',
-  /** `GET ?hash=<leaf hash>` → LedgerEntryView (public: the explorer page /chain/tx/{hash}). */
+  /**
+   * `GET ?hash=<leaf hash>[&baoquan=]` → LedgerEntryView (public: the explorer page /chain/tx/{hash}); the record
+   * itself only with its preservation number (decision 035).
+   */
   entry: '/api/ledger/entry',
   /** `GET ?baoquan=` → ProofBundle (public: anyone with the number may verify; no file bytes in it). */
   proof: '/api/ledger/proof',
@@ -35,8 +38,14 @@ export const LedgerMsg = {
   badTreeSize: '树大小无效',
 } as const;
 
-/** `GET /api/ledger/entry?hash=`: any string (a malformed hash simply finds nothing). */
-export const LedgerEntryQuery = z.object({ hash: z.string().max(128).default('') });
+/**
+ * `GET /api/ledger/entry?hash=&baoquan=`: `hash` any string (a malformed hash simply finds nothing); `baoquan` the
+ * preservation number of the entry's evidence, which opens its record (a wrong or missing one shows no record).
+ */
+export const LedgerEntryQuery = z.object({
+  hash: z.string().max(128).default(''),
+  baoquan: z.string().max(64).optional(),
+});
 /** `GET /api/ledger/proof?baoquan=`. */
 export const LedgerProofQuery = z.object({
   baoquan: z.string().min(1, Msg.badRequest).max(64, Msg.badRequest),
@@ -99,9 +108,14 @@ export interface LedgerRecord {
 export interface LedgerEntryView {
   leafIndex: number;
   leafHash: string;
-  record: LedgerRecord;
-  /** The canonical JSON the leaf hash covers. */
-  recordCanonical: string;
+  /**
+   * The record, and below the canonical JSON the leaf hash covers: only for a caller who names the record's
+   * preservation number (the certificate's link does), or everywhere with LEDGER_PUBLIC_ENTRIES=1; null otherwise.
+   * The hash tiles make every leaf hash public, and a record names its evidence's preservation number, which opens
+   * the certificate (docs/decisions/035, "Records by leaf hash").
+   */
+  record: LedgerRecord | null;
+  recordCanonical: string | null;
   inclusionProof: string[];
   sth: SignedTreeHead;
 }

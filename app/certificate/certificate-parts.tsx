@@ -14,6 +14,7 @@ import {
 } from '../../contract/evidence-codes.ts';
 import { formatBytes } from '../../contract/messages.ts';
 import { useAppUrl } from '../lib/base-path.ts';
+import { explorerPath } from '../ledger/explorer-path.ts';
 
 export function CertificateBody({ view }: { view: EvidenceView }) {
   return <article className="certificate-body" dangerouslySetInnerHTML={{ __html: view.html }} />;
@@ -128,7 +129,7 @@ export function Hashes({ view, english = false }: { view: EvidenceView; english?
       </dd>
       <dt>{english ? 'Ledger transaction hash' : '链上交易哈希'}</dt>
       <dd className="mono hash">
-        <Link to={`/chain/tx/${view.chainhash}`} data-testid="chainhash">
+        <Link to={explorerPath(view.chainhash, view.baoquan)} data-testid="chainhash">
           {view.chainhash}
         </Link>
       </dd>

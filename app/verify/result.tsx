@@ -2,6 +2,7 @@
 import { Link } from 'react-router';
 import { fileTypeLabel, fileTypeLabelEn } from '../../contract/evidence-codes.ts';
 import type { PublicEvidence } from '../../contract/verify.ts';
+import { explorerPath } from '../ledger/explorer-path.ts';
 
 const KIND: Record<PublicEvidence['kind'], string> = {
   file: '文件保全',
@@ -50,7 +51,7 @@ export function EvidenceResult({
         <dd className="mono hash">{evidence.filehash}</dd>
         <dt>{english ? 'Ledger transaction hash' : '链上交易哈希'}</dt>
         <dd className="mono hash">
-          <Link to={`/chain/tx/${evidence.chainhash}`}>{evidence.chainhash}</Link>
+          <Link to={explorerPath(evidence.chainhash, evidence.baoquan)}>{evidence.chainhash}</Link>
         </dd>
       </dl>
       {evidence.deletedAt ? (

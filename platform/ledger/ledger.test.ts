@@ -402,18 +402,21 @@ forEachDialect('ledger routes', (h) => {
     expect(saves.every((s) => s.code === 200)).toBe(true);
     const s = saves[2]!.data;
 
-    const entry = await get<LedgerEntryView>(h.app, LedgerPaths.entry, { hash: s.chainhash.toUpperCase() });
+    const entry = await get<LedgerEntryView>(h.app, LedgerPaths.entry, {
+      hash: s.chainhash.toUpperCase(),
+      baoquan: s.baoquan,
+    });
     expect(entry.code).toBe(200);
     const e = entry.data;
     expect(e.leafHash).toBe(s.chainhash);
-    expect(leafHash(e.recordCanonical)).toBe(e.leafHash);
-    expect(canonicalJson(e.record)).toBe(e.recordCanonical);
+    expect(leafHash(e.recordCanonical!)).toBe(e.leafHash);
+    expect(canonicalJson(e.record!)).toBe(e.recordCanonical);
     expect(e.record).toMatchObject({
       baoquan: s.baoquan,
       sha256: createHash('sha256').update(file).digest('hex'),
       size: 4096,
     });
-    expect(e.record.kind).toBeUndefined(); // file evidence: absent kind, as in the hash chain's records
+    expect(e.record!.kind).toBeUndefined(); // file evidence: absent kind, as in the hash chain's records
     expect(verifyInclusion(e.leafHash, e.leafIndex, e.sth.treeSize, e.inclusionProof, e.sth.rootHash)).toBe(
       true,
     );
@@ -449,6 +452,37 @@ forEachDialect('ledger routes', (h) => {
     expect(verifySth(withSth.data.sth!, key.pem)).toBe(true);
   });
 
+  it('an entry looked up by its leaf hash alone has its proof but not its record (which names the certificate)', async () => {
+    const saved = (await upload<SaveEvidenceData>(h.app, token, randomBytes(64), '机密.pdf')).data;
+    const full = (
+      await get<LedgerEntryView>(h.app, LedgerPaths.entry, { hash: saved.chainhash, baoquan: saved.baoquan })
+    ).data;
+    for (const query of [
+      { hash: saved.chainhash },
+      { hash: saved.chainhash, baoquan: '' },
+      { hash: saved.chainhash, baoquan: `${saved.baoquan}X` },
+      { hash: saved.chainhash, baoquan: saved.baoquan.slice(0, -1) },
+    ]) {
+      const e = await get<LedgerEntryView>(h.app, LedgerPaths.entry, query);
+      expect(e.code, JSON.stringify(query)).toBe(200);
+      expect(e.data.record).toBeNull();
+      expect(e.data.recordCanonical).toBeNull();
+      expect(JSON.stringify(e.data)).not.toContain(saved.baoquan);
+      expect([e.data.leafIndex, e.data.leafHash, e.data.inclusionProof, e.data.sth.treeSize]).toEqual([
+        full.leafIndex,
+        full.leafHash,
+        full.inclusionProof,
+        full.sth.treeSize,
+      ]);
+    }
+    expect(full.record?.baoquan).toBe(saved.baoquan);
+    // the number with surrounding blanks, as pasted
+    const pasted = await get<LedgerEntryView>(h.app, LedgerPaths.entry, {
+      hash: saved.chainhash,
+      baoquan: ` ${saved.baoquan} `,
+    });
+    expect(pasted.data.recordCanonical).toBe(full.recordCanonical);
+  });
   it('hash and user-data evidence: fileName null and data.csv, kind in the record', async () => {
     const hash = createHash('sha256').update('only the hash').digest('hex');
     const r = await post<SaveEvidenceData>(h.app, EvidencePaths.saveHash, { hash, title: '哈希' }, token);

@@ -3,8 +3,9 @@
  * `{code, msg, data}` envelope, no login:
  * - `/api/ledger/sth` → SignedTreeHead of the current tree;
  * - `/api/ledger/publicKey` → LedgerPublicKey (Ed25519 SPKI PEM and its keyId);
- * - `/api/ledger/entry?hash=<leaf hash>` → LedgerEntryView (the explorer page /chain/tx/{hash}); unknown or malformed
- *   hash → code 404 `LedgerMsg.entryNotFound`;
+ * - `/api/ledger/entry?hash=<leaf hash>[&baoquan=]` → LedgerEntryView (the explorer page /chain/tx/{hash}), its
+ *   record only with the evidence's preservation number (or LEDGER_PUBLIC_ENTRIES=1); unknown or malformed hash →
+ *   code 404 `LedgerMsg.entryNotFound`;
  * - `/api/ledger/proof?baoquan=` → ProofBundle (`proof.json` of the evidence package); unknown → code 404
  *   `EvidenceMsg.evidenceNotFound`;
  * - `/api/ledger/consistency?first=&second=` → ConsistencyProofData (RFC 9162 §2.1.4); sizes outside
@@ -51,8 +52,8 @@ export async function ledgerRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get(LedgerPaths.entry, async (request) => {
-    const { hash } = parseInput(LedgerEntryQuery, request.query);
-    return ok(await ledgerEntry(db, heads, hash));
+    const { hash, baoquan } = parseInput(LedgerEntryQuery, request.query);
+    return ok(await ledgerEntry(db, heads, hash, { baoquan, publicEntries: app.config.ledgerPublicEntries }));
   });
 
   app.get(LedgerPaths.proof, async (request) => {

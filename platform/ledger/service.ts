@@ -3,6 +3,7 @@
  * hash, the proof bundle of an evidence (`proof.json` of its package) and consistency proofs, each against the
  * signed tree head answered alongside so a client can verify it at once. The log itself is ledger.ts.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
 import { EvidenceMsg } from '../../contract/evidence.ts';
@@ -35,27 +36,41 @@ export function packageFileName(ev: Pick<EvidenceRow, 'kind' | 'file_name' | 'de
 }
 
 /**
- * The explorer entry of leaf hash `hash` (any case, trimmed) with its inclusion proof against the current STH.
+ * The explorer entry of leaf hash `hash` (any case, trimmed) with its inclusion proof against the current STH. The
+ * record is in it only when `opts.baoquan` is the record's preservation number or `opts.publicEntries` (the
+ * LEDGER_PUBLIC_ENTRIES setting); otherwise `record` and `recordCanonical` are null: every leaf hash is public in
+ * the hash tiles, and the record would hand anyone the number that opens the certificate (decision 035).
  * @throws ApiError 404 `LedgerMsg.entryNotFound` for an unknown or malformed hash
  */
 export async function ledgerEntry(
   db: Kysely<Database>,
   heads: TreeHeads,
   hash: string,
+  opts: { baoquan?: string | undefined; publicEntries: boolean },
 ): Promise<LedgerEntryView> {
   const h = hash.trim().toLowerCase();
   const leaf = /^[0-9a-f]{64}$/.test(h) ? await findLeafByHash(db, h) : undefined;
   if (!leaf) throw new ApiError(ApiCode.NOT_FOUND, LedgerMsg.entryNotFound);
   const sth = await heads.current();
   const leafIndex = Number(leaf.leaf_index);
+  const record = JSON.parse(leaf.record_json) as LedgerRecord;
+  const shown = opts.publicEntries || sameSecret(opts.baoquan?.trim(), record.baoquan);
   return {
     leafIndex,
     leafHash: leaf.leaf_hash,
-    record: JSON.parse(leaf.record_json) as LedgerRecord,
-    recordCanonical: leaf.record_json,
+    record: shown ? record : null,
+    recordCanonical: shown ? leaf.record_json : null,
     inclusionProof: await inclusionProof(db, leafIndex, sth.treeSize),
     sth,
   };
+}
+
+/** Whether `given` equals `secret`, compared in constant time (a preservation number opens its certificate). */
+function sameSecret(given: string | undefined, secret: string): boolean {
+  if (!given) return false;
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(secret).digest();
+  return timingSafeEqual(a, b);
 }
 
 /**

@@ -144,6 +144,7 @@ forEachDialect(
           .data;
         expect(view.leafIndex).toBe(index);
         expect(view.sth.treeSize).toBe(SIZE);
+        expect(view.recordCanonical).not.toBeNull(); // LEDGER_PUBLIC_ENTRIES=1: the records are public here
         expect(view.inclusionProof).toEqual(proof.map((p) => p.toString('hex')));
         // a proof of another leaf, or with a node changed, does not verify
         const other = await reader.subtree(0, (index + 1) % SIZE);
@@ -195,6 +196,14 @@ forEachDialect('ledger entry bundles, by default', (h) => {
     expect((await h.app.inject({ method: 'GET', url: `${LedgerPaths.tile}/entries/000` })).statusCode).toBe(
       404,
     );
-    expect((await h.app.inject({ method: 'GET', url: `${LedgerPaths.tile}/0/000` })).statusCode).toBe(200);
+    const tile = await h.app.inject({ method: 'GET', url: `${LedgerPaths.tile}/0/000` });
+    expect(tile.statusCode).toBe(200);
+    // nor is a record found by a leaf hash read from a public tile
+    const view = await get<LedgerEntryView>(h.app, LedgerPaths.entry, {
+      hash: tile.rawPayload.subarray(32, 64).toString('hex'),
+    });
+    expect(view.code).toBe(200);
+    expect(view.data.leafIndex).toBe(1);
+    expect([view.data.record, view.data.recordCanonical]).toEqual([null, null]);
   });
 });

@@ -60,12 +60,26 @@ test('the chain hash opens the ledger explorer with an inclusion proof and a sig
 }, info) => {
   await loginAs(DEMO, '/newAccessCard');
   const { file } = makeFile(`tx-${info.project.name}.bin`, 2000);
-  await preserveFile(page, `账本-${info.project.name}`, file);
+  const baoquan = await preserveFile(page, `账本-${info.project.name}`, file);
   const chain = (await page.getByTestId('chainhash').textContent())!.trim();
   await page.getByTestId('chainhash').click();
-  await expect(page).toHaveURL(new RegExp(`/chain/tx/${chain}$`));
+  // the certificate's link carries its number, which shows the record
+  await expect(page).toHaveURL(new RegExp(`/chain/tx/${chain}\\?baoquan=${baoquan}$`));
   await expect(page.getByTestId('leaf-hash')).toHaveText(chain);
   await expect(page.getByText('签名树头')).toBeVisible();
+  await expect(page.locator('pre.code-block').first()).toContainText(`"baoquan":"${baoquan}"`);
+
+  // the leaf hash alone (as anyone reads it from the public tiles) shows the proof, not the record
+  await page.goto(`/chain/tx/${chain}`);
+  await expect(page.getByText('签名树头')).toBeVisible();
+  await expect(page.getByText(baoquan)).toHaveCount(0);
+  await page.getByLabel('保全编号').fill(`${baoquan}X`);
+  await page.getByRole('button', { name: '显示记录原文' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: '保全编号与该记录不符' })).toBeVisible();
+  await expect(page.getByText(baoquan, { exact: false })).toHaveCount(0);
+  await page.getByLabel('保全编号').fill(baoquan);
+  await page.getByRole('button', { name: '显示记录原文' }).click();
+  await expect(page.locator('pre.code-block').first()).toContainText(`"baoquan":"${baoquan}"`);
 });
 
 test('the owner downloads the evidence package and npm run verify accepts it', async ({
