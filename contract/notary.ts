@@ -324,7 +324,11 @@ export const NotarialCheckQuery = z.object({
 });
 export type NotarialCheckQuery = z.infer<typeof NotarialCheckQuery>;
 
-/** `notarialCheck` answer: who may see it is anyone holding the number, so no personal data. */
+/**
+ * `notarialCheck` answer: who may see it is anyone holding the number, so no personal data. Certificate numbers
+ * follow each other, so what opens more (the preservation numbers, each opening its evidence's certificate) and the
+ * file's hash (which would let anyone claim the file) come only with the SHA-256 of the issued PDF itself.
+ */
 export interface NotarialCheckData {
   number: string;
   /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
@@ -333,10 +337,10 @@ export interface NotarialCheckData {
   orderTime: string;
   typeName: string;
   office: string;
-  /** The preservation numbers the certificate covers. */
-  baoquan: string[];
-  /** SHA-256 of the issued PDF. */
-  sha256: string;
+  /** The preservation numbers the certificate covers; null unless `hashMatches`. */
+  baoquan: string[] | null;
+  /** SHA-256 of the issued PDF; null unless `hashMatches`. */
+  sha256: string | null;
   /** Whether `hash` matched the issued PDF; null when no hash was given. */
   hashMatches: boolean | null;
 }

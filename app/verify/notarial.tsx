@@ -116,17 +116,28 @@ function NotarialResult({ check }: { check: NotarialCheckData }) {
           <dd>{check.typeName}</dd>
           <dt>公证机构</dt>
           <dd>{check.office}</dd>
-          <dt>保全编号</dt>
-          <dd>
-            {check.baoquan.map((no) => (
-              <div key={no} className="mono hash">
-                <Link to={`/queryAuthentication/safekeeping?no=${encodeURIComponent(no)}`}>{no}</Link>
-              </div>
-            ))}
-          </dd>
-          <dt>公证书文件SHA-256</dt>
-          <dd className="mono hash">{check.sha256}</dd>
+          {check.baoquan ? (
+            <>
+              <dt>保全编号</dt>
+              <dd>
+                {check.baoquan.map((no) => (
+                  <div key={no} className="mono hash">
+                    <Link to={`/queryAuthentication/safekeeping?no=${encodeURIComponent(no)}`}>{no}</Link>
+                  </div>
+                ))}
+              </dd>
+            </>
+          ) : null}
+          {check.sha256 ? (
+            <>
+              <dt>公证书文件SHA-256</dt>
+              <dd className="mono hash">{check.sha256}</dd>
+            </>
+          ) : null}
         </dl>
+        {check.hashMatches ? null : (
+          <p className="muted">所涉保全编号仅在填写的公证书文件SHA-256与出具文件一致时显示。</p>
+        )}
       </article>
     </>
   );

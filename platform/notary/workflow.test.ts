@@ -448,6 +448,17 @@ forEachDialect('notary workflow (steps 2-4, office, public check)', (h) => {
       hash: 'a'.repeat(64),
     });
     expect(wrongFile.data.hashMatches).toBe(false);
+    // without the file (the numbers follow each other), nothing that opens more: no preservation number, no hash
+    for (const q of [{ number }, { number, hash: 'a'.repeat(64) }]) {
+      const bare = await get<NotarialCheckData>(h.app, NotaryPaths.notarialCheck, q);
+      expect([bare.code, bare.data.number, bare.data.baoquan, bare.data.sha256]).toEqual([
+        200,
+        number,
+        null,
+        null,
+      ]);
+      for (const no of check.data.baoquan!) expect(JSON.stringify(bare.data)).not.toContain(no);
+    }
     expect((await get(h.app, NotaryPaths.notarialCheck, { number: '(2026)存证云公字第999999号' })).msg).toBe(
       NotaryMsg.certificateNotFound,
     );
