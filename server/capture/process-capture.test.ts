@@ -23,7 +23,8 @@ const site = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>${body}`);
   if (req.url?.startsWith('/next')) return html('<title>第二页</title><h1>第二页</h1>');
   return html(
-    '<title>首页</title><h1>首页</h1><input id="q" aria-label="搜索"><a href="/next">下一页</a>' +
+    '<title>首页</title><h1>首页</h1><input id="q" aria-label="搜索"><input id="pw" type="password" aria-label="密码">' +
+      '<a href="/next">下一页</a>' +
       '<div style="height:3000px;background:linear-gradient(#fff,#36c)"></div>',
   );
 });
@@ -58,12 +59,13 @@ describe.skipIf(!hasChromium())('process capture', { timeout: CAPTURE_TEST_TIMEO
     await fsp.rm(dir, { recursive: true, force: true });
   });
 
-  it('replays five steps into a playable video with a log line and a screenshot each', async () => {
+  it('replays six steps into a playable video with a log line and a screenshot each; a password is not logged', async () => {
     const result = await captureProcess(
       browser,
       [
         { action: 'visit', url: `http://127.0.0.1:${port}/` },
         { action: 'type', target: '#q', text: '存证' },
+        { action: 'type', target: '#pw', text: 'S3cret密码' },
         { action: 'click', target: '下一页' },
         { action: 'scroll', pixels: 400 },
         { action: 'screenshot' },
@@ -73,16 +75,18 @@ describe.skipIf(!hasChromium())('process capture', { timeout: CAPTURE_TEST_TIMEO
     expect(result.steps.map((s) => [s.n, s.action, s.ok])).toEqual([
       [1, 'visit', true],
       [2, 'type', true],
-      [3, 'click', true],
-      [4, 'scroll', true],
-      [5, 'screenshot', true],
+      [3, 'type', true],
+      [4, 'click', true],
+      [5, 'scroll', true],
+      [6, 'screenshot', true],
     ]);
-    expect(result.steps[2]!.url).toBe(`http://127.0.0.1:${port}/next`);
+    expect(result.steps[3]!.url).toBe(`http://127.0.0.1:${port}/next`);
     expect(result.steps[1]!.detail).toBe('#q：存证');
+    expect(result.steps[2]!.detail).toBe('#pw：（密码，8 个字符，已隐去）');
 
     const wacz = await checkWacz(result.wacz);
     expect(wacz.problems).toEqual([]);
-    for (let n = 1; n <= 5; n++) expect(wacz.entries).toContain(`capture/step-${n}.png`);
+    for (let n = 1; n <= 6; n++) expect(wacz.entries).toContain(`capture/step-${n}.png`);
     const video = path.join(dir, 'video.webm');
     await fsp.writeFile(video, wacz.read('capture/process.webm'));
     const probe = execFileSync(
@@ -97,7 +101,8 @@ describe.skipIf(!hasChromium())('process capture', { timeout: CAPTURE_TEST_TIMEO
       steps: unknown[];
       video: string;
     };
-    expect(log.steps).toHaveLength(5);
+    expect(log.steps).toHaveLength(6);
+    expect(wacz.read('capture/capture.json').toString()).not.toContain('S3cret');
     expect(log.video).toBe('capture/process.webm');
     expect(wacz.records.some((r) => r.type === 'response' && r.url === `http://127.0.0.1:${port}/next`)).toBe(
       true,

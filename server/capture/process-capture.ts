@@ -61,6 +61,11 @@ async function click(page: Page, target: string, timeout: number): Promise<void>
   await page.waitForNetworkIdle({ idleTime: 300, timeout }).catch(() => undefined);
 }
 
+/** What the log says of text typed into a password field: its length only (characters, not bytes). */
+export function maskedText(text: string): string {
+  return `（密码，${[...text].length} 个字符，已隐去）`;
+}
+
 /** Does step `s` on `page`. @returns the log detail. @throws what puppeteer throws when the step cannot be done */
 async function doStep(page: Page, s: ProcessStep, timeout: number): Promise<string> {
   switch (s.action) {
@@ -70,9 +75,15 @@ async function doStep(page: Page, s: ProcessStep, timeout: number): Promise<stri
     case 'click':
       await click(page, s.target, timeout);
       return s.target;
-    case 'type':
+    case 'type': {
       await page.locator(s.target).setTimeout(timeout).fill(s.text);
-      return `${s.target}：${s.text}`;
+      // The log line goes onto the certificate, which anyone with its number reads: a password field's text does
+      // not (the browser masks it in the video and the screenshots too).
+      const secret = await page
+        .$eval(s.target, (el) => el instanceof HTMLInputElement && el.type === 'password')
+        .catch(() => false);
+      return secret ? `${s.target}：${maskedText(s.text)}` : `${s.target}：${s.text}`;
+    }
     case 'scroll':
       await page.evaluate((y) => window.scrollBy(0, y), s.pixels);
       return `${s.pixels} 像素`;
