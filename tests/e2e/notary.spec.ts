@@ -11,8 +11,6 @@
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import {
@@ -102,13 +100,15 @@ async function signAuthorisePay(page: Page, extractCode: string, payWith: 'point
   await expect(page.getByTestId('detail-pay')).toHaveText('已支付');
 }
 
-/** GETs `href` with the page's session (following the redirect to the signed link) and saves the PDF. */
-async function savePdf(page: Page, href: string, name: string): Promise<{ file: string; sha256: string }> {
+/**
+ * GETs `href` with the page's session (following the redirect to the signed link) and saves the PDF as `file` (the
+ * test's output directory, which Playwright clears).
+ */
+async function savePdf(page: Page, href: string, file: string): Promise<{ file: string; sha256: string }> {
   const res = await page.request.get(href);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('application/pdf');
   const bytes = await res.body();
-  const file = path.join(os.tmpdir(), name);
   writeFileSync(file, bytes);
   return { file, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
@@ -169,7 +169,7 @@ for (const payWith of ['points', 'alipay'] as const) {
         await savePdf(
           page,
           `/notary/detail?orderId=${order.id}&type=1&doc=${type}`,
-          `notary-${tag}-${type}.pdf`,
+          info.outputPath(`notary-${tag}-${type}.pdf`),
         ),
       );
     }
