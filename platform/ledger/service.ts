@@ -3,7 +3,6 @@
  * hash, the proof bundle of an evidence (`proof.json` of its package) and consistency proofs, each against the
  * signed tree head answered alongside so a client can verify it at once. The log itself is ledger.ts.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ApiCode } from '../../contract/envelope.ts';
 import { EvidenceMsg } from '../../contract/evidence.ts';
@@ -18,6 +17,7 @@ import {
   type WitnessedCheckpoint,
   type StampedCheckpoint,
 } from '../../contract/ledger.ts';
+import { safeEqual } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Database, EvidenceRow } from '../db/schema.ts';
 import { consistencyProof, findLeafByHash, inclusionProof, treeSize } from './ledger.ts';
@@ -54,7 +54,9 @@ export async function ledgerEntry(
   const sth = await heads.current();
   const leafIndex = Number(leaf.leaf_index);
   const record = JSON.parse(leaf.record_json) as LedgerRecord;
-  const shown = opts.publicEntries || sameSecret(opts.baoquan?.trim(), record.baoquan);
+  // compared in constant time: a preservation number opens its certificate
+  const given = opts.baoquan?.trim();
+  const shown = opts.publicEntries || (!!given && safeEqual(given, record.baoquan));
   return {
     leafIndex,
     leafHash: leaf.leaf_hash,
@@ -63,14 +65,6 @@ export async function ledgerEntry(
     inclusionProof: await inclusionProof(db, leafIndex, sth.treeSize),
     sth,
   };
-}
-
-/** Whether `given` equals `secret`, compared in constant time (a preservation number opens its certificate). */
-function sameSecret(given: string | undefined, secret: string): boolean {
-  if (!given) return false;
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(secret).digest();
-  return timingSafeEqual(a, b);
 }
 
 /**
