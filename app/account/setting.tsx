@@ -5,7 +5,6 @@
  * Tabs are links (`?tab=`), so both work without JavaScript.
  */
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
-import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { useState } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
@@ -22,6 +21,7 @@ import { useLazyValidation } from '../shell/lazy-validation.ts';
 import { CsrfInput } from '../shell/csrf-input.tsx';
 import { Field, FormErrors, FormNotice } from '../shell/field.tsx';
 import { readForm } from '../lib/form-body.server.ts';
+import { formErrorResult } from '../lib/form-result.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '账户设置 - 存证云' }];
 
@@ -41,8 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get('intent');
   // The two forms' own intents (hidden fields); anything else, missing included, is refused before any call.
   if (intent !== 'extractCode' && intent !== 'password') {
-    const refused: SubmissionResult<string[]> = { status: 'error', error: { '': [Msg.badRequest] } };
-    return data({ intent: 'password', result: refused }, { status: 400 });
+    return data({ intent: 'password', result: formErrorResult(Msg.badRequest) }, { status: 400 });
   }
   if (intent === 'extractCode') {
     const submission = parseWithZod(formData, { schema: ExtractCodeBody });

@@ -10,10 +10,10 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { type AuthInfo, isKycEditable, KycMsg, KycPaths } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
+import { formErrorResult } from '../lib/form-result.ts';
 import { EnterpriseForm } from './kyc-forms.ts';
 import { ENTERPRISE_IMAGES, withKeptImages } from './kyc-text.ts';
 import {
-  formErrorResult,
   imagePart,
   loadAuthInfo,
   multipartOf,

@@ -5,7 +5,6 @@
  * personal, ≤ 20 MB enterprise), and parsing lets the page answer every field's message at once and keep what was
  * typed when JavaScript is off. The byte cap bounds the memory a request can take.
  */
-import type { SubmissionResult } from '@conform-to/react';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { data, redirect, type AppLoadContext } from 'react-router';
 import type { UserInfo } from '../../contract/account.ts';
@@ -100,11 +99,6 @@ export async function readKycForm(
   }
   await validateCsrf(formData, request, ctx);
   return formData;
-}
-
-/** A Conform submission result carrying one form-level message (for answers no schema produced). */
-export function formErrorResult(message: string): SubmissionResult<string[]> {
-  return { status: 'error', error: { '': [message] } };
 }
 
 /** The part an image field sends to the platform: the new file, or the "unchanged" text for a kept image. */

@@ -10,11 +10,11 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { AuthType, type FaceStartData, isKycEditable, KycMsg, KycPaths } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
 import { authedCall } from '../lib/auth.server.ts';
+import { formErrorResult } from '../lib/form-result.ts';
 import { PersonalFaceForm, PersonalPhotoForm } from './kyc-forms.ts';
 import { PERSONAL_IMAGES, withKeptImages } from './kyc-text.ts';
 import {
   faceUrl,
-  formErrorResult,
   imagePart,
   loadAuthInfo,
   multipartOf,
