@@ -67,10 +67,7 @@ export function addSecurityHeaders(
         styleSrc: [...(styleSrc ?? []), `'nonce-${PLACEHOLDER.style}'`],
       },
     },
-    frameguard: { action: 'deny' }, // X-Frame-Options agreeing with frame-ancestors 'none'
-    strictTransportSecurity: opts.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    // Certificates are opened from links in mail and chat; keep the path for our own pages only.
-    referrerPolicy: { policy: 'same-origin' },
+    ...pageOptions(opts.hsts),
   });
   const fixed = headers.filter(([name]) => name !== CSP);
   const csp = headers.find(([name]) => name === CSP)?.[1] ?? '';
@@ -129,8 +126,16 @@ export function plainPageHeaders(hsts: boolean): [string, string][] {
         frameAncestors: ["'none'"],
       },
     },
-    frameguard: { action: 'deny' },
-    strictTransportSecurity: hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'same-origin' },
+    ...pageOptions(hsts),
   });
+}
+
+/** helmet's options every page shares beside its CSP: no framing, HSTS behind TLS, the referrer kept for our pages. */
+function pageOptions(hsts: boolean): Parameters<typeof helmet>[0] {
+  return {
+    frameguard: { action: 'deny' }, // X-Frame-Options agreeing with frame-ancestors 'none'
+    strictTransportSecurity: hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Certificates are opened from links in mail and chat; keep the path for our own pages only.
+    referrerPolicy: { policy: 'same-origin' },
+  };
 }
