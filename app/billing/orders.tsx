@@ -15,7 +15,6 @@ import {
   BillingPaths,
   formatFen,
   INVOICE_STATUS_TEXT,
-  InvoiceStatus,
   ORDER_TAB_LABELS,
   ORDERS_PAGE_SIZE,
   OrderNoBody,
@@ -72,10 +71,8 @@ function pointsRow(r: PointsOrderRow, nowMs: number) {
     payHref: pending && r.canPay ? payPageOf(r.order_no, r.pay_type) : null,
     canCancel: pending && r.type === OrderTab.recharge,
     // 开票失败: the rejected application's page shows the reason (spec 02 §4 "Orders"); re-applying is the tick box.
-    reasonHref:
-      r.invoiceStatus === InvoiceStatus.failed && r.failedApplicationId !== null
-        ? `/invoice/details?id=${r.failedApplicationId}`
-        : null,
+    // (the platform names the application only for a failed invoice)
+    reasonHref: r.failedApplicationId !== null ? `/invoice/details?id=${r.failedApplicationId}` : null,
   };
 }
 
