@@ -14,6 +14,7 @@ import { isSuccess } from '../../contract/envelope.ts';
 import { NotaryPaths, type NotaryPayNews } from '../../contract/notary.ts';
 import { NotaryMsg, NotaryPay, NotaryStep } from '../../contract/notary-codes.ts';
 import type { PayData } from '../../contract/billing.ts';
+import { PayType } from '../../contract/billing-codes.ts';
 import { payPageOf } from '../billing/billing.server.ts';
 import { authedCall } from '../lib/auth.server.ts';
 import { validateCsrf } from '../lib/csrf.server.ts';
@@ -35,12 +36,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { orderId: order.orderId, info: order.info, count: order.count, news: news.data };
 }
 
+/** The ways to pay a form may name (contract PayType: points, Alipay, WeChat Pay), as form values. */
+const PAY_TYPES: ReadonlySet<string> = new Set(Object.values(PayType).map(String));
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const formData = await readForm(request, context);
   await validateCsrf(formData, request, context);
   // The chosen way to pay, never a default: a missing or unknown one spends nothing and calls nothing.
   const payType = formData.get('payType');
-  if (payType !== '1' && payType !== '2' && payType !== '3')
+  if (typeof payType !== 'string' || !PAY_TYPES.has(payType))
     return data({ error: NotaryMsg.payTypeRequired }, { status: 400 });
   const order = await loadStep(request, context, params, NotaryStep.pay);
   const res = await authedCall<PayData | { balance: number }>(request, context, NotaryPaths.pay, {
