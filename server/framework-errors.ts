@@ -9,11 +9,17 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Msg } from '../contract/messages.ts';
 import { envelopeFrameworkError, frameworkErrorStatus } from '../platform/core/framework-errors.ts';
 import { REQUEST_ID_HEADER } from '../platform/core/request-id.ts';
+import { plainPageHtml } from './plain-page.ts';
 import { plainPageHeaders } from './security-headers.ts';
 
 /** The page of a bad URL, its home link under `basePath` ('' or e.g. `/cunzheng`). */
 export function badUrlHtml(basePath: string): string {
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${Msg.badRequest} - 存证云</title></head><body><h1>${Msg.badRequest}</h1><p>链接地址无效，请检查后重试。</p><p><a href="${basePath}/">返回首页</a></p></body></html>`;
+  return plainPageHtml({
+    title: Msg.badRequest,
+    heading: Msg.badRequest,
+    text: '链接地址无效，请检查后重试。',
+    basePath,
+  });
 }
 
 /**

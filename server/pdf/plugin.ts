@@ -20,6 +20,7 @@ import {
   type CertificateLang,
 } from './renderer.ts';
 import { certificateIssuer } from '../../contract/issuer.ts';
+import { plainPageHtml } from '../plain-page.ts';
 import { PagePrinter } from './page-printer.ts';
 
 declare module 'fastify' {
@@ -57,7 +58,7 @@ export interface PdfPluginOptions {
  * `basePath` ('' or `/cunzheng`, server/base-path.ts).
  */
 export function notFoundHtml(basePath: string): string {
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>页面不存在 - 存证云</title></head><body><p>${Msg.notFoundPage}</p><p><a href="${basePath}/">返回首页</a></p></body></html>`;
+  return plainPageHtml({ title: '页面不存在', text: Msg.notFoundPage, basePath });
 }
 
 /** Plain-text answers of the PDF and package routes when something other than the evidence is wrong. */
