@@ -3,6 +3,7 @@
  * after the browser is killed (between jobs and during one), and close(). Skipped only when Chromium is missing.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
@@ -151,10 +152,16 @@ describe.skipIf(!hasChromium())('BrowserPool when its process dies', () => {
       child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
       child.once('exit', () => reject(new Error('the child exited before launching the browser')));
     });
+    // Alive: the process exists and is no zombie. An orphaned Chromium that exited is reparented to PID 1, and where
+    // PID 1 is no init (a bare container's shell) it stays a zombie, unreaped, though it holds nothing any more.
     const alive = (pid: number) => {
       try {
         process.kill(pid, 0);
-        return true;
+      } catch {
+        return false;
+      }
+      try {
+        return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
       } catch {
         return false;
       }
