@@ -94,7 +94,7 @@ ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   HOME=/tmp \
   CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
-# Node.js runs the TypeScript sources of server/ and platform/ itself (type stripping, decision 032); tsx stays a
+# Node.js runs the TypeScript sources of server/ and platform/ itself (type stripping, decision 056); tsx stays a
 # dependency for the tools and the container tests' scripts. server/main.ts refuses a Node.js outside package.json's
 # engines, so the package.json must be there. The files belong to root: the server cannot change its own code.
 COPY --from=build /app/package.json /app/tsconfig.json ./

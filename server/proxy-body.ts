@@ -12,7 +12,7 @@
  * A small body (a declared length of at most {@link BUFFERED_BODY_MAX_BYTES}: every JSON call) is read whole instead
  * and handed to undici as one buffer ({@link prepareProxyBody}, {@link forwardProxied}): undici writing a body from a
  * stream keeps each request's objects alive past two young-generation collections, which made the gateway's
- * collections long under load (issue 11, docs/decisions/032).
+ * collections long under load (issue 11, docs/decisions/052).
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
