@@ -28,7 +28,8 @@ import { isSaveCall } from './saved-evidence.ts';
 import { relayUpstreamAnswer } from './proxy-answer.ts';
 import { appendPageBuffering } from './page-answer.ts';
 import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
-import type { PdfConfig } from './pdf/config.ts';
+import { loadPdfConfig, type PdfConfig } from './pdf/config.ts';
+import { loadRateLimitSettings, type RateLimitSettings } from './config-rate-limit.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
 import { guardCompressionSniff } from './compression-guard.ts';
 import {
@@ -70,12 +71,12 @@ export interface BuildServerOptions {
   platformCall?: PlatformCall;
   /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
   readyTimeoutMs?: number;
-  /** The PDF renderer's settings (server/pdf/config.ts); default: parsed from `process.env`. */
+  /** The PDF renderer's settings (server/pdf/config.ts); default: the schema's defaults. */
   pdf?: PdfConfig;
   /** Prometheus metrics to count every answer into (server/metrics.ts); none when absent. */
   metrics?: GatewayMetrics;
-  /** The environment (secret files read) settings not in GatewayConfig come from (the rate limit); default `process.env`. */
-  env?: Record<string, string | undefined>;
+  /** The per-IP rate limit (server/config-rate-limit.ts); default: the schema's defaults (60 a minute, in memory). */
+  rateLimit?: RateLimitSettings;
 }
 
 /**
@@ -108,6 +109,7 @@ export function createLoadContext(
     formBodyLimitBytes: config.formBodyLimitBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
+    site: config.site,
     ...(evidenceSaved ? { evidenceSaved } : {}),
     ...documents,
   };
@@ -176,7 +178,7 @@ export function privateCacheControl(
  */
 export async function buildServer(config: GatewayConfig, opts: BuildServerOptions): Promise<FastifyInstance> {
   const upstreamUrl = opts.upstreamUrl.replace(/\/+$/, '');
-  const mode = opts.mode ?? (opts.build ? 'production' : (process.env.NODE_ENV ?? 'development'));
+  const mode = opts.mode ?? (opts.build ? 'production' : config.nodeEnv);
   const development = mode !== 'production';
   const buildDirectory = path.resolve(opts.buildDirectory ?? 'build');
 
@@ -229,7 +231,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     return payload;
   });
   // Per-IP limit of logins, captcha/SMS and public lookups, shared through Redis (server/rate-limit.ts).
-  await registerRateLimits(app, opts.env);
+  await registerRateLimits(app, opts.rateLimit ?? loadRateLimitSettings({}));
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (issue 15 point 4).
@@ -305,7 +307,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       development,
       internalKey: opts.internalKey,
       platformCall: opts.platformCall,
-      ...(opts.pdf ? { pdf: opts.pdf } : {}),
+      pdf: opts.pdf ?? loadPdfConfig({}),
+      site: config.site,
     });
     await app.register(packagePlugin, { upstreamUrl });
   }

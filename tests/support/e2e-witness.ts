@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cosignerVerifierKey } from '../../contract/cosignature.ts';
 import { rawEd25519 } from '../../contract/note-signing.ts';
+import { loadWitnessConfig } from '../../witness/config.ts';
 
 /** The witness key file under `dir` (witness/witness.ts reads it from there). */
 const keyFile = (dir: string) => path.join(dir, 'witness-ed25519.pem');
@@ -38,5 +39,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (!vkey) throw new Error('the e2e server did not publish its ledger key');
   const { startWitness } = await import('../../witness/main.ts');
-  await startWitness({ ...process.env, WITNESS_LOGS: vkey, LOG_LEVEL: 'warn' });
+  await startWitness(loadWitnessConfig({ ...process.env, WITNESS_LOGS: vkey, LOG_LEVEL: 'warn' }));
 }
