@@ -89,7 +89,8 @@ export const PlatformVars = envGroup({
 export const StandaloneVars = envGroup({
   id: 'standalone',
   title: 'Standalone platform',
-  summary: 'Where `npm run start:platform` listens; the embedded platform listens on a free loopback port instead.',
+  summary:
+    'Where `npm run start:platform` listens; the embedded platform listens on a free loopback port instead.',
   vars: {
     PLATFORM_HOST: envVar(text({ default: '127.0.0.1' }), { description: 'listen address' }),
     PLATFORM_PORT: envVar(integer({ min: 0, max: 65_535, default: 3001 }), { description: 'listen port' }),

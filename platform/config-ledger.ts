@@ -17,10 +17,13 @@ export const LedgerVars = envGroup({
   summary:
     "The ledger's C2SP checkpoint origin, whether its entry bundles are public, and the witnesses asked to cosign its checkpoints.",
   vars: {
-    LEDGER_ORIGIN: envVar(text({ pattern: /^[^\s+]{1,200}$/, patternError: 'must be 1–200 characters without spaces or +' }), {
-      description: "first line of the ledger's checkpoints and their key name; keep it stable",
-      defaultText: '<PUBLIC_URL host>/ledger',
-    }),
+    LEDGER_ORIGIN: envVar(
+      text({ pattern: /^[^\s+]{1,200}$/, patternError: 'must be 1–200 characters without spaces or +' }),
+      {
+        description: "first line of the ledger's checkpoints and their key name; keep it stable",
+        defaultText: '<PUBLIC_URL host>/ledger',
+      },
+    ),
     LEDGER_PUBLIC_ENTRIES: envVar(flag(false), {
       description: "1 serves the ledger's entry bundles (every record) as well as its hash tiles",
     }),

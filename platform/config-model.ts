@@ -141,4 +141,3 @@ export interface PlatformConfig {
    */
   home: { appVersions: AppVersion[]; activities: Activity[] };
 }
-

@@ -47,7 +47,8 @@ export const PaymentVars = envGroup({
     }),
     ALIPAY_GATEWAY: envVar(url({ default: ALIPAY_GATEWAY }), { description: 'the OpenAPI gateway' }),
     ALIPAY_SELLER_ID: envVar(text(), {
-      description: "the merchant's PID (2088…) notifications must name; unset: not checked (sandbox: its own)",
+      description:
+        "the merchant's PID (2088…) notifications must name; unset: not checked (sandbox: its own)",
     }),
     ALIPAY_NOTIFY_URL: envVar(url(), {
       description: 'where Alipay posts payment notifications',
@@ -67,7 +68,9 @@ export const PaymentVars = envGroup({
         const set = ALIPAY_KEYS.filter((k) => e[k] !== undefined).length;
         return set === 0 || set === ALIPAY_KEYS.length
           ? []
-          : ['ALIPAY_APP_ID: set all of ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY or none (sandbox)'];
+          : [
+              'ALIPAY_APP_ID: set all of ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_KEY or none (sandbox)',
+            ];
       },
     },
   ],

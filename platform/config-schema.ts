@@ -114,9 +114,9 @@ export const APP_ENV = envVar(
     .optional()
     .transform((v) => v?.toLowerCase())
     .pipe(
-      z.enum(['production', 'development', 'test'], { error: 'must be production, development or test' }).default(
-        'production',
-      ),
+      z
+        .enum(['production', 'development', 'test'], { error: 'must be production, development or test' })
+        .default('production'),
     ),
   {
     description:
@@ -129,7 +129,8 @@ export function shapeOf(groups: readonly EnvGroup[]): EnvShape {
   const shape: EnvShape = {};
   for (const g of groups) {
     for (const [name, schema] of Object.entries(g.vars)) {
-      if (name in shape && shape[name] !== schema) throw new Error(`${name} is declared twice (group ${g.id})`);
+      if (name in shape && shape[name] !== schema)
+        throw new Error(`${name} is declared twice (group ${g.id})`);
       shape[name] = schema;
     }
   }
@@ -143,8 +144,15 @@ function quoted(raw: string): string {
 }
 
 /** One problem line of a variable: `NAME: what is wrong, got "value"` (never a secret's value). */
-function fieldProblem(name: string, issues: readonly z.core.$ZodIssue[], raw: string, quote: boolean): string {
-  const texts = [...new Set(issues.map((i) => i.message))].map((t) => (t.startsWith(name) ? t : `${name}: ${t}`));
+function fieldProblem(
+  name: string,
+  issues: readonly z.core.$ZodIssue[],
+  raw: string,
+  quote: boolean,
+): string {
+  const texts = [...new Set(issues.map((i) => i.message))].map((t) =>
+    t.startsWith(name) ? t : `${name}: ${t}`,
+  );
   return `${texts.join('; ')}${quote ? `, got ${quoted(raw)}` : ''}`;
 }
 

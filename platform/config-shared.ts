@@ -5,7 +5,14 @@
  */
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';
 import type { Issuer } from '../contract/issuer.ts';
-import { APP_ENV, envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from './config-schema.ts';
+import {
+  APP_ENV,
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from './config-schema.ts';
 import { flag, integer, oneOf, text, url, type Var } from './config-types.ts';
 import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
 import { outboundProxyEnv, type ProxyEnv } from './core/outbound-proxy.ts';
@@ -80,7 +87,8 @@ export const SiteVars = envGroup({
         "embedded platform: http://localhost:${PORT}${BASE_PATH}; PDF QR codes: the request's origin",
     }),
     PLATFORM_OPERATOR: envVar(text({ default: '存证云', max: 64 }), {
-      description: 'the operator who issues and signs certificates (issuer block, seal, signer certificate name)',
+      description:
+        'the operator who issues and signs certificates (issuer block, seal, signer certificate name)',
     }),
     NOTARY_OFFICE: envVar(text({ default: '合作公证机构', max: 64 }), {
       description: 'the cooperating notary office named in the footer, the legal texts and the certificates',
@@ -105,8 +113,7 @@ export function issuerOf(values: EnvValues<typeof SiteVars.vars>): Issuer {
   };
 }
 
-const proxyUrl = (description: string) =>
-  envVar(url({ example: 'http://proxy.corp:8080' }), { description });
+const proxyUrl = (description: string) => envVar(url({ example: 'http://proxy.corp:8080' }), { description });
 
 /** The corporate egress proxy of outbound calls (platform/core/outbound-proxy.ts; decision 043). */
 export const OutboundVars = envGroup({
@@ -149,7 +156,9 @@ export const TracingVars = envGroup({
       description: 'full traces URL, instead of OTEL_EXPORTER_OTLP_ENDPOINT',
     }),
     OTEL_SDK_DISABLED: envVar(flag(false), { description: 'true turns traces off' }),
-    OTEL_TRACES_EXPORTER: envVar(text(), { description: 'none turns traces off (otlp is the only exporter)' }),
+    OTEL_TRACES_EXPORTER: envVar(text(), {
+      description: 'none turns traces off (otlp is the only exporter)',
+    }),
     OTEL_BSP_SCHEDULE_DELAY: envVar(integer({ min: 1 }), {
       description: 'milliseconds between span batches',
       defaultText: '5000 (the SDK’s)',

@@ -37,7 +37,8 @@ export const StorageVars = envGroup({
     'Every file (evidence, KYC images, seals, invoices, signed documents) in the DATA_DIR directories, or in an S3-compatible store (OSS, COS, MinIO, AWS).',
   vars: {
     STORAGE_URL: envVar(storageUrl, {
-      description: 's3://bucket/prefix keeps every file in an S3-compatible store; file://… or unset: DATA_DIR',
+      description:
+        's3://bucket/prefix keeps every file in an S3-compatible store; file://… or unset: DATA_DIR',
       defaultText: 'DATA_DIR directories',
     }),
     S3_ENDPOINT: envVar(url(), { description: 'the store’s endpoint', defaultText: 'AWS' }),

@@ -219,7 +219,10 @@ export function jsonList<T>(
         try {
           text = readFileSync(path.resolve(v.trim()), 'utf8');
         } catch (err) {
-          return fail(ctx, `${name}_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+          return fail(
+            ctx,
+            `${name}_FILE cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+          );
         }
         return parse(text, ctx);
       }),

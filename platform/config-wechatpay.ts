@@ -57,7 +57,9 @@ export const WechatPayVars = envGroup({
   vars: {
     WECHATPAY_MCHID: envVar(text(), { description: 'merchant id' }),
     WECHATPAY_APPID: envVar(text(), { description: 'the AppID bound to the merchant' }),
-    WECHATPAY_MERCHANT_SERIAL_NO: envVar(text(), { description: "serial number of the merchant's API certificate" }),
+    WECHATPAY_MERCHANT_SERIAL_NO: envVar(text(), {
+      description: "serial number of the merchant's API certificate",
+    }),
     WECHATPAY_MERCHANT_PRIVATE_KEY: envVar(text({ raw: true }), {
       description: "the merchant's API private key (PEM)",
       secret: true,

@@ -63,7 +63,9 @@ try {
   installProxy(config.outboundProxy);
   const stopTracing = await startTracing(config.tracing, 'cunzheng-platform');
   const { app, url } = await startLoopbackPlatform(config, {
-    loggerInstance: createLogger({ level: data.logLevel, format: data.logFormat }).child({ part: 'platform' }),
+    loggerInstance: createLogger({ level: data.logLevel, format: data.logFormat }).child({
+      part: 'platform',
+    }),
     accessLog: data.accessLog,
   });
   const host = new URL(url).host;

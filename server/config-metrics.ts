@@ -2,7 +2,13 @@
  * Where the gateway serves its Prometheus metrics (server/metrics.ts): METRICS_PORT and METRICS_HOST, composed into
  * server/config.ts.
  */
-import { envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from '../platform/config-schema.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../platform/config-schema.ts';
 import { integer, text } from '../platform/config-types.ts';
 
 /** Where the metrics are served; null port: not served. */
@@ -15,7 +21,8 @@ export interface MetricsConfig {
 export const MetricsVars = envGroup({
   id: 'metrics',
   title: 'Metrics',
-  summary: 'Prometheus metrics at /metrics on an internal port of their own, never on the public one; off by default.',
+  summary:
+    'Prometheus metrics at /metrics on an internal port of their own, never on the public one; off by default.',
   vars: {
     METRICS_PORT: envVar(integer({ min: 0, max: 65_535 }), {
       description: 'serve /metrics on this port (0: any free port)',

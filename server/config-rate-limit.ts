@@ -2,7 +2,13 @@
  * The gateway's per-IP rate limit (server/rate-limit.ts; docs/decisions/048-shared-rate-limits.md):
  * RATE_LIMIT_PER_MINUTE, REDIS_URL (or REDIS_URL_FILE) and RATE_LIMIT_NAMESPACE, composed into server/config.ts.
  */
-import { envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from '../platform/config-schema.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../platform/config-schema.ts';
 import { integer, text } from '../platform/config-types.ts';
 
 /** Default RATE_LIMIT_PER_MINUTE: requests per client IP per minute in each group (60, one a second on average). */
@@ -37,7 +43,8 @@ export const RateLimitVars = envGroup({
         patternError: 'must be a redis:// or rediss:// URL',
       }),
       {
-        description: 'redis://[user:password@]host:port[/db] or rediss://… (TLS): counters shared by every gateway',
+        description:
+          'redis://[user:password@]host:port[/db] or rediss://… (TLS): counters shared by every gateway',
         secret: true,
         defaultText: 'in memory',
       },
@@ -55,7 +62,11 @@ export const RateLimitVars = envGroup({
 
 /** The rate-limit settings of parsed values. */
 export function rateLimitOf(e: EnvValues<typeof RateLimitVars.vars>): RateLimitSettings {
-  return { perMinute: e.RATE_LIMIT_PER_MINUTE, redisUrl: e.REDIS_URL ?? null, nameSpace: e.RATE_LIMIT_NAMESPACE };
+  return {
+    perMinute: e.RATE_LIMIT_PER_MINUTE,
+    redisUrl: e.REDIS_URL ?? null,
+    nameSpace: e.RATE_LIMIT_NAMESPACE,
+  };
 }
 
 /**

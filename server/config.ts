@@ -7,7 +7,12 @@
  * to the pages (app/context.ts). A bad or missing value stops the start with one message listing every problem.
  */
 import { ConfigError } from '../platform/config-error.ts';
-import { deepFreeze, parseEnvironment, processEnvironment, type Environment } from '../platform/config-schema.ts';
+import {
+  deepFreeze,
+  parseEnvironment,
+  processEnvironment,
+  type Environment,
+} from '../platform/config-schema.ts';
 import { OutboundVars, outboundProxyOf, TracingVars, tracingOf } from '../platform/config-shared.ts';
 import { PLATFORM_GROUPS, type PlatformSettings } from '../platform/config.ts';
 import type { ProxyEnv } from '../platform/core/outbound-proxy.ts';

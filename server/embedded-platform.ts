@@ -203,10 +203,7 @@ export async function startEmbeddedPlatform(
 }
 
 /** The inline shape: the platform in this thread. */
-async function startInline(
-  config: PlatformConfig,
-  opts: EmbeddedPlatformOptions,
-): Promise<EmbeddedPlatform> {
+async function startInline(config: PlatformConfig, opts: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
   // Imported lazily: a gateway in front of another upstream (or a worker-mode one) never loads the platform here.
   const { startLoopbackPlatform } = await import('../platform/loopback.ts');
   const { answerInProcess } = await import('../platform/in-process-call.ts');

@@ -25,7 +25,7 @@ import { ApiCode, fail } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
 import { NotaryPaths } from '../contract/notary.ts';
 import { OpsPaths } from '../contract/ops.ts';
-import type { RateLimitSettings } from './config-rate-limit.ts';
+import { loadRateLimitSettings, type RateLimitSettings } from './config-rate-limit.ts';
 
 export {
   DEFAULT_RATE_LIMIT_NAMESPACE,
@@ -187,9 +187,12 @@ function refuse(request: FastifyRequest, reply: FastifyReply, retryAfterSeconds:
  * `config: { rateLimit: { max, timeWindow } }` and then shares the store. The Redis client, if any, is closed on
  * Fastify's `onClose`.
  *
- * @param settings the limit's settings (server/config-rate-limit.ts)
+ * @param settings the limit's settings (server/config-rate-limit.ts); default: the schema's (60 a minute, in memory)
  */
-export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<void> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  settings: RateLimitSettings = loadRateLimitSettings({}),
+): Promise<void> {
   if (settings.perMinute === 0) {
     // off: nothing counted, no Redis connection; routes may still opt in (memory store)
     await app.register(rateLimit, { global: false });

@@ -200,7 +200,12 @@ export async function startConfiguredServer(
     return closing;
   };
   logger.info(
-    { url, upstreamUrl: upstream, embedded: embedded?.mode ?? false, sessionSecret: config.sessionSecretSource },
+    {
+      url,
+      upstreamUrl: upstream,
+      embedded: embedded?.mode ?? false,
+      sessionSecret: config.sessionSecretSource,
+    },
     `Cunzheng listening at ${url}`,
   );
   return {

@@ -61,7 +61,9 @@ export const WitnessVars = envGroup({
     WITNESS_DIR: envVar(text({ default: './data/witness' }), {
       description: 'its key and state; a directory no one else writes',
     }),
-    PORT: envVar(integer({ min: 0, max: 65_535, default: 3300 }), { description: 'listen port (0: any free port)' }),
+    PORT: envVar(integer({ min: 0, max: 65_535, default: 3300 }), {
+      description: 'listen port (0: any free port)',
+    }),
     HOST: envVar(text({ default: '127.0.0.1' }), { description: 'listen address' }),
   },
 });

@@ -6,7 +6,13 @@
  * which is also APP_ENV unset — refuses it, as the platform refuses TEST_HOOKS.
  */
 import { z } from 'zod';
-import { envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from '../../platform/config-schema.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../../platform/config-schema.ts';
 import { integer } from '../../platform/config-types.ts';
 import { parseAllowList } from './address-policy.ts';
 
@@ -29,9 +35,12 @@ export const CaptureVars = envGroup({
   title: 'Web capture',
   summary: 'Limits of one capture job and of the jobs this gateway runs at once.',
   vars: {
-    CAPTURE_TIMEOUT_MS: envVar(integer({ name: 'CAPTURE_TIMEOUT_MS', min: 5_000, max: 600_000, default: 60_000 }), {
-      description: 'one capture job (all its pages) fails after this long, ms',
-    }),
+    CAPTURE_TIMEOUT_MS: envVar(
+      integer({ name: 'CAPTURE_TIMEOUT_MS', min: 5_000, max: 600_000, default: 60_000 }),
+      {
+        description: 'one capture job (all its pages) fails after this long, ms',
+      },
+    ),
     CAPTURE_MAX_MB: envVar(integer({ name: 'CAPTURE_MAX_MB', min: 1, max: 10_240, default: 200 }), {
       description: 'MiB one job may fetch, both directions',
     }),

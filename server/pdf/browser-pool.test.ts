@@ -9,8 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
+import { chromiumPath as testChromium } from '../../tests/support/environment.ts';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPath = testChromium();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasChromium())('BrowserPool (Chromium at CHROMIUM_PATH)', () => {

@@ -2,7 +2,13 @@
  * Settings of the certificate PDF renderer: its variables, composed into the gateway's schema (server/config.ts;
  * docs/decisions/050-configuration.md), and the {@link PdfConfig} derived from them.
  */
-import { envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from '../../platform/config-schema.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../../platform/config-schema.ts';
 import { flag, integer, text } from '../../platform/config-types.ts';
 
 /** CHROMIUM_PATH and PDF_*. */
@@ -28,10 +34,12 @@ export const PdfVars = envGroup({
       description: 'the PDF disk cache is kept under this many MiB, least recently served out first',
     }),
     PDF_RENDER_AHEAD: envVar(flag(true), {
-      description: 'render the certificate PDF of evidence just saved in the background; 0: on the first visit',
+      description:
+        'render the certificate PDF of evidence just saved in the background; 0: on the first visit',
     }),
     PDF_CACHE_DIR: envVar(text(), {
-      description: 'where rendered PDFs are kept; a directory several gateways share lets one render serve all',
+      description:
+        'where rendered PDFs are kept; a directory several gateways share lets one render serve all',
       defaultText: 'DATA_DIR/cache/pdf',
     }),
   },

@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 import { Msg } from '../../contract/messages.ts';
 import type { PlatformCall } from '../../contract/platform-call.ts';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
-import type { PdfConfig } from './config.ts';
+import { loadPdfConfig, type PdfConfig } from './config.ts';
 import type { SiteFacts } from '../config-gateway.ts';
 import { PlatformCmsSource, signPdf, SigningUnavailableError } from './pades.ts';
 import {
@@ -49,8 +49,8 @@ export interface PdfPluginOptions {
    * Absent: PDFs are served unsigned and the start logs a warning.
    */
   internalKey?: string;
-  /** Renderer settings (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …; server/pdf/config.ts). */
-  pdf: PdfConfig;
+  /** Renderer settings (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …; server/pdf/config.ts); default: the schema's. */
+  pdf?: PdfConfig | undefined;
   /** PUBLIC_URL and the issuer the PDFs print and sign with (server/config-gateway.ts). */
   site: SiteFacts;
 }
@@ -126,7 +126,7 @@ function selfOrigin(app: FastifyInstance): string {
 }
 
 async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {
-  const config = opts.pdf;
+  const config = opts.pdf ?? loadPdfConfig({});
   const { issuer, publicUrl } = opts.site;
   // The print view prints PUBLIC_URL (in the QR code), the operator and the notary office: other values, another
   // template.
