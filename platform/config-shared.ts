@@ -41,7 +41,7 @@ export const RuntimeVars = envGroup({
     }),
     TRUST_PROXY: envVar(text(), {
       description:
-        'whose X-Forwarded-* headers count: true, false, a hop count, or a comma list of addresses/CIDRs (gateway: none; platform: loopback)',
+        'whose X-Forwarded-* headers count: true, false, a hop count, or a comma list of addresses/CIDRs',
       defaultText: 'gateway: false; platform: loopback',
     }),
     INTERNAL_API_KEY: envVar(text({ pattern: /^.{32,}$/s, patternError: 'must be at least 32 characters' }), {
@@ -161,7 +161,7 @@ export const TracingVars = envGroup({
     }),
     OTEL_BSP_SCHEDULE_DELAY: envVar(integer({ min: 1 }), {
       description: 'milliseconds between span batches',
-      defaultText: '5000 (the SDK’s)',
+      defaultText: "5000 (the SDK's)",
     }),
   },
 });

@@ -41,17 +41,17 @@ export const StorageVars = envGroup({
         's3://bucket/prefix keeps every file in an S3-compatible store; file://… or unset: DATA_DIR',
       defaultText: 'DATA_DIR directories',
     }),
-    S3_ENDPOINT: envVar(url(), { description: 'the store’s endpoint', defaultText: 'AWS' }),
-    S3_REGION: envVar(text({ default: 'us-east-1' }), { description: 'the store’s region' }),
+    S3_ENDPOINT: envVar(url(), { description: "the store's endpoint", defaultText: 'AWS' }),
+    S3_REGION: envVar(text({ default: 'us-east-1' }), { description: "the store's region" }),
     S3_ACCESS_KEY_ID: envVar(text(), {
       description: 'access key id, with S3_SECRET_ACCESS_KEY',
       secret: true,
-      defaultText: 'the SDK’s default chain',
+      defaultText: "the SDK's default chain",
     }),
     S3_SECRET_ACCESS_KEY: envVar(text(), {
       description: 'secret access key, with S3_ACCESS_KEY_ID',
       secret: true,
-      defaultText: 'the SDK’s default chain',
+      defaultText: "the SDK's default chain",
     }),
     S3_FORCE_PATH_STYLE: envVar(flag(false), { description: '1 for MinIO-style (path) addressing' }),
     S3_SSE: envVar(oneOf(['AES256', 'aws:kms', 'none'], { default: 'AES256' }), {

@@ -119,7 +119,7 @@ export const GatewayVars = envGroup({
     ANNOUNCEMENT_UNTIL: envVar(isoDateTime(), {
       description: 'end of the announcement banner (ISO datetime)',
     }),
-    ANNOUNCEMENT_TEXT: envVar(text({ max: 500 }), { description: 'the announcement banner’s text' }),
+    ANNOUNCEMENT_TEXT: envVar(text({ max: 500 }), { description: "the announcement banner's text" }),
     STORAGE_HOST_REWRITE: envVar(text(), {
       description: 'from=to,… host rewrite of decoded file URLs on the certificate pages (spec 01 §9)',
     }),

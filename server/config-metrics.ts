@@ -28,7 +28,7 @@ export const MetricsVars = envGroup({
       description: 'serve /metrics on this port (0: any free port)',
       defaultText: 'off',
     }),
-    METRICS_HOST: envVar(text({ default: '127.0.0.1' }), { description: 'the metrics port’s address' }),
+    METRICS_HOST: envVar(text({ default: '127.0.0.1' }), { description: "the metrics port's address" }),
   },
 });
 
