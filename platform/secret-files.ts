@@ -1,6 +1,7 @@
 /**
- * Secrets readable from files (issue 18 point 6; Docker and Kubernetes secrets, systemd credentials): for each secret
- * variable `NAME` below, `NAME_FILE` may name a file whose content (one trailing newline removed) becomes `NAME`.
+ * Secrets readable from files (Docker and Kubernetes secrets, systemd credentials; docs/decisions/050-configuration.md
+ * "Secrets and `NAME_FILE`"): for each secret variable `NAME`, `NAME_FILE` may name a file whose content (one
+ * trailing newline removed) becomes `NAME`.
  * Setting both is an error, as is a file that cannot be read; the error names the variable and the path, never the
  * content. Applied once, by each process's parse of its environment (platform/config-schema.ts), to every variable
  * its schema declares secret, so every reader of the value — gateway, embedded platform, jobs — sees the same one.
