@@ -13,7 +13,9 @@
  * element it renders, the first unclaimed child of the same tag, and removes the children left over: the stylesheet
  * link it renders in `<head>` would claim the first modulepreload and the real stylesheets would be removed. The
  * modulepreloads have done their work once this module runs (its imports are loaded), so they are removed first;
- * Preact renders its own where `<Scripts>` stands.
+ * Preact renders its own where `<Scripts>` stands. The same goes for the `<link rel="preload" as="image">` React
+ * hoists for a page's images (a certificate's preview, a capture's screenshots, a seal): the image has started
+ * loading, and left in place the link would take the stylesheet's place (decision 049).
  */
 import { startTransition, StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
@@ -30,7 +32,10 @@ async function serverDataDecoded(): Promise<void> {
 
 /** Removes what React's server renderer moved into `<head>` and Preact would not find there (see above). */
 function dropHoistedPreloads(): void {
-  for (const link of Array.from(document.head.querySelectorAll('link[rel="modulepreload"]'))) link.remove();
+  for (const link of Array.from(
+    document.head.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]'),
+  ))
+    link.remove();
 }
 
 void serverDataDecoded().then(() => {

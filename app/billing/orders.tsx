@@ -209,11 +209,11 @@ function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
           <td>{r.desc}</td>
           <td>{r.points}</td>
           {recharge ? <td>{r.yuan}</td> : null}
-          <td>{r.payType}</td>
-          <td>{r.payStatus}</td>
+          <td className="nowrap">{r.payType}</td>
+          <td className="nowrap">{r.payStatus}</td>
           {recharge ? (
             <>
-              <td>{r.invoice}</td>
+              <td className="nowrap">{r.invoice}</td>
               <td className="row-actions">
                 {r.payHref ? <Link to={r.payHref}>去支付</Link> : null}
                 {r.reasonHref ? (
@@ -252,7 +252,7 @@ function NotaryTable({ rows }: { rows: NotaryOrderRow[] }) {
           <td className="mono">{r.orderNo}</td>
           <td>{r.addTime}</td>
           <td>{r.money}</td>
-          <td>{r.pay}</td>
+          <td className="nowrap">{r.pay}</td>
         </tr>
       )}
     />

@@ -4,6 +4,7 @@
  * steps it went through — received (size, SHA-256), recorded in the ledger (position, leaf hash), certificate issued
  * — with the device the app reported and the link to the certificate. Only the owner sees it (404 otherwise).
  */
+import { Fragment } from 'react';
 import { data, Link } from 'react-router';
 import type { Route } from './+types/mobile-queue';
 import { isSuccess } from '../../contract/envelope.ts';
@@ -72,10 +73,10 @@ export default function MobileQueue({ loaderData }: Route.ComponentProps) {
           <h2>设备信息</h2>
           <dl className="facts">
             {device.map(([k, v]) => (
-              <div key={k}>
+              <Fragment key={k}>
                 <dt>{k}</dt>
                 <dd>{v}</dd>
-              </div>
+              </Fragment>
             ))}
           </dl>
         </>

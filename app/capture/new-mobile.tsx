@@ -37,14 +37,10 @@ function Credentials({ state }: { state: OpenApiState }) {
   return (
     <>
       <dl className="facts">
-        <div>
-          <dt>AppID</dt>
-          <dd className="mono">{state.appId}</dd>
-        </div>
-        <div>
-          <dt>SecurityKey</dt>
-          <dd className="mono">{state.securityKeyMasked || '尚未生成'}</dd>
-        </div>
+        <dt>AppID</dt>
+        <dd className="mono">{state.appId}</dd>
+        <dt>SecurityKey</dt>
+        <dd className="mono">{state.securityKeyMasked || '尚未生成'}</dd>
       </dl>
       {state.signingReady ? (
         <p className="form-notice" data-testid="open-api-state" data-state="ready">

@@ -201,7 +201,7 @@ function ApplicationList({ list }: { list: ListData }) {
             <td>{r.time}</td>
             <td>{r.yuan}</td>
             <td>{r.orderCount}</td>
-            <td>{r.status}</td>
+            <td className="nowrap">{r.status}</td>
             <td>
               <Link to={`/invoice/details?id=${r.id}`}>查看详情</Link>
             </td>

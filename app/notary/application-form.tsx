@@ -122,8 +122,17 @@ export default function ApplicationForm({ loaderData, actionData }: Route.Compon
           ['公证费用', `${info.money} 积分`],
         ]}
       />
-      <h2 className="section-title">公证告知书</h2>
-      <div className="card notary-notice" data-testid="notary-notice">
+      <h2 className="section-title" id="notary-notice-title">
+        公证告知书
+      </h2>
+      {/* a scrolling box the keyboard can reach and scroll (WCAG 2.1.1; axe scrollable-region-focusable) */}
+      <div
+        className="card notary-notice"
+        data-testid="notary-notice"
+        role="region"
+        aria-labelledby="notary-notice-title"
+        tabIndex={0}
+      >
         {notice.map((p) => (
           <p key={p}>{p}</p>
         ))}

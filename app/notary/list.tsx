@@ -176,12 +176,14 @@ export default function NotaryList({ loaderData, actionData }: Route.ComponentPr
           return (
             <tr key={r.id} data-testid="notary-row">
               <td className="mono">{r.orderNo}</td>
-              <td>{notaryType(r.type)?.name ?? '-'}</td>
+              <td className="nowrap">{notaryType(r.type)?.name ?? '-'}</td>
               <td>{r.number}</td>
               <td>{r.money}</td>
               <td>{r.addTime}</td>
-              <td data-testid="notary-pay">{NOTARY_PAY_TEXT[r.pay]}</td>
-              <td data-testid="notary-notarial">
+              <td className="nowrap" data-testid="notary-pay">
+                {NOTARY_PAY_TEXT[r.pay]}
+              </td>
+              <td className="nowrap" data-testid="notary-notarial">
                 {r.notarial === null ? UNFINISHED : NOTARIAL_TEXT[r.notarial]}
               </td>
               <td className="actions">

@@ -44,14 +44,14 @@ export default function OpsAudit({ loaderData: { page, list, count } }: Route.Co
           const area = areaOf(e);
           return (
             <tr key={e.id} data-testid="audit-row">
-              <td>{e.at}</td>
-              <td>{area.title}</td>
-              <td>{e.operator || '命令行'}</td>
-              <td>{e.subject}</td>
+              <td className="nowrap">{e.at}</td>
+              <td className="nowrap">{area.title}</td>
+              <td className="break">{e.operator || '命令行'}</td>
+              <td className="break">{e.subject}</td>
               <td>{e.userId ?? ''}</td>
               <td>{e.mobile}</td>
-              <td>{area.actions[e.action] ?? e.action}</td>
-              <td>{e.remark}</td>
+              <td className="nowrap">{area.actions[e.action] ?? e.action}</td>
+              <td className="break">{e.remark}</td>
             </tr>
           );
         }}

@@ -51,7 +51,7 @@ export default function OpsHome({ loaderData: { queues, notice } }: Route.Compon
                 <td>{item.id}</td>
                 <td>{item.subject}</td>
                 <td>{item.name}</td>
-                <td>{entry.item.state}</td>
+                <td className="nowrap">{entry.item.state}</td>
                 <td>{item.submittedAt}</td>
                 <td>
                   <Link to={`${entry.path}/${encodeURIComponent(item.ref)}`}>{entry.item.open}</Link>

@@ -76,8 +76,8 @@ export default function OpsOrders({ loaderData }: Route.ComponentProps) {
             <td>{o.mobile}</td>
             <td>{o.integral}</td>
             <td>{formatFen(o.amountFen)}</td>
-            <td>{PAY_TYPE_TEXT[o.pay_type] ?? ''}</td>
-            <td>{o.pay_status}</td>
+            <td className="nowrap">{PAY_TYPE_TEXT[o.pay_type] ?? ''}</td>
+            <td className="nowrap">{o.pay_status}</td>
             <td>{o.createdAt}</td>
             <td>{o.paidAt || '-'}</td>
             <td>

@@ -72,7 +72,7 @@ export default function InvoiceQueue({ loaderData: { status, page, list, count }
             <td>{row.head}</td>
             <td>{formatFen(row.money)}</td>
             <td>{row.orderCount}</td>
-            <td>{APPLY_STATUS_TEXT[row.status]}</td>
+            <td className="nowrap">{APPLY_STATUS_TEXT[row.status]}</td>
             <td>{row.create_time}</td>
             <td>
               <Link to={`/ops/invoice/${row.id}`}>{row.status <= 2 ? '处理' : '查看'}</Link>

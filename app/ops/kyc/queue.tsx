@@ -47,9 +47,9 @@ export default function KycQueue({ loaderData: { status, page, list, count } }: 
           <tr key={row.userId} data-testid="ops-row">
             <td>{row.userId}</td>
             <td>{row.mobile}</td>
-            <td>{accountTypeLabel(row.status, row.authType)}</td>
+            <td className="nowrap">{accountTypeLabel(row.status, row.authType)}</td>
             <td>{row.name}</td>
-            <td>{OPS_STATUS_LABEL[row.userStatus] ?? row.userStatus}</td>
+            <td className="nowrap">{OPS_STATUS_LABEL[row.userStatus] ?? row.userStatus}</td>
             <td>{row.submittedAt}</td>
             <td>
               <Link to={`/ops/kyc/${row.userId}`}>{row.userStatus === '2' ? '审核' : '查看'}</Link>

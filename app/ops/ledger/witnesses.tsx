@@ -61,7 +61,7 @@ export default function OpsLedgerWitnesses({ loaderData: view }: Route.Component
           <tr key={w.name} data-testid="witness-row">
             <td>{w.name}</td>
             <td>{w.url}</td>
-            <td>{STATUS[w.status]}</td>
+            <td className="nowrap">{STATUS[w.status]}</td>
             <td>{w.size}</td>
             <td>{w.cosignedText}</td>
             <td>{w.attemptedText}</td>
@@ -78,7 +78,7 @@ export default function OpsLedgerWitnesses({ loaderData: view }: Route.Component
           <tr key={e.id} data-testid="witness-event">
             <td>{e.atText}</td>
             <td>{e.witness}</td>
-            <td>{STATUS[e.status]}</td>
+            <td className="nowrap">{STATUS[e.status]}</td>
             <td>{e.treeSize}</td>
             <td>{e.detail}</td>
           </tr>

@@ -80,12 +80,12 @@ export default function NotaryQueue({ loaderData: { state, page, list, count } }
           <tr key={row.id} data-testid="ops-notary-row">
             <td className="mono">{row.orderNo}</td>
             <td>{row.mobile}</td>
-            <td>{row.typeName}</td>
+            <td className="nowrap">{row.typeName}</td>
             <td>{row.number}</td>
             <td>{row.money}</td>
             <td>{row.paidAt}</td>
-            <td>{STEP_TEXT[row.step]}</td>
-            <td>{officeStateLabel(row)}</td>
+            <td className="nowrap">{STEP_TEXT[row.step]}</td>
+            <td className="nowrap">{officeStateLabel(row)}</td>
             <td>{row.certificateNo ?? ''}</td>
             <td>
               <Link to={`/ops/notary/${row.id}`}>{state === NotaryQueueState.decided ? '查看' : '处理'}</Link>
