@@ -5,8 +5,8 @@
  * tests/support/layout-check.ts). Every route of app/routes.ts that renders a page is walked once per width, with
  * real rows: a fresh verified user's evidence of each kind, captures, points, orders, an invoice application,
  * notarisation orders at each step, KYC submissions, and the console as an operator with every role. The routes
- * that render no page of their own are left out: /logout's POST, the ledger's files (checkpoint, tiles, keys),
- * /verify/offline (a download), the file routes of the console and the previewProgress guard (a redirect).
+ * that render no page of their own are left out: the ledger's files (checkpoint, tiles, keys), /verify/offline (a
+ * download), the file routes of the console and the previewProgress guard (a redirect).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -208,6 +208,14 @@ test('account, points, orders and invoices, and the finance console', async ({
     .getByRole('link', { name: '查看详情' })
     .getAttribute('href'))!;
   const applyId = new URL(details, 'http://x').searchParams.get('id')!;
+  // a signature seal, a row with an image
+  await page.goto('/signature');
+  await page.getByLabel('签章名称').fill('杭州存证云电子数据司法鉴定科技服务有限公司合同专用章');
+  await page
+    .getByLabel('签章图片（PNG，不超过10MB）')
+    .setInputFiles({ name: 'seal.png', mimeType: 'image/png', buffer: TINY_PNG });
+  await page.getByRole('button', { name: '上传签章' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '添加成功' })).toBeVisible();
   await opsLoginAs(createOperator('finance'), page);
   const problems = await walkPages(page, info, [
     '/setting',
@@ -359,6 +367,12 @@ test('the console home, audit log, ledger witnesses and jobs, as an operator wit
 }, info) => {
   test.setTimeout(180_000);
   await opsLoginAs(createOperator('reviewer,finance,notary,admin'), page);
-  const problems = await walkPages(page, info, ['/ops', '/ops/audit', '/ops/ledger', '/ops/jobs']);
+  const problems = await walkPages(page, info, [
+    '/ops',
+    '/ops/audit',
+    '/ops/ledger',
+    '/ops/jobs',
+    '/ops/logout',
+  ]);
   expect(problems).toEqual([]);
 });
