@@ -36,7 +36,7 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    // No source file over 400 lines (issue 9 "Done when"; ARCHITECTURE "Layout by area"): a module that grows past it
+    // No source file over 400 lines (ARCHITECTURE "Layout by area"): a module that grows past it
     // splits by concern. Tests and fixtures may be longer.
     files: ['**/*.{ts,tsx,js}'],
     ignores: ['**/*.test.ts', '**/*.spec.ts', 'tests/**'],

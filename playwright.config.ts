@@ -68,7 +68,7 @@ export default defineConfig({
   projects: [
     project('js-on', true, PORT),
     project('js-off', false, PORT + 1),
-    // the walking skeleton under BASE_PATH=/cunzheng/ behind a reverse proxy (issue 18 point 6, decision 047)
+    // the walking skeleton under BASE_PATH=/cunzheng/ behind a reverse proxy (decision 047)
     basePathProject('base-path-js-off', false),
     basePathProject('base-path-js-on', true),
   ],
@@ -206,7 +206,7 @@ function server(port: number, extra?: Record<string, string>) {
         ]),
         LEDGER_WITNESS_INTERVAL_SECONDS: '1',
       }),
-      // web captures may reach the spec's local test site only (tests/e2e/web-capture.spec.ts; issue 15)
+      // web captures may reach the spec's local test site only (tests/e2e/web-capture.spec.ts; decision 037)
       CAPTURE_TEST_ALLOW: `127.0.0.1:${captureSitePort(port)},127.0.0.1:${captureTlsSitePort(port)}`,
     },
   };

@@ -1,5 +1,5 @@
 /**
- * Where the platform keeps files (issue 18 point 2): STORAGE_URL unset or `file://` — the local directories under
+ * Where the platform keeps files (decision 040): STORAGE_URL unset or `file://` — the local directories under
  * DATA_DIR (files/storage.ts); `s3://bucket/prefix` — an S3-compatible store (files/s3-storage.ts) reached with
  * S3_ENDPOINT (unset: AWS), S3_REGION (default us-east-1), S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (or `_FILE`;
  * unset: the SDK's default chain), S3_FORCE_PATH_STYLE (1 for MinIO-style endpoints) and S3_SSE (server-side

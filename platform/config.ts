@@ -99,14 +99,14 @@ export interface PlatformConfig {
    */
   documentSigning: { operator: string; pemFile: string | undefined };
   /**
-   * The notary office's signer of notarial certificates (issue 14 point 4): NOTARY_OFFICE (default 合作公证机构), its
+   * The notary office's signer of notarial certificates (decision 034): NOTARY_OFFICE (default 合作公证机构), its
    * name in a generated local certificate (`${dataDir}/keys/notary-signing.pem`); NOTARY_SIGNING_PEM_FILE, the
    * office's own PEM bundle from a real CA that replaces it.
    */
   notarySigning: { operator: string; pemFile: string | undefined };
   /**
    * The ledger's origin (LEDGER_ORIGIN; default `<PUBLIC_URL host>/ledger`): the first line of its C2SP checkpoints
-   * and their key name (issue 17). Keep it stable: verifiers trust the origin with the key.
+   * and their key name (decision 035). Keep it stable: verifiers trust the origin with the key.
    */
   ledgerOrigin: string;
   /**

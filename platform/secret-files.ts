@@ -1,5 +1,5 @@
 /**
- * Secrets readable from files (issue 18 point 6; Docker and Kubernetes secrets, systemd credentials): for each secret
+ * Secrets readable from files (decision 040; Docker and Kubernetes secrets, systemd credentials): for each secret
  * variable `NAME` below, `NAME_FILE` may name a file whose content (one trailing newline removed) becomes `NAME`.
  * Setting both is an error, as is a file that cannot be read; the error names the variable and the path, never the
  * content. Applied once to the environment before any configuration is parsed (server/start.ts, platform/main.ts),

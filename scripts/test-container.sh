@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run test:container (issue 18 point 7, decision 041): the container image, built and run here with podman.
+# npm run test:container (decision 041): the container image, built and run here with podman.
 #  1. A base like the official node:24-bookworm-slim: the local stand-in (../shared/tools/container-base.sh, built when
 #     missing) without its npm_config_nodedir, its NODE_EXTRA_CA_CERTS and its system CA bundle
 #     (tests/container/official-like.Containerfile). The image builds on it reaching only the npm registry and

@@ -1,5 +1,5 @@
 /**
- * Outbound calls through a corporate egress proxy (issue 18 point 6; docs/decisions/043-corporate-gateway.md):
+ * Outbound calls through a corporate egress proxy (docs/decisions/043-corporate-gateway.md):
  * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (or their lower-case spellings, as curl reads them) decide, per target,
  * whether a call to a provider — Alipay (alipay-sdk over urllib/undici), WeChat Pay (wechatpay-axios-plugin over
  * axios and node:http), Tencent Cloud SMS (its SDK over node-fetch), a TSA or a witness (fetch) — goes through the

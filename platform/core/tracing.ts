@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry traces across gateway → platform → database (issue 18 point 5; docs/decisions/044-traces.md).
+ * OpenTelemetry traces across gateway → platform → database (docs/decisions/044-traces.md).
  *
  * Off unless the standard `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set and neither
  * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none` says otherwise; off, nothing is wrapped and the API calls
@@ -13,7 +13,7 @@
  * codes), and no header, body or bound value is recorded.
  *
  * The SDK, its exporter and @fastify/otel are loaded only when traces are on: ~6 MB of heap in each thread that
- * would otherwise carry them (issue 11, docs/decisions/032); the API's no-op calls stay.
+ * would otherwise carry them (docs/decisions/032); the API's no-op calls stay.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type FastifyOtelInstrumentation from '@fastify/otel';

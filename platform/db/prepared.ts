@@ -1,5 +1,5 @@
 /**
- * Queries built and compiled once, run many times with new parameter values (issue 11 point 1, "statements prepared
+ * Queries built and compiled once, run many times with new parameter values (decision 032, "statements prepared
  * once"). Kysely builds a query's operation tree and compiles it to SQL on every call: on the calls every request
  * makes (the token lookup of each signed-in call, the unread count, the certificate's evidence) that was ~40 % of
  * the platform thread's CPU per call, more than SQLite took to run them. A prepared query is built once per database

@@ -1,5 +1,5 @@
 /**
- * Settings of web capture (issue 15 points 1–2), read from the environment once (zod, failing fast like
+ * Settings of web capture (decision 037), read from the environment once (zod, failing fast like
  * server/config.ts). Limits bound what one URL can make the gateway do: time, bytes, pages and jobs at once (the
  * open jobs of one user are bounded by the platform: MAX_OPEN_CAPTURES_PER_USER). CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start
  * (APP_ENV=production) refuses it, as the platform refuses TEST_HOOKS.

@@ -17,7 +17,7 @@ import { readZip, saveBody } from '../../tests/support/zip.ts';
 import { safeEntryName } from './zip.ts';
 
 const MiB = 1024 * 1024;
-/** Size of the large original (PACKAGE_BIG_BYTES=2147483648 runs the 2 GiB case of the issue). */
+/** Size of the large original (PACKAGE_BIG_BYTES=2147483648 runs the 2 GiB case of decision 007). */
 const BIG_BYTES = Number(process.env.PACKAGE_BIG_BYTES ?? 256 * MiB);
 const KEY = randomBytes(32);
 const now = () => Math.floor(Date.now() / 1000);
