@@ -68,7 +68,8 @@ export default defineConfig({
   projects: [
     project('js-on', true, PORT),
     project('js-off', false, PORT + 1),
-    // the walking skeleton under BASE_PATH=/cunzheng/ behind a reverse proxy (decision 047)
+    // the preserve flow (log in, preserve a file, its certificate and PDF) under BASE_PATH=/cunzheng/ behind a
+    // reverse proxy (decision 047)
     basePathProject('base-path-js-off', false),
     basePathProject('base-path-js-on', true),
   ],
@@ -83,7 +84,7 @@ export default defineConfig({
 });
 
 /**
- * A project walking the skeleton (tests/container/walking-skeleton.spec.ts) through the reverse proxy under
+ * A project running the preserve flow (tests/container/preserve-flow.spec.ts) through the reverse proxy under
  * BASE_PATH: its baseURL carries the prefix and the spec's paths are relative to it.
  */
 function basePathProject(name: string, javaScriptEnabled: boolean) {
@@ -91,7 +92,7 @@ function basePathProject(name: string, javaScriptEnabled: boolean) {
     name,
     workers: 1,
     testDir: 'tests/container',
-    testMatch: 'walking-skeleton.spec.ts',
+    testMatch: 'preserve-flow.spec.ts',
     metadata: { dataDir: dataDirFor(BASE_PATH_PORT) },
     use: {
       ...devices['Desktop Chrome'],
