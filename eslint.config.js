@@ -92,6 +92,32 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
   },
   {
+    // Configuration is read once per process, through its schema, and passed down (docs/decisions/050-configuration.md):
+    // only the modules that read the environment may touch process.env. Test harness and benches ask their support
+    // module; tool configs read their own knobs.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: [
+      'platform/config-schema.ts', // processEnvironment(): what server/, platform/ and witness/ config modules read
+      'tests/support/environment.ts',
+      'bench/support/environment.ts',
+      'playwright.config.ts',
+      'tests/container/playwright.config.ts',
+      'vitest.config.ts',
+      'vite.config.ts',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'read configuration once through the process schema (server/config.ts, platform/config.ts, witness/config.ts) and pass it down; tests and benches use their support/environment.ts',
+        },
+      ],
+    },
+  },
+  {
     files: ['app/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [appNotPlatform] }],

@@ -15,6 +15,15 @@ import os from 'node:os';
 import { RUNTIME_FLAGS } from './server/runtime-flags.ts';
 import { e2eWitnessKey } from './tests/support/e2e-witness.ts';
 import { captureSitePort, captureTlsSitePort } from './tests/support/e2e-capture.ts';
+import { cjkFontProblem } from './tests/support/cjk-font.ts';
+
+// No run without a CJK font (decision 049): Chinese laid out as empty boxes hides every layout problem. One line, no
+// stack, before any server starts.
+const noCjkFont = cjkFontProblem();
+if (noCjkFont) {
+  console.error(noCjkFont);
+  process.exit(1);
+}
 
 /** The js-on server listens on E2E_PORT (default 3100), the js-off server on the next port. */
 const PORT = Number(process.env.E2E_PORT ?? 3100);

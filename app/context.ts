@@ -5,6 +5,7 @@
  * the gateway, once inside the bundled server build) and never match; see docs/decisions/003-load-context.md.
  */
 import 'react-router';
+import type { SiteFacts } from '../contract/issuer.ts';
 import type { PlatformCall } from '../contract/platform-call.ts';
 
 /**
@@ -38,6 +39,12 @@ export interface GatewayLoadContext {
    * the text, or null when none is configured.
    */
   announcement: { from: string; until: string; text: string } | null;
+  /**
+   * What the pages print about the site, from the gateway's configuration (server/config-gateway.ts): PUBLIC_URL,
+   * the issuer (PLATFORM_OPERATOR, NOTARY_OFFICE, SUPPORT_CONTACT) and STORAGE_HOST_REWRITE. Pages never read the
+   * environment themselves (docs/decisions/050-configuration.md).
+   */
+  site: SiteFacts;
   /** The browser's address as the gateway sees it (Fastify `request.ip`, honouring TRUST_PROXY); forwarded to the
    * upstream as X-Forwarded-For so per-client limits count browsers, not the gateway. */
   clientIp: string;

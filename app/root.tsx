@@ -62,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       oldIe: isOldIe(request.headers.get('User-Agent')),
       noDetails: lacksDetails(request.headers.get('User-Agent')),
       announcement: announcementActive(context.announcement) ? context.announcement!.text : null,
-      notaryOffice: process.env.NOTARY_OFFICE || '合作公证机构',
+      notaryOffice: context.site.issuer.notaryOffice,
       requestId: context.requestId,
     },
     { headers },

@@ -26,9 +26,10 @@ import { buildNotification } from '../platform/billing/wechatpay/sandbox-notify.
 import type { SandboxOrder } from '../platform/billing/wechatpay/sandbox-store.ts';
 import { loadOrCreateSandboxKeys } from '../platform/kyc/alipay-sandbox-keys.ts';
 import { createTestDatabase, testConfig } from '../tests/support/platform.ts';
+import { benchNumber, benchSetting } from './support/environment.ts';
 
-const N = Number(process.env.BENCH_NOTIFICATIONS ?? 2000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const N = benchNumber('BENCH_NOTIFICATIONS', 2000);
+const CONCURRENCY = benchNumber('BENCH_CONCURRENCY', 16);
 const USERS = 50;
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -229,7 +230,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<boolean> {
 }
 
 print(`bench:billing — ${N} notifications per provider, ${CONCURRENCY} concurrent, Node ${process.version}`);
-const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
+const dialects = (benchSetting('BENCH_DIALECTS') ?? 'sqlite,postgres').split(',').map((d) => d.trim());
 const results: boolean[] = [];
 for (const d of ['sqlite', 'postgres'] as const) if (dialects.includes(d)) results.push(await run(d));
 if (results.includes(false)) {

@@ -18,9 +18,10 @@ import { captureWeb } from '../server/capture/web-capture.ts';
 import { CHROMIUM_ARGS } from '../server/pdf/browser-pool.ts';
 import { rssOf, treePssOf } from './support/process.ts';
 import { percentile } from './support/stats.ts';
+import { benchNumber, chromiumPath } from './support/environment.ts';
 
-const JOBS = Number(process.env.BENCH_CAPTURE_JOBS ?? 16);
-const CONCURRENCY = Number(process.env.BENCH_CAPTURE_CONCURRENCY ?? 4);
+const JOBS = benchNumber('BENCH_CAPTURE_JOBS', 16);
+const CONCURRENCY = benchNumber('BENCH_CAPTURE_CONCURRENCY', 4);
 const MiB = 1024 * 1024;
 
 /** An image of `n` bytes of noise wrapped as a (not decodable, still fetched) PNG response. */
@@ -42,7 +43,7 @@ const port = (site.address() as AddressInfo).port;
 const urls = ['/a', '/b', '/c'].map((p) => `http://127.0.0.1:${port}${p}`);
 
 const browser = await puppeteer.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: chromiumPath(),
   headless: true,
   args: [...CHROMIUM_ARGS],
   pipe: true,

@@ -32,9 +32,10 @@ import {
 } from './support/ledger-compare.ts';
 import { percentile } from './support/stats.ts';
 import { record, unlinkEvidences } from './support/ledger-fill.ts';
+import { benchNumber } from './support/environment.ts';
 
-const N = Number(process.env.BENCH_LEAVES ?? 1_000_000);
-const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
+const N = benchNumber('BENCH_LEAVES', 1_000_000);
+const BATCH = benchNumber('BENCH_BATCH', 1000);
 const SAMPLES = 1000;
 const SINGLE = 2000;
 const WINDOW = 10_000;

@@ -14,6 +14,7 @@ import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import type { ServerBuild } from 'react-router';
 import { login, startWhole, uploadEvidence } from '../tests/support/pdf-whole.ts';
 import { DEMO_MOBILE, DEMO_PASSWORD } from '../tests/support/integration.ts';
+import { chromiumPath } from './support/environment.ts';
 
 /** First-load JavaScript budget per page, bytes on the wire (headers included). */
 export const JS_BUDGET_BYTES = 100 * 1024;
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
       bytes: new TextEncoder().encode('page weight\n'),
     });
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
     });
     // The demo account's session, made through the login form once and reused by every context.

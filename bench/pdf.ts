@@ -10,10 +10,11 @@
 import { loadPdfConfig } from '../server/pdf/config.ts';
 import { login, startWhole, uploadEvidence } from '../tests/support/pdf-whole.ts';
 import { percentile } from './support/stats.ts';
+import { benchNumber, benchSetting } from './support/environment.ts';
 
-const count = Number(process.env.BENCH_PDFS ?? 200);
+const count = benchNumber('BENCH_PDFS', 200);
 if (!Number.isSafeInteger(count) || count <= 0) throw new Error('BENCH_PDFS must be a positive integer');
-const concurrency = loadPdfConfig(process.env).poolSize;
+const concurrency = loadPdfConfig({ PDF_POOL_SIZE: benchSetting('PDF_POOL_SIZE') }).poolSize;
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Runs `fn` over `items` with `limit` in flight; resolves with each item's latency in ms and the wall time. */
@@ -39,7 +40,7 @@ async function timed<T>(
 }
 
 // Renders are what this bench measures: none ahead of the first request (PDF_RENDER_AHEAD=0).
-const whole = await startWhole({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', PDF_RENDER_AHEAD: '0' });
+const whole = await startWhole({ LOG_LEVEL: benchSetting('LOG_LEVEL') ?? 'warn', PDF_RENDER_AHEAD: '0' });
 let failed = false;
 try {
   const token = await login(whole.base);

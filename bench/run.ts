@@ -63,6 +63,7 @@ import { median } from './support/stats.ts';
 import { latencyAtRate, type LatencyFigures } from './support/latency.ts';
 import { createTestDatabase } from '../tests/support/platform.ts';
 import { RUNTIME_FLAGS } from '../server/runtime-flags.ts';
+import { benchSetting } from './support/environment.ts';
 
 const quick = process.argv.includes('--quick');
 /** The parts to run (`--only=`), all by default. */
@@ -87,7 +88,7 @@ const FEW_EVIDENCES = 100;
 const MANY_EVIDENCES = quick ? 10_000 : 100_000;
 /** The databases of the data rows: SQLite always, PostgreSQL unless BENCH_POSTGRES=0 (TEST_PG_URL's server). */
 const DATA_DIALECTS: LedgerDialect[] =
-  process.env.BENCH_POSTGRES === '0' ? ['SQLite'] : ['SQLite', 'PostgreSQL'];
+  benchSetting('BENCH_POSTGRES') === '0' ? ['SQLite'] : ['SQLite', 'PostgreSQL'];
 /** Leaves in the ledger rows' logs before their appends are measured. */
 const LEDGER_LEAVES = quick ? 100_000 : 1_000_000;
 /** A keyword no seeded title or file name contains (3+ characters: the trigram index serves it). */

@@ -39,6 +39,7 @@ import { machineLine } from './support/machine.ts';
 import { memoryTimeline, windowMedians, type WindowMedians } from './support/memory-timeline.ts';
 import { KINDS, RATES, latencyOf, runMix, type UploadFile } from './support/soak-mix.ts';
 import { generateFile, MiB, pageLogin } from './support/upload.ts';
+import { demoPassword } from './support/environment.ts';
 
 const short = process.argv.includes('--short');
 const minutesArg = process.argv.find((a) => a.startsWith('--minutes='));
@@ -81,7 +82,7 @@ try {
   product = await startProduct();
   const { base, pid } = product;
   const token = await login(base);
-  const jar = await pageLogin(base, process.env.DEMO_PASSWORD ?? 'demo1234');
+  const jar = await pageLogin(base, demoPassword());
   const seedBytes = Buffer.from(`soak seed ${Date.now()}`);
   const seed = await uploadEvidence(base, token, {
     title: '浸泡测试证据',

@@ -11,15 +11,17 @@
 import { compareUploads, type UploadSide } from './support/upload-compare.ts';
 import { MiB } from './support/upload.ts';
 import { median } from './support/stats.ts';
+import { benchNumber, benchSetting } from './support/environment.ts';
 
 const GROWTH_LIMIT_MB_PER_GIB = 150;
-const bytes = Number(process.env.BENCH_BYTES ?? 1024 * MiB);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const bytes = benchNumber('BENCH_BYTES', 1024 * MiB);
+const rounds = benchNumber('BENCH_ROUNDS', 1);
 if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new Error('BENCH_BYTES must be a positive integer');
 if (!Number.isSafeInteger(rounds) || rounds <= 0) throw new Error('BENCH_ROUNDS must be a positive integer');
 const print = (line: string) => process.stdout.write(`${line}\n`);
 const env: Record<string, string> = {};
-if (process.env.EMBEDDED_PLATFORM) env.EMBEDDED_PLATFORM = process.env.EMBEDDED_PLATFORM;
+const embedded = benchSetting('EMBEDDED_PLATFORM');
+if (embedded) env.EMBEDDED_PLATFORM = embedded;
 const result = await compareUploads({ bytes, rounds, env, log: print });
 // A streamed upload's memory does not grow with its size: files up to 1 GiB get the same ceiling.
 const limit = (GROWTH_LIMIT_MB_PER_GIB * Math.max(bytes, 1024 * MiB)) / (1024 * MiB);

@@ -1,8 +1,10 @@
 /**
- * Who issues the platform's documents, from configuration (no I/O: the caller passes its environment):
- * PLATFORM_OPERATOR (default 存证云) runs the platform and signs certificate PDFs (decision 029); NOTARY_OFFICE
- * (default 合作公证机构) is the cooperating notary office the legal texts and certificates name; SUPPORT_CONTACT (a
- * hotline and an e-mail address) is shown when set.
+ * Who issues the platform's documents, and what else the pages print about the site (no I/O: the gateway's and the
+ * platform's configuration derive these from PLATFORM_OPERATOR, NOTARY_OFFICE, SUPPORT_CONTACT, PUBLIC_URL and
+ * STORAGE_HOST_REWRITE, with their defaults, in platform/config-shared.ts and server/config-gateway.ts; pages get
+ * them from the load context, app/context.ts). PLATFORM_OPERATOR (default 存证云) runs the platform and signs
+ * certificate PDFs (decision 029); NOTARY_OFFICE (default 合作公证机构) is the cooperating notary office the legal
+ * texts and certificates name; SUPPORT_CONTACT (a hotline and an e-mail address) is shown when set.
  */
 
 /** The issuer facts every certificate, legal page and help page prints. */
@@ -13,11 +15,12 @@ export interface Issuer {
   contact: string | null;
 }
 
-/** Reads the issuer from `env` (blank values count as unset). */
-export function certificateIssuer(env: Record<string, string | undefined>): Issuer {
-  return {
-    operator: env.PLATFORM_OPERATOR?.trim() || '存证云',
-    notaryOffice: env.NOTARY_OFFICE?.trim() || '合作公证机构',
-    contact: env.SUPPORT_CONTACT?.trim() || null,
-  };
+/** What the pages print about the site: the load context's `site` (app/context.ts). */
+export interface SiteFacts {
+  /** PUBLIC_URL without a trailing slash, or null when unset (then the request's origin). */
+  publicUrl: string | null;
+  /** PLATFORM_OPERATOR, NOTARY_OFFICE, SUPPORT_CONTACT. */
+  issuer: Issuer;
+  /** STORAGE_HOST_REWRITE as given ('' when unset): `from=to,…` (spec 01 §9). */
+  storageHostRewrite: string;
 }

@@ -1,5 +1,5 @@
 /**
- * An envelope call to the embedded platform without an HTTP hop (docs/decisions/032, "Page calls without the
+ * An envelope call to the embedded platform without an HTTP hop (docs/decisions/052, "Page calls without the
  * loopback hop"). It carries what the same call over HTTP would: the method, the path with its query, the request
  * headers (names in any case, each one value) and a body text or none; it is answered with the status, the
  * Content-Type and the body text the platform would have sent. Only small envelope calls go this way (the pages'

@@ -1,30 +1,65 @@
 /**
  * The SMS part of the platform configuration (SMS_PROVIDER, SMS_MAX_*, TENCENT_SMS_*;
- * docs/decisions/025-secrets-sms.md), parsed by platform/config.ts, which re-exports these types.
+ * docs/decisions/025-secrets-sms.md): its variables, composed into platform/config.ts, which re-exports these types.
  */
+import { envGroup, envVar, type EnvValues } from './config-schema.ts';
+import { integer, oneOf, text, url } from './config-types.ts';
 import type { ProxyEnv } from './core/outbound-proxy.ts';
-import { ConfigError } from './config-error.ts';
 
 /** Tencent Cloud SMS's public endpoint (the SDK's default host). */
 export const TENCENT_SMS_ENDPOINT = 'https://sms.tencentcloudapi.com';
 
-/** The SMS variables as platform/config.ts's schema parsed them. */
-export interface SmsEnv {
-  APP_ENV: string;
-  SMS_PROVIDER: 'sandbox' | 'tencent';
-  SMS_MAX_PER_MOBILE_HOUR: number;
-  SMS_MAX_PER_MOBILE_DAY: number;
-  SMS_MAX_PER_IP_HOUR: number;
-  TENCENT_SMS_SECRET_ID?: string | undefined;
-  TENCENT_SMS_SECRET_KEY?: string | undefined;
-  TENCENT_SMS_SDK_APP_ID?: string | undefined;
-  TENCENT_SMS_SIGN_NAME?: string | undefined;
-  TENCENT_SMS_REGION: string;
-  TENCENT_SMS_TEMPLATE_CODE?: string | undefined;
-  TENCENT_SMS_TEMPLATE_KYC_APPROVED?: string | undefined;
-  TENCENT_SMS_TEMPLATE_KYC_REJECTED?: string | undefined;
-  TENCENT_SMS_ENDPOINT: string;
-}
+/** The TENCENT_SMS_* settings SMS_PROVIDER=tencent cannot do without. */
+const TENCENT_REQUIRED = [
+  'TENCENT_SMS_SECRET_ID',
+  'TENCENT_SMS_SECRET_KEY',
+  'TENCENT_SMS_SDK_APP_ID',
+  'TENCENT_SMS_SIGN_NAME',
+  'TENCENT_SMS_TEMPLATE_CODE',
+  'TENCENT_SMS_TEMPLATE_KYC_APPROVED',
+  'TENCENT_SMS_TEMPLATE_KYC_REJECTED',
+] as const;
+
+const quota = (dflt: number, description: string) =>
+  envVar(integer({ min: 1, max: 1_000_000, default: dflt }), { description });
+const tencent = (description: string, secret = false) =>
+  envVar(text(), { description: `${description} (SMS_PROVIDER=tencent)`, ...(secret ? { secret } : {}) });
+
+/** SMS_PROVIDER, the quotas and Tencent Cloud SMS. */
+export const SmsVars = envGroup({
+  id: 'sms',
+  title: 'SMS',
+  summary:
+    'Verification codes and review results by SMS: the sandbox writes DATA_DIR/outbox/sms.log; tencent sends with Tencent Cloud SMS (every TENCENT_SMS_* below but the region and endpoint is then required).',
+  vars: {
+    SMS_PROVIDER: envVar(oneOf(['sandbox', 'tencent'], { default: 'sandbox' }), {
+      description: 'sandbox (an outbox file) or tencent (real SMS)',
+    }),
+    SMS_MAX_PER_MOBILE_HOUR: quota(5, 'codes one mobile receives in an hour'),
+    SMS_MAX_PER_MOBILE_DAY: quota(10, 'codes one mobile receives in 24 hours'),
+    SMS_MAX_PER_IP_HOUR: quota(20, 'codes requested from one client IP in an hour'),
+    TENCENT_SMS_SECRET_ID: tencent('the CAM API key id', true),
+    TENCENT_SMS_SECRET_KEY: tencent('the CAM API key secret', true),
+    TENCENT_SMS_SDK_APP_ID: tencent("the SMS application's SdkAppId (digits)"),
+    TENCENT_SMS_SIGN_NAME: tencent("the approved signature's text, e.g. 存证云"),
+    TENCENT_SMS_REGION: envVar(text({ default: 'ap-guangzhou' }), { description: 'the API region' }),
+    TENCENT_SMS_TEMPLATE_CODE: tencent('approved template of register/reset codes, one variable {1}'),
+    TENCENT_SMS_TEMPLATE_KYC_APPROVED: tencent('approved template of the real-name approval SMS'),
+    TENCENT_SMS_TEMPLATE_KYC_REJECTED: tencent('approved template of the real-name rejection SMS'),
+    TENCENT_SMS_ENDPOINT: envVar(url({ default: TENCENT_SMS_ENDPOINT }), {
+      description: 'the API origin (tests: http://sms.localhost:<port>, a loopback sandbox)',
+    }),
+  },
+  checks: [
+    {
+      vars: ['SMS_PROVIDER', ...TENCENT_REQUIRED],
+      problems: (v) =>
+        v.SMS_PROVIDER === 'tencent'
+          ? TENCENT_REQUIRED.filter((k) => !v[k]).map((k) => `${k}: required when SMS_PROVIDER=tencent`)
+          : [],
+    },
+  ],
+});
 
 /** Tencent Cloud SMS (SendSms, API 2021-01-11) settings, all from TENCENT_SMS_*. */
 export interface TencentSmsConfig {
@@ -47,7 +82,7 @@ export interface TencentSmsConfig {
    * URL points it at a loopback sandbox (tests).
    */
   endpoint: string;
-  /** Outbound proxy (core/outbound-proxy.ts); default: HTTPS_PROXY/NO_PROXY of the environment; null: none. */
+  /** Outbound proxy (core/outbound-proxy.ts): the process's, set by platform/config.ts; absent or null: none. */
   proxy?: ProxyEnv | null;
 }
 
@@ -67,45 +102,37 @@ export interface SmsConfig {
   logCodes: boolean;
 }
 
-/** SMS_PROVIDER and TENCENT_SMS_* → the SMS config. @throws ConfigError when `tencent` lacks a setting */
-export function smsConfig(e: SmsEnv): SmsConfig {
-  let tencent: TencentSmsConfig | null = null;
-  if (e.SMS_PROVIDER === 'tencent') {
-    const need = {
-      TENCENT_SMS_SECRET_ID: e.TENCENT_SMS_SECRET_ID,
-      TENCENT_SMS_SECRET_KEY: e.TENCENT_SMS_SECRET_KEY,
-      TENCENT_SMS_SDK_APP_ID: e.TENCENT_SMS_SDK_APP_ID,
-      TENCENT_SMS_SIGN_NAME: e.TENCENT_SMS_SIGN_NAME,
-      TENCENT_SMS_TEMPLATE_CODE: e.TENCENT_SMS_TEMPLATE_CODE,
-      TENCENT_SMS_TEMPLATE_KYC_APPROVED: e.TENCENT_SMS_TEMPLATE_KYC_APPROVED,
-      TENCENT_SMS_TEMPLATE_KYC_REJECTED: e.TENCENT_SMS_TEMPLATE_KYC_REJECTED,
-    };
-    const missing = Object.entries(need).filter(([, v]) => !v);
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `Invalid platform configuration: SMS_PROVIDER=tencent needs ${missing.map(([k]) => k).join(', ')}`,
-      );
-    }
-    tencent = {
-      secretId: need.TENCENT_SMS_SECRET_ID!,
-      secretKey: need.TENCENT_SMS_SECRET_KEY!,
-      sdkAppId: need.TENCENT_SMS_SDK_APP_ID!,
-      signName: need.TENCENT_SMS_SIGN_NAME!,
-      region: e.TENCENT_SMS_REGION,
-      templates: {
-        code: need.TENCENT_SMS_TEMPLATE_CODE!,
-        kycApproved: need.TENCENT_SMS_TEMPLATE_KYC_APPROVED!,
-        kycRejected: need.TENCENT_SMS_TEMPLATE_KYC_REJECTED!,
-      },
-      endpoint: e.TENCENT_SMS_ENDPOINT,
-    };
-  }
+/**
+ * The SMS config of the parsed SMS variables. `logCodes` when APP_ENV is not production; `proxy`: the process's
+ * outbound proxy for the Tencent SDK.
+ */
+export function smsConfig(
+  e: EnvValues<typeof SmsVars.vars>,
+  opts: { appEnv: string; proxy: ProxyEnv | null },
+): SmsConfig {
+  const tencent: TencentSmsConfig | null =
+    e.SMS_PROVIDER === 'tencent'
+      ? {
+          secretId: e.TENCENT_SMS_SECRET_ID!,
+          secretKey: e.TENCENT_SMS_SECRET_KEY!,
+          sdkAppId: e.TENCENT_SMS_SDK_APP_ID!,
+          signName: e.TENCENT_SMS_SIGN_NAME!,
+          region: e.TENCENT_SMS_REGION,
+          templates: {
+            code: e.TENCENT_SMS_TEMPLATE_CODE!,
+            kycApproved: e.TENCENT_SMS_TEMPLATE_KYC_APPROVED!,
+            kycRejected: e.TENCENT_SMS_TEMPLATE_KYC_REJECTED!,
+          },
+          endpoint: e.TENCENT_SMS_ENDPOINT,
+          proxy: opts.proxy,
+        }
+      : null;
   return {
     provider: e.SMS_PROVIDER,
     tencent,
     maxPerMobileHour: e.SMS_MAX_PER_MOBILE_HOUR,
     maxPerMobileDay: e.SMS_MAX_PER_MOBILE_DAY,
     maxPerIpHour: e.SMS_MAX_PER_IP_HOUR,
-    logCodes: e.APP_ENV !== 'production',
+    logCodes: opts.appEnv !== 'production',
   };
 }

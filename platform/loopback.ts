@@ -1,12 +1,12 @@
 /**
  * The embedded platform's start (server/embedded-platform.ts, both shapes: platform/worker.ts in a worker thread,
- * or inline in the gateway's thread): the configuration read from `env`, the app built, listening on 127.0.0.1 at a
- * free port. The standalone entry (platform/main.ts) listens where PLATFORM_HOST/PLATFORM_PORT say instead.
+ * or inline in the gateway's thread): the app built for the configuration the gateway parsed (server/config.ts),
+ * listening on 127.0.0.1 at a free port. The standalone entry (platform/main.ts) listens where PLATFORM_HOST/PLATFORM_PORT say instead.
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildPlatform, type BuildPlatformOptions } from './app.ts';
-import { loadPlatformConfig } from './config.ts';
+import type { PlatformConfig } from './config.ts';
 
 /** A platform listening on loopback. */
 export interface LoopbackPlatform {
@@ -16,15 +16,15 @@ export interface LoopbackPlatform {
 }
 
 /**
- * Builds the platform for `env` (embedded: its peer, the gateway, is trusted; platform/core/trust-proxy.ts) and
+ * Builds the platform for `config` (embedded: its peer, the gateway, is trusted; platform/core/trust-proxy.ts) and
  * listens on 127.0.0.1 port 0; an app that cannot listen is closed again.
- * @throws ConfigError (platform/config.ts) on a refused configuration; whatever building or listening throws
+ * @throws whatever building or listening throws
  */
 export async function startLoopbackPlatform(
-  env: Record<string, string | undefined>,
+  config: PlatformConfig,
   opts: BuildPlatformOptions,
 ): Promise<LoopbackPlatform> {
-  const app = await buildPlatform(loadPlatformConfig(env), { ...opts, embedded: true });
+  const app = await buildPlatform(config, { ...opts, embedded: true });
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (err) {

@@ -1,32 +1,36 @@
 /**
- * Standalone platform entry: `node --import tsx platform/main.ts`. Listens on PLATFORM_HOST (default 127.0.0.1) :
+ * Standalone platform entry: `npm run start:platform` (`node platform/main.ts`). Reads the environment once
+ * (platform/config.ts; docs/decisions/050-configuration.md) — a bad or missing value ends the start with one message
+ * on standard error listing every problem, and exit code 1 — then listens on PLATFORM_HOST (default 127.0.0.1) :
  * PLATFORM_PORT (default 3001); SIGTERM/SIGINT close it gracefully (in-flight requests finish, the DB closes).
  * The gateway's `npm start` embeds the platform through buildPlatform instead.
  */
-import pino from 'pino';
-import { buildPlatform } from './app.ts';
-import { loadPlatformConfig } from './config.ts';
-import { logDestination } from './core/log-destination.ts';
-import { installOutboundProxy } from './core/outbound-proxy.ts';
-import { startTracing } from './core/tracing.ts';
-import { withSecretFiles } from './secret-files.ts';
+import { ConfigError } from './config-error.ts';
+import { readPlatformProcessConfig, type PlatformProcessConfig } from './config.ts';
 
-// one synchronous stream on standard output for the start-up log and the platform's own
-const logStream = logDestination();
-const bootLog = pino({ name: 'platform' }, logStream);
-let config;
+let config: PlatformProcessConfig;
 try {
-  config = loadPlatformConfig(withSecretFiles(process.env));
-  installOutboundProxy(process.env);
+  config = readPlatformProcessConfig();
 } catch (err) {
-  bootLog.fatal((err as Error).message);
+  // A readable list for the operator, not a log line with a stack.
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
-const port = Number(process.env.PLATFORM_PORT ?? 3001);
-const host = process.env.PLATFORM_HOST ?? '127.0.0.1';
-const stopTracing = await startTracing(process.env, 'cunzheng-platform'); // when OTEL_* asks (core/tracing.ts)
-const app = await buildPlatform(config, { logger: { level: config.logLevel, stream: logStream } });
-await app.listen({ port, host });
+
+const { platform, listen } = config;
+const [{ buildPlatform }, { createLogger }, { installProxy }, { startTracing }] = await Promise.all([
+  import('./app.ts'),
+  import('./core/logger.ts'),
+  import('./core/outbound-proxy.ts'),
+  import('./core/tracing.ts'),
+]);
+installProxy(platform.outboundProxy);
+const stopTracing = await startTracing(platform.tracing, 'cunzheng-platform');
+const app = await buildPlatform(platform, {
+  loggerInstance: createLogger({ level: platform.logLevel, format: platform.logFormat }),
+});
+await app.listen({ port: listen.port, host: listen.host });
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

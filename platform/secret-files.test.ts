@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withSecretFiles } from './secret-files.ts';
 import { DEMO_MOBILE, startWhole, type Whole } from '../tests/support/integration.ts';
+import { childEnvironment } from '../tests/support/environment.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cz-secrets-'));
@@ -57,7 +58,12 @@ describe('npm start with a secret file it cannot read', () => {
     const missing = path.join(os.tmpdir(), 'cz-no-such-secret');
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cz-secrets-main-'));
     const err = await run(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', SESSION_SECRET: '', SESSION_SECRET_FILE: missing },
+      env: childEnvironment({
+        DATA_DIR: dataDir,
+        PORT: '0',
+        SESSION_SECRET: '',
+        SESSION_SECRET_FILE: missing,
+      }),
     }).then(
       () => null,
       (e: { code: number; stderr: string }) => e,

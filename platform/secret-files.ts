@@ -1,9 +1,10 @@
 /**
- * Secrets readable from files (decision 040; Docker and Kubernetes secrets, systemd credentials): for each secret
- * variable `NAME` below, `NAME_FILE` may name a file whose content (one trailing newline removed) becomes `NAME`.
+ * Secrets readable from files (Docker and Kubernetes secrets, systemd credentials; docs/decisions/050-configuration.md
+ * "Secrets and `NAME_FILE`"): for each secret variable `NAME`, `NAME_FILE` may name a file whose content (one
+ * trailing newline removed) becomes `NAME`.
  * Setting both is an error, as is a file that cannot be read; the error names the variable and the path, never the
- * content. Applied once to the environment before any configuration is parsed (server/start.ts, platform/main.ts),
- * so every reader of the variable — gateway, embedded platform, jobs — sees the same value.
+ * content. Applied once, by each process's parse of its environment (platform/config-schema.ts), to every variable
+ * its schema declares secret, so every reader of the value — gateway, embedded platform, jobs — sees the same one.
  *
  * Variables whose own `_FILE` already means "a path the platform reads itself" (DOCUMENT_SIGNING_PEM_FILE,
  * TSA_CERT_FILE, API_KEYS_KEY_FILE, LEDGER_WITNESSES_FILE, APP_VERSIONS_FILE, ACTIVITIES_FILE) are not touched.
@@ -11,7 +12,10 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './config-error.ts';
 
-/** The variables that hold secrets (keys, passwords, connection strings with credentials). */
+/**
+ * The variables that hold secrets (keys, passwords, connection strings with credentials): the default of
+ * {@link withSecretFiles}. The schemas mark the same ones `secret` (server/config-docs.test.ts compares).
+ */
 export const SECRET_VARIABLES = [
   'SESSION_SECRET',
   'INTERNAL_API_KEY',
@@ -30,27 +34,52 @@ export const SECRET_VARIABLES = [
   'S3_SECRET_ACCESS_KEY',
 ] as const;
 
+/** A secret file that could not be used: the variable (`NAME`) and the problem line (names the path, never content). */
+export interface SecretFileProblem {
+  name: string;
+  text: string;
+}
+
 /**
- * `env` with every `NAME_FILE` of {@link SECRET_VARIABLES} read into `NAME` (and `NAME_FILE` removed); `env` itself
- * is not changed.
- * @throws ConfigError when both `NAME` and `NAME_FILE` are set, or the file cannot be read
+ * `env` with every `NAME_FILE` of `names` read into `NAME` (and `NAME_FILE` removed), and the problems: `NAME` and
+ * `NAME_FILE` both set, or a file that cannot be read. `env` itself is not changed.
  */
-export function withSecretFiles(env: Record<string, string | undefined>): Record<string, string | undefined> {
+export function readSecretFiles(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+): { env: Record<string, string | undefined>; problems: SecretFileProblem[] } {
   const out = { ...env };
-  for (const name of SECRET_VARIABLES) {
+  const problems: SecretFileProblem[] = [];
+  for (const name of names) {
     const file = env[`${name}_FILE`]?.trim();
     if (!file) continue;
-    if (env[name]?.trim())
-      throw new ConfigError(`Invalid configuration: set ${name} or ${name}_FILE, not both`);
-    let content: string;
+    if (env[name]?.trim()) {
+      problems.push({ name, text: `set ${name} or ${name}_FILE, not both` });
+      continue;
+    }
     try {
-      content = readFileSync(file, 'utf8');
+      out[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+      delete out[`${name}_FILE`];
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-      throw new ConfigError(`Invalid configuration: ${name}_FILE (${file}) cannot be read (${code})`);
+      problems.push({ name, text: `${name}_FILE (${file}) cannot be read (${code})` });
     }
-    out[name] = content.replace(/\r?\n$/, '');
-    delete out[`${name}_FILE`];
   }
-  return out;
+  return { env: out, problems };
+}
+
+/**
+ * `env` with every `NAME_FILE` of `names` (default {@link SECRET_VARIABLES}) read into `NAME` (and `NAME_FILE`
+ * removed); `env` itself is not changed. The process loaders use {@link readSecretFiles} with the variables their
+ * schemas declare secret (platform/config-schema.ts).
+ * @throws ConfigError on the first problem: both `NAME` and `NAME_FILE` set, or a file that cannot be read
+ */
+export function withSecretFiles(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[] = SECRET_VARIABLES,
+): Record<string, string | undefined> {
+  const read = readSecretFiles(env, names);
+  const first = read.problems[0];
+  if (first) throw new ConfigError(`Invalid configuration: ${first.text}`);
+  return read.env;
 }

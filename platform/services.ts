@@ -93,7 +93,7 @@ export const servicesPlugin = fp(
     app.decorate('pdb', pdb);
     app.decorate('tmpDir', tmpDir);
     startSha256Thread(); // uploads hash on it (files/sha256-thread.ts)
-    // The AWS SDK and Tencent Cloud's SMS SDK are loaded only when configured (~9 MB of heap; decision 032).
+    // The AWS SDK and Tencent Cloud's SMS SDK are loaded only when configured (~9 MB of heap; decision 056).
     const s3 =
       !opts.storage && config.storage
         ? new (await import('./files/s3-storage.ts')).S3FileStorage(config.storage)

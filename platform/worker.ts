@@ -5,7 +5,7 @@
  * and database work run beside the gateway's rendering and proxying instead of taking turns with it.
  *
  * Protocol with `server/embedded-platform.ts` over the worker's message port:
- * - workerData: {@link PlatformWorkerData} (the environment to read the configuration from, the access-log mode);
+ * - workerData: {@link PlatformWorkerData} (the configuration the gateway parsed, the access-log mode and log format);
  * - the worker posts `{type: 'ready', url, internalKey}` once listening on 127.0.0.1 (a free port), or
  *   `{type: 'failed', name, message}` when the configuration is refused or the platform cannot start (then it ends);
  * - the gateway posts `{type: 'call', id, request}` for a page's envelope call without HTTP
@@ -15,23 +15,30 @@
  *   database closes) and its event loop ends (the gateway waits for the worker's exit).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { pino } from 'pino';
-import { logDestination } from './core/log-destination.ts';
 import type { AccessLogMode } from './core/access-log.ts';
 import type { PlatformCallAnswer, PlatformCallRequest } from '../contract/platform-call.ts';
-import { installOutboundProxy } from './core/outbound-proxy.ts';
+import { deepFreeze } from './config-schema.ts';
+import type { LogFormat } from './config-shared.ts';
+import type { PlatformConfig } from './config.ts';
+import { createLogger } from './core/logger.ts';
+import { installProxy } from './core/outbound-proxy.ts';
 import { startTracing } from './core/tracing.ts';
 import { answerInProcess } from './in-process-call.ts';
 import { startLoopbackPlatform } from './loopback.ts';
 
 /** What the gateway hands the worker at start. */
 export interface PlatformWorkerData {
-  /** The environment the platform configuration is read from (the gateway's, with PUBLIC_URL filled in). */
-  env: Record<string, string | undefined>;
+  /**
+   * The platform's configuration as the gateway parsed it (server/config.ts, PUBLIC_URL's default filled in): a
+   * structured clone, frozen again here.
+   */
+  config: PlatformConfig;
   /** Which answers get an access line (the embedded platform: failures only; the gateway logs every request). */
   accessLog: AccessLogMode;
   /** The pino level of the platform's lines. */
   logLevel: string;
+  /** Their format, resolved by the gateway (a worker's standard output is no terminal). */
+  logFormat: LogFormat;
 }
 
 /** Messages from the worker to the gateway. */
@@ -52,10 +59,13 @@ const data = workerData as PlatformWorkerData;
 const post = (message: PlatformWorkerMessage) => port.postMessage(message);
 
 try {
-  installOutboundProxy(data.env);
-  const stopTracing = await startTracing(data.env, 'cunzheng-platform');
-  const { app, url } = await startLoopbackPlatform(data.env, {
-    loggerInstance: pino({ level: data.logLevel }, logDestination()).child({ part: 'platform' }),
+  const config = deepFreeze(data.config);
+  installProxy(config.outboundProxy);
+  const stopTracing = await startTracing(config.tracing, 'cunzheng-platform');
+  const { app, url } = await startLoopbackPlatform(config, {
+    loggerInstance: createLogger({ level: data.logLevel, format: data.logFormat }).child({
+      part: 'platform',
+    }),
     accessLog: data.accessLog,
   });
   const host = new URL(url).host;

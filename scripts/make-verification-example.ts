@@ -28,6 +28,7 @@ import { LedgerWitnessing, parseWitnesses } from '../platform/ledger/witnessing.
 import { startLocalTsa } from '../tests/support/local-tsa.ts';
 import { get, login, testConfig, upload } from '../tests/support/platform.ts';
 import { startWitness } from '../witness/main.ts';
+import { loadWitnessConfig } from '../witness/config.ts';
 
 const OUT = path.resolve('tests/fixtures/verification-example');
 const FILE_NAME = 'example-contract.txt';
@@ -37,13 +38,15 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cz-example-'));
 const app = await buildPlatform(testConfig(path.join(tmp, 'data'), undefined), { logger: false });
 const tsa = await startLocalTsa();
 const log = (await get<LedgerPublicKey>(app, LedgerPaths.publicKey)).data;
-const { app: witnessApp } = await startWitness({
-  WITNESS_LOGS: log.noteKey!,
-  WITNESS_NAME: 'witness.example/w1',
-  WITNESS_DIR: path.join(tmp, 'witness'),
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-});
+const { app: witnessApp } = await startWitness(
+  loadWitnessConfig({
+    WITNESS_LOGS: log.noteKey!,
+    WITNESS_NAME: 'witness.example/w1',
+    WITNESS_DIR: path.join(tmp, 'witness'),
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+  }),
+);
 try {
   const token = await login(app, DEMO_MOBILE, 'demo1234');
   for (let i = 0; i < 3; i++) await upload(app, token, Buffer.from(`padding ${i}\n`), `pad${i}.txt`);

@@ -13,15 +13,22 @@ echo "== Node.js $(node -p 'process.version + " (" + process.execPath + ")"')"
 results="$(mktemp -d)"
 trap 'rm -rf "$results"' EXIT
 
-# Playwright drives Debian's Chromium and never downloads a browser; install it when missing and we may.
-if [[ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]]; then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    echo "== apt-get install chromium"
-    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium) </dev/null ||
-      { echo "0 passed, 1 failed"; exit 1; }
-  else
-    echo "Chromium is missing at ${CHROMIUM_PATH:-/usr/bin/chromium}: install Debian's chromium package." >&2
-  fi
+# What the tests need from the system (Chromium and its headless shell, a CJK font, poppler, ffmpeg, …), installed
+# when missing and we may, or named with the command that installs them (scripts/test-setup.sh); then PostgreSQL and
+# Redis, used where they answer and started where they do not (scripts/test-services.ts), until the tests end.
+bash scripts/test-setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+node scripts/test-services.ts >"$results/services.log" 2>&1 &
+services_pid=$!
+trap 'kill "$services_pid" 2>/dev/null; wait "$services_pid" 2>/dev/null; rm -rf "$results"' EXIT
+for _ in $(seq 1 600); do
+  grep -qx ready "$results/services.log" 2>/dev/null && break
+  kill -0 "$services_pid" 2>/dev/null || break
+  sleep 0.2
+done
+cat "$results/services.log"
+if ! grep -qx ready "$results/services.log"; then
+  echo "0 passed, 1 failed"
+  exit 1
 fi
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then

@@ -16,6 +16,7 @@ import { Msg } from '../contract/messages.ts';
 import { buildServer, cspDirectives } from './app.ts';
 import { DOCUMENT_ONLY_HEADERS, VALIDATOR_HEADERS } from './asset-headers.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
+import { TEST_SITE } from '../tests/support/site.ts';
 
 /** Streams `total` bytes of a repeating pattern without holding them. */
 function patternStream(total: number, chunkSize = 64 * 1024): { stream: Readable; sha256: () => string } {
@@ -229,6 +230,7 @@ describe('gateway', () => {
       formBodyLimitBytes: 64 * 1024,
       upstreamTimeoutMs: 30_000,
       announcement: null,
+      site: TEST_SITE,
       // inject() comes from 127.0.0.1; with TRUST_PROXY off a client's own X-Forwarded-For is not believed.
       clientIp: '127.0.0.1',
     });

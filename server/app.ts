@@ -70,12 +70,12 @@ export interface BuildServerOptions {
   platformCall?: PlatformCall;
   /** Timeout of the upstream probe of `/readyz`, in milliseconds (default 2000). */
   readyTimeoutMs?: number;
-  /** The PDF renderer's settings (server/pdf/config.ts); default: parsed from `process.env`. */
+  /** The PDF renderer's settings (server/pdf/config.ts); default: the schema's defaults. */
   pdf?: PdfConfig;
   /** Prometheus metrics to count every answer into (server/metrics.ts); none when absent. */
   metrics?: GatewayMetrics;
-  /** The environment (secret files read) settings not in GatewayConfig come from (the rate limit); default `process.env`. */
-  env?: Record<string, string | undefined>;
+  /** The per-IP rate limit (RateLimitSettings, server/config-rate-limit.ts); default: the schema's (60 a minute). */
+  rateLimit?: Parameters<typeof registerRateLimits>[1];
 }
 
 /**
@@ -108,6 +108,7 @@ export function createLoadContext(
     formBodyLimitBytes: config.formBodyLimitBytes,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
+    site: config.site,
     ...(evidenceSaved ? { evidenceSaved } : {}),
     ...documents,
   };
@@ -176,7 +177,7 @@ export function privateCacheControl(
  */
 export async function buildServer(config: GatewayConfig, opts: BuildServerOptions): Promise<FastifyInstance> {
   const upstreamUrl = opts.upstreamUrl.replace(/\/+$/, '');
-  const mode = opts.mode ?? (opts.build ? 'production' : (process.env.NODE_ENV ?? 'development'));
+  const mode = opts.mode ?? (opts.build ? 'production' : config.nodeEnv);
   const development = mode !== 'production';
   const buildDirectory = path.resolve(opts.buildDirectory ?? 'build');
 
@@ -229,7 +230,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
     return payload;
   });
   // Per-IP limit of logins, captcha/SMS and public lookups, shared through Redis (server/rate-limit.ts).
-  await registerRateLimits(app, opts.env);
+  await registerRateLimits(app, opts.rateLimit);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
   // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (decision 039).
@@ -305,7 +306,8 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       development,
       internalKey: opts.internalKey,
       platformCall: opts.platformCall,
-      ...(opts.pdf ? { pdf: opts.pdf } : {}),
+      pdf: opts.pdf,
+      site: config.site,
     });
     await app.register(packagePlugin, { upstreamUrl });
   }
@@ -334,8 +336,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       const evidenceSaved = web.hasDecorator('certificatePdf')
         ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
         : undefined;
-      // Private pages printed to signed PDFs (the notarisation documents) and the key their upload needs; the embedded
-      // platform's call without HTTP.
+      // Private pages printed to signed PDFs (notarisation documents), their upload's key, the platform's own call.
       const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'> = {
         ...(web.hasDecorator('pagePrinter')
           ? {

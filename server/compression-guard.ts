@@ -1,5 +1,5 @@
 /**
- * Answers @fastify/compress would mislabel (decision 032, "Answers that look compressed").
+ * Answers @fastify/compress would mislabel (decision 052, "Answers that look compressed").
  *
  * @fastify/compress 9 takes an answer whose first bytes look like a gzip or zlib (deflate) header for one that is
  * already compressed and sends it as it is — after it has set `Content-Encoding` to the encoding it negotiated

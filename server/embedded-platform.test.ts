@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { AccountPaths } from '../contract/account.ts';
 import type { PlatformCallAnswer, PlatformCallRequest } from '../contract/platform-call.ts';
+import { loadPlatformConfig } from '../platform/config.ts';
 import { TestHookPaths } from '../platform/test-hooks.ts';
 import {
   startEmbeddedPlatform,
@@ -37,15 +38,15 @@ async function withPlatform(
 ): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `cz-call-${mode}-`));
   const platform = await startEmbeddedPlatform(
-    {
+    loadPlatformConfig({
       DATA_DIR: dataDir,
       APP_ENV: 'test',
       SEED_DEMO: '1',
       TEST_HOOKS: '1',
       SCRYPT_N: '1024',
       LOG_LEVEL: 'silent',
-    },
-    { mode, accessLog: 'off', logLevel: 'silent', logger: pino({ level: 'silent' }) },
+    }),
+    { mode, accessLog: 'off', logLevel: 'silent', logFormat: 'json', logger: pino({ level: 'silent' }) },
   );
   try {
     await body(platform);

@@ -5,15 +5,18 @@
  *   writes) and platform queries run beside page rendering;
  * - `inline`: buildPlatform in the gateway's own thread (what tests use when they reach into the platform's
  *   database or services, and a choice for single-core hosts).
- * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config.ts).
+ * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config.ts); both run the configuration the gateway
+ * parsed at its start (the worker gets a structured clone).
  */
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessLogMode } from '../platform/core/access-log.ts';
+import type { LogFormat } from '../platform/config-shared.ts';
+import type { PlatformConfig } from '../platform/config.ts';
 import { untilAborted, type PlatformCall, type PlatformCallAnswer } from '../contract/platform-call.ts';
 import type { PlatformWorkerData, PlatformWorkerMessage, PlatformWorkerRequest } from '../platform/worker.ts';
-import { ConfigError } from './config.ts';
+import { ConfigError } from '../platform/config-error.ts';
 
 /** How the embedded platform runs: in a worker thread or in the gateway's thread. */
 export type EmbeddedPlatformMode = 'worker' | 'inline';
@@ -42,6 +45,8 @@ export interface EmbeddedPlatformOptions {
   accessLog: AccessLogMode;
   /** The pino level of the platform's lines (worker mode; inline mode uses `logger`). */
   logLevel: string;
+  /** Their format, resolved (worker mode; platform/core/logger.ts). */
+  logFormat: LogFormat;
   /** The platform's logger in inline mode (a child of the gateway's root logger). */
   logger: Logger;
   /**
@@ -87,19 +92,19 @@ function workerError(name: string, message: string): Error {
 }
 
 /**
- * Starts the embedded platform for `env` and waits until it listens.
- * @throws ConfigError when the platform refuses its configuration; whatever else stops it from starting (the
- *   worker has ended by then)
+ * Starts the embedded platform for `config` (parsed by the gateway, server/config.ts) and waits until it listens.
+ * @throws whatever stops it from starting (the worker has ended by then)
  */
 export async function startEmbeddedPlatform(
-  env: Record<string, string | undefined>,
+  config: PlatformConfig,
   opts: EmbeddedPlatformOptions,
 ): Promise<EmbeddedPlatform> {
-  if (opts.mode === 'inline') return startInline(env, opts);
+  if (opts.mode === 'inline') return startInline(config, opts);
   const workerData: PlatformWorkerData = {
-    env: { ...env },
+    config,
     accessLog: opts.accessLog,
     logLevel: opts.logLevel,
+    logFormat: opts.logFormat,
   };
   const worker = new Worker(new URL('../platform/worker.ts', import.meta.url), {
     workerData,
@@ -198,14 +203,11 @@ export async function startEmbeddedPlatform(
 }
 
 /** The inline shape: the platform in this thread. */
-async function startInline(
-  env: Record<string, string | undefined>,
-  opts: EmbeddedPlatformOptions,
-): Promise<EmbeddedPlatform> {
+async function startInline(config: PlatformConfig, opts: EmbeddedPlatformOptions): Promise<EmbeddedPlatform> {
   // Imported lazily: a gateway in front of another upstream (or a worker-mode one) never loads the platform here.
   const { startLoopbackPlatform } = await import('../platform/loopback.ts');
   const { answerInProcess } = await import('../platform/in-process-call.ts');
-  const { app, url } = await startLoopbackPlatform(env, {
+  const { app, url } = await startLoopbackPlatform(config, {
     loggerInstance: opts.logger,
     accessLog: opts.accessLog,
   });

@@ -22,33 +22,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { z } from 'zod';
-import { ConfigError } from '../platform/config-error.ts';
 import { PLATFORM_METRICS_PATH } from '../platform/core/metrics.ts';
 
-/** Where the metrics are served; null port: not served. */
-export interface MetricsConfig {
-  port: number | null;
-  host: string;
-}
-
-/**
- * METRICS_PORT (0–65535; unset: no metrics) and METRICS_HOST (default 127.0.0.1).
- * @throws ConfigError on a bad value
- */
-export function loadMetricsConfig(env: Record<string, string | undefined>): MetricsConfig {
-  const parsed = z
-    .object({
-      METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-      METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
-    })
-    .safeParse({
-      METRICS_PORT: env.METRICS_PORT?.trim() || undefined,
-      METRICS_HOST: env.METRICS_HOST?.trim() || undefined,
-    });
-  if (!parsed.success) throw new ConfigError('Invalid metrics configuration: METRICS_PORT must be 0–65535');
-  return { port: parsed.data.METRICS_PORT ?? null, host: parsed.data.METRICS_HOST };
-}
+export { loadMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 
 /** What the gateway's metrics read besides its requests. */
 export interface MetricsSources {

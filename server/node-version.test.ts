@@ -6,6 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { supportedNodeRange, unsupportedNodeMessage } from './node-version.ts';
+import { childEnvironment } from '../tests/support/environment.ts';
 
 const run = promisify(execFile);
 
@@ -60,7 +61,7 @@ describe.skipIf(!machineUnsupported)(`server/main.ts on the machine's ${machineV
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-oldnode-'));
     try {
       const err = await run(machineNode, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+        env: childEnvironment({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' }),
         timeout: 30_000,
       }).then(
         () => null,

@@ -103,7 +103,7 @@ describe('gateway rate limit', () => {
     const app = await buildServer(testConfig(), {
       upstreamUrl: upstream.url,
       build: false,
-      env,
+      rateLimit: loadRateLimitSettings(env),
       ...(logger ? { loggerInstance: logger } : { logger: false }),
     });
     open.push(app);
@@ -362,11 +362,14 @@ describe('gateway rate limit', () => {
 
   it('registers on a bare Fastify instance with an environment of its own', async () => {
     const app = Fastify({ logger: false });
-    await registerRateLimits(app, {
-      RATE_LIMIT_PER_MINUTE: '1',
-      REDIS_URL,
-      RATE_LIMIT_NAMESPACE: `cz-test-${randomUUID()}:`,
-    });
+    await registerRateLimits(
+      app,
+      loadRateLimitSettings({
+        RATE_LIMIT_PER_MINUTE: '1',
+        REDIS_URL,
+        RATE_LIMIT_NAMESPACE: `cz-test-${randomUUID()}:`,
+      }),
+    );
     app.get('/api/check/bqno', async () => ({ code: 200 }));
     const lookup = () => app.inject({ method: 'GET', url: '/api/check/bqno', remoteAddress: '198.51.100.7' });
     expect((await lookup()).statusCode).toBe(200);

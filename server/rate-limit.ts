@@ -10,7 +10,7 @@
  * Redis down: fail open. A request the store cannot count passes, with a warning in the log (at most one a minute);
  * the database limits behind it still hold.
  *
- * Configuration (read from the environment given, `process.env` by default):
+ * Configuration (server/config-rate-limit.ts, parsed with the rest of the gateway's at start):
  * - `RATE_LIMIT_PER_MINUTE`: requests per client IP per minute in each group below (default 60; `0` turns it off).
  * - `REDIS_URL` (or `REDIS_URL_FILE`, platform/secret-files.ts): `redis://[user:password@]host:port[/db]` or
  *   `rediss://…` (TLS). Never logged.
@@ -20,23 +20,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
-import { z } from 'zod';
 import { AccountPaths } from '../contract/account.ts';
 import { ApiCode, fail } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
 import { NotaryPaths } from '../contract/notary.ts';
 import { OpsPaths } from '../contract/ops.ts';
-import { withSecretFiles } from '../platform/secret-files.ts';
-import { ConfigError } from './config.ts';
+import { loadRateLimitSettings, type RateLimitSettings } from './config-rate-limit.ts';
 
-/** Default RATE_LIMIT_PER_MINUTE: requests per client IP per minute in each group (60, one a second on average). */
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;
+export {
+  DEFAULT_RATE_LIMIT_NAMESPACE,
+  DEFAULT_RATE_LIMIT_PER_MINUTE,
+  loadRateLimitSettings,
+  type RateLimitSettings,
+} from './config-rate-limit.ts';
 
 /** The window the budget is counted in: one minute, in milliseconds (a fixed window, reset when it ends). */
 export const RATE_LIMIT_WINDOW_MS = 60_000;
-
-/** Default RATE_LIMIT_NAMESPACE: the prefix of every Redis key of this limit. */
-export const DEFAULT_RATE_LIMIT_NAMESPACE = 'cunzheng-rate-limit:';
 
 /**
  * How long one Redis command may take before the request passes uncounted, in milliseconds. A Redis on the same
@@ -132,69 +131,6 @@ export function limitedGroup(method: string, url: string): RateLimitGroup | null
   return null;
 }
 
-/** The limit's settings, parsed from the environment. */
-export interface RateLimitSettings {
-  /** Requests per client IP per minute in each group; 0: no limit. */
-  perMinute: number;
-  /** Where the counters live; null: in this process's memory. */
-  redisUrl: string | null;
-  /** Prefix of the Redis keys. */
-  nameSpace: string;
-}
-
-const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-
-const SettingsSchema = z.object({
-  RATE_LIMIT_PER_MINUTE: z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .regex(/^\s*\d+\s*$/, { error: 'must be a whole number ≥ 0 (0 turns the limit off)' })
-      .transform(Number)
-      .refine(Number.isSafeInteger, { error: 'is too large' })
-      .optional(),
-  ),
-  REDIS_URL: z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .trim()
-      .refine((v) => /^rediss?:$/.test(URL.parse(v)?.protocol ?? ''), {
-        // the value may hold a password: never repeat it
-        error: 'must be a redis:// or rediss:// URL',
-      })
-      .optional(),
-  ),
-  RATE_LIMIT_NAMESPACE: z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .regex(/^[A-Za-z0-9:._-]{1,100}$/, {
-        error: 'must be 1–100 letters, digits or : . _ -',
-      })
-      .optional(),
-  ),
-});
-
-/**
- * Parses RATE_LIMIT_PER_MINUTE, REDIS_URL (or REDIS_URL_FILE) and RATE_LIMIT_NAMESPACE.
- * @throws ConfigError naming each invalid variable (never a value)
- */
-export function loadRateLimitSettings(env: Record<string, string | undefined>): RateLimitSettings {
-  const secret = withSecretFiles({ REDIS_URL: env.REDIS_URL, REDIS_URL_FILE: env.REDIS_URL_FILE });
-  const parsed = SettingsSchema.safeParse({ ...env, REDIS_URL: secret.REDIS_URL });
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid rate-limit configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
-  return {
-    perMinute: e.RATE_LIMIT_PER_MINUTE ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
-    redisUrl: e.REDIS_URL ?? null,
-    nameSpace: e.RATE_LIMIT_NAMESPACE ?? DEFAULT_RATE_LIMIT_NAMESPACE,
-  };
-}
-
 /**
  * An ioredis client tuned for a limiter that fails open (the plugin's README advises against ioredis' defaults):
  * no offline queue (while disconnected a command fails at once instead of waiting for a reconnection), a bounded
@@ -251,14 +187,12 @@ function refuse(request: FastifyRequest, reply: FastifyReply, retryAfterSeconds:
  * `config: { rateLimit: { max, timeWindow } }` and then shares the store. The Redis client, if any, is closed on
  * Fastify's `onClose`.
  *
- * @param env the environment to read (default `process.env`); tests pass their own
- * @throws ConfigError on an invalid RATE_LIMIT_PER_MINUTE, REDIS_URL or RATE_LIMIT_NAMESPACE
+ * @param settings the limit's settings (server/config-rate-limit.ts); default: the schema's (60 a minute, in memory)
  */
 export async function registerRateLimits(
   app: FastifyInstance,
-  env: Record<string, string | undefined> = process.env,
+  settings: RateLimitSettings = loadRateLimitSettings({}),
 ): Promise<void> {
-  const settings = loadRateLimitSettings(env);
   if (settings.perMinute === 0) {
     // off: nothing counted, no Redis connection; routes may still opt in (memory store)
     await app.register(rateLimit, { global: false });

@@ -16,6 +16,6 @@
  *   Go's GOGC=100 does). V8's own factor drops to 1.1 when the collector is fast beside a mutator that allocates
  *   little, which a streaming upload is: every few MB of chunks promoted while in flight then started another
  *   mark-compact. Together: 0–1 mark-compacts over two 512 MiB uploads (was 21–34), the product's CPU per upload
- *   3.2–3.7 s → 1.5–2.2 s. Decision 032, "GC of streamed bodies".
+ *   3.2–3.7 s → 1.5–2.2 s. Decision 056, "GC of streamed bodies".
  */
 export const RUNTIME_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=100'] as const;

@@ -1,29 +1,32 @@
 /**
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
- * then the gateway and its jobs (PDF rendering ahead, the capture worker); `closeAll()` stops them in the reverse order. `server/main.ts` and `bench/upload.ts` use it.
+ * then the gateway and its jobs (PDF rendering ahead, the capture worker); `closeAll()` stops them in the reverse
+ * order. Everything runs with the configuration parsed once (server/config.ts). `server/main.ts`, the integration
+ * tests and the benches use it.
  */
-import { startTracing } from '../platform/core/tracing.ts';
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { pino, type Logger } from 'pino';
-import { logDestination } from '../platform/core/log-destination.ts';
+import type { Logger } from 'pino';
+import { platformConfigFrom } from '../platform/config.ts';
+import type { Environment } from '../platform/config-schema.ts';
+import { createLogger, resolveLogFormat } from '../platform/core/logger.ts';
 import { restrictNewFiles } from '../platform/core/private-files.ts';
+import { startTracing } from '../platform/core/tracing.ts';
 import { buildServer, type BuildServerOptions } from './app.ts';
-import { loadGatewayConfig, type GatewayConfig } from './config.ts';
+import { loadServerConfig, type GatewayConfig, type ServerConfig } from './config.ts';
 import {
   startEmbeddedPlatform,
   type EmbeddedPlatform,
   type EmbeddedPlatformMode,
 } from './embedded-platform.ts';
-import { loadPdfConfig } from './pdf/config.ts';
-import { loadCaptureConfig } from './capture/config.ts';
 import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
-import { GatewayMetrics, loadMetricsConfig, platformMetricsText } from './metrics.ts';
-import { withSecretFiles } from '../platform/secret-files.ts';
+import { GatewayMetrics, platformMetricsText } from './metrics.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
   config: GatewayConfig;
+  /** Everything the process was started with (server/config.ts). */
+  serverConfig: ServerConfig;
   gateway: FastifyInstance;
   /** How the embedded platform runs, or null when UPSTREAM_URL points elsewhere. */
   embedded: EmbeddedPlatformMode | null;
@@ -40,9 +43,9 @@ export interface RunningServer {
   closeAll(): Promise<void>;
 }
 
-/** Options of {@link startServer} besides the environment; the UI options pass through to `buildServer`. */
+/** Options of {@link startServer} besides the configuration; the UI options pass through to `buildServer`. */
 export type StartOptions = Pick<BuildServerOptions, 'build' | 'buildDirectory' | 'mode'> & {
-  /** A logger to use instead of a new pino logger at LOG_LEVEL. */
+  /** A logger to use instead of a new one at LOG_LEVEL in LOG_FORMAT (platform/core/logger.ts). */
   logger?: Logger;
   /** Overrides EMBEDDED_PLATFORM (tests that reach into the platform's database ask for `inline`). */
   embeddedPlatform?: EmbeddedPlatformMode;
@@ -73,48 +76,53 @@ async function freePort(host: string): Promise<number> {
 }
 
 /**
- * Starts everything per the environment. With UPSTREAM_URL unset, starts the embedded platform
- * (`buildPlatform(loadPlatformConfig(env))` on 127.0.0.1 port 0, in a worker thread or inline per EMBEDDED_PLATFORM;
- * server/embedded-platform.ts) and points the gateway at it. The embedded
- * platform's PUBLIC_URL defaults to the gateway's own listen address (`http://localhost:${PORT}`; with PORT 0 a free
- * port is chosen first), so payment return and notify URLs and the face sandbox's return link follow the real port.
- *
- * @throws ConfigError on a bad environment; whatever the platform or the gateway throw while starting (the embedded
- *   platform is closed again before the error propagates).
+ * Starts everything for the environment `env` (a test's or a bench's; `npm start` reads the process's once, in
+ * server/main.ts, and calls {@link startConfiguredServer}).
+ * @throws ConfigError on a bad environment (as a rejection); whatever {@link startConfiguredServer} throws
  */
-export async function startServer(
-  rawEnv: Record<string, string | undefined> = process.env,
+export async function startServer(env: Environment, opts: StartOptions = {}): Promise<RunningServer> {
+  return startConfiguredServer(loadServerConfig(env), opts);
+}
+
+/**
+ * Starts everything per `config` (server/config.ts). With UPSTREAM_URL unset, starts the embedded platform
+ * (`buildPlatform` on 127.0.0.1 port 0, in a worker thread or inline per EMBEDDED_PLATFORM; server/embedded-platform.ts)
+ * and points the gateway at it. The embedded platform's PUBLIC_URL defaults to the gateway's own listen address
+ * (`http://localhost:${PORT}${BASE_PATH}`; with PORT 0 a free port is chosen first), so payment return and notify
+ * URLs and the face sandbox's return link follow the real port.
+ *
+ * @throws whatever the platform or the gateway throw while starting (the embedded platform is closed again before
+ *   the error propagates).
+ */
+export async function startConfiguredServer(
+  serverConfig: ServerConfig,
   opts: StartOptions = {},
 ): Promise<RunningServer> {
   // DATA_DIR holds personal data and keys: everything this process creates there is owner-only (0700/0600).
   restrictNewFiles();
-  // Secrets may come from files (SESSION_SECRET_FILE …): read once, seen alike by the gateway and the platform.
-  const env = withSecretFiles(rawEnv);
-  const config = loadGatewayConfig(env);
-  // One pino stream for the process; `part` tells the gateway's lines from the embedded platform's.
-  const root = opts.logger ?? pino({ level: config.logLevel }, logDestination());
+  const config = serverConfig.gateway;
+  const logFormat = resolveLogFormat(config.logFormat);
+  // One logger for the process; `part` tells the gateway's lines from the embedded platform's.
+  const root = opts.logger ?? createLogger({ level: config.logLevel, format: logFormat });
   const logger = root.child({ part: 'gateway' });
   // traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (platform/core/tracing.ts); the platform's worker starts its own
-  const stopTracing = await startTracing(env, 'cunzheng-gateway');
+  const stopTracing = await startTracing(serverConfig.tracing, 'cunzheng-gateway');
 
   let embedded: EmbeddedPlatform | null = null;
   let upstreamUrl = config.upstreamUrl;
   let port = config.port;
-  if (!upstreamUrl) {
-    let platformEnv = env;
-    if (!env.PUBLIC_URL?.trim()) {
-      port ||= await freePort(config.host);
-      // the site's public URL includes BASE_PATH: payment return/notify and face links come back through it
-      platformEnv = {
-        ...env,
-        PUBLIC_URL: urlOf({ address: config.host, port, family: '' }) + config.basePath,
-      };
-    }
-    embedded = await startEmbeddedPlatform(platformEnv, {
+  if (serverConfig.platform) {
+    // the site's public URL includes BASE_PATH: payment return/notify and face links come back through it
+    if (config.site.publicUrl === null) port ||= await freePort(config.host);
+    const platformConfig = platformConfigFrom(serverConfig.platform, {
+      publicUrl: urlOf({ address: config.host, port, family: '' }) + config.basePath,
+    });
+    embedded = await startEmbeddedPlatform(platformConfig, {
       mode: opts.embeddedPlatform ?? config.embeddedPlatform,
       // The gateway's access line covers every request; the platform adds a line only for its failures.
       accessLog: config.accessLog === 'off' ? 'off' : 'errors',
       logLevel: config.logLevel,
+      logFormat,
       logger: root.child({ part: 'platform' }),
       onCrash: opts.onPlatformCrash,
     });
@@ -122,16 +130,14 @@ export async function startServer(
     logger.info({ upstreamUrl, mode: embedded.mode }, 'embedded platform started');
   }
   const platform = embedded?.app ?? null;
+  if (!upstreamUrl) throw new Error('no upstream: UPSTREAM_URL unset and no embedded platform');
+  const upstream = upstreamUrl;
 
   // The platform's internal key, for the capture worker and the PDF signing: the embedded
   // platform's, or INTERNAL_API_KEY.
-  const internalKey = env.INTERNAL_API_KEY?.trim() || embedded?.internalKey;
+  const internalKey = serverConfig.internalApiKey ?? embedded?.internalKey;
   let gateway: FastifyInstance;
-  // The PDF renderer and the capture worker read the same environment as the rest (not process.env: a test or
-  // bench passes its own).
-  const pdf = loadPdfConfig(env);
-  const captureConfig = loadCaptureConfig(env);
-  const metricsConfig = loadMetricsConfig(env);
+  const { pdf, capture: captureConfig, metrics: metricsConfig } = serverConfig;
   let capture: CaptureWorker | null = null;
   const metrics =
     metricsConfig.port === null
@@ -140,16 +146,16 @@ export async function startServer(
           pdfStats: () =>
             gateway?.hasDecorator('certificatePdf') ? gateway.certificatePdf.pool.stats() : undefined,
           captureFinished: () => capture?.finished,
-          ...(internalKey ? { platformText: () => platformMetricsText(upstreamUrl, internalKey) } : {}),
+          ...(internalKey ? { platformText: () => platformMetricsText(upstream, internalKey) } : {}),
         });
   try {
     gateway = await buildServer(config, {
       ...opts,
-      upstreamUrl,
+      upstreamUrl: upstream,
       internalKey,
       ...(embedded ? { platformCall: embedded.call } : {}),
       loggerInstance: logger,
-      env,
+      rateLimit: serverConfig.rateLimit,
       pdf,
       ...(metrics ? { metrics } : {}),
     });
@@ -164,7 +170,7 @@ export async function startServer(
   // Web captures (decision 037): jobs wait in the platform; this gateway takes them while it has room.
   capture = internalKey
     ? startCaptureWorker({
-        upstreamUrl,
+        upstreamUrl: upstream,
         internalKey,
         chromiumPath: pdf.chromiumPath,
         config: captureConfig,
@@ -194,16 +200,22 @@ export async function startServer(
     return closing;
   };
   logger.info(
-    { url, upstreamUrl, embedded: embedded?.mode ?? false, sessionSecret: config.sessionSecretSource },
+    {
+      url,
+      upstreamUrl: upstream,
+      embedded: embedded?.mode ?? false,
+      sessionSecret: config.sessionSecretSource,
+    },
     `Cunzheng listening at ${url}`,
   );
   return {
     config,
+    serverConfig,
     gateway,
     embedded: embedded?.mode ?? null,
     platform,
     url,
-    upstreamUrl,
+    upstreamUrl: upstream,
     logger,
     metricsUrl,
     closeAll,

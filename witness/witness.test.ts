@@ -15,6 +15,7 @@ import { checkpointText, verifierKey } from '../contract/signed-note.ts';
 import { rawEd25519, signNote } from '../contract/note-signing.ts';
 import { TileReader } from '../tests/support/tiles-client.ts';
 import { startWitness } from './main.ts';
+import { loadWitnessConfig } from './config.ts';
 
 const ORIGIN = 'test.example/ledger';
 
@@ -50,13 +51,15 @@ describe('local witness (npm run witness)', () => {
   let base: string;
   let witnessVkey: string;
   const start = async () => {
-    ({ app } = await startWitness({
-      WITNESS_LOGS: logVkey,
-      WITNESS_NAME: 'witness.test/w1',
-      WITNESS_DIR: dir,
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-    }));
+    ({ app } = await startWitness(
+      loadWitnessConfig({
+        WITNESS_LOGS: logVkey,
+        WITNESS_NAME: 'witness.test/w1',
+        WITNESS_DIR: dir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+      }),
+    ));
     const address = app.server.address() as { port: number };
     base = `http://127.0.0.1:${address.port}`;
   };

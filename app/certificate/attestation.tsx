@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     view,
     qr: view.isSelf === 1 ? await ownerMobileQr(request, context, view) : null,
     queryIsDownload: url.searchParams.get('isDownload'),
-    preview: readFilePreview(url, view, context.sessionSecrets),
+    preview: readFilePreview(url, view, context.sessionSecrets, context.site.storageHostRewrite),
     sheet: await sheetFacts(request, context, view, sth, false),
   };
 }

@@ -1,12 +1,11 @@
 /**
  * The facts of the printed certificate sheet for a request (certificate-sheet.tsx): the public certificate's URL
  * (PUBLIC_URL, else the request's origin) and its QR code, the ledger proof summary, the issuer from configuration
- * (contract/issuer.ts) and the issue time. Used by the print view and the two certificate pages.
+ * (the load context's `site`, app/context.ts) and the issue time. Used by the print view and the two certificate pages.
  */
 import type { AppLoadContext } from 'react-router';
 import type { EvidenceView } from '../../contract/evidence-codes.ts';
 import type { SignedTreeHead } from '../../contract/ledger.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 import { formatBeijing } from '../../contract/time.ts';
 import type { SheetFacts } from './certificate-sheet.tsx';
 import { proofSummary } from './ledger-proof.server.ts';
@@ -25,13 +24,13 @@ export async function sheetFacts(
   english: boolean,
 ): Promise<SheetFacts> {
   // PUBLIC_URL includes BASE_PATH when there is one (docs/decisions/047-base-path.md)
-  const origin = process.env.PUBLIC_URL?.replace(/\/$/, '') || siteUrl(request, context, '');
+  const origin = context.site.publicUrl ?? siteUrl(request, context, '');
   const certificateUrl = `${origin}${english ? '/English' : ''}/attestation/${encodeURIComponent(view.baoquan)}`;
   return {
     certificateUrl,
     qr: await qrDataUri(certificateUrl, true),
     proof: proofSummary(view, sth),
-    issuer: certificateIssuer(process.env),
+    issuer: context.site.issuer,
     issuedAt: formatBeijing(Math.floor(Date.now() / 1000)),
   };
 }

@@ -35,10 +35,16 @@ export function videoMime(value: string | null): string | null {
 /**
  * Reads the file query of a certificate URL for `view`.
  * @param secrets the session secrets (the token's MAC keys, newest first)
+ * @param storageHostRewrite STORAGE_HOST_REWRITE (the load context's `site.storageHostRewrite`; '' rewrites nothing)
  * @returns null without `fileUrl`; a refusal for a bad token; else the file to preview. Deleted or missing data
  *   previews nothing (the download block already says why).
  */
-export function readFilePreview(url: URL, view: EvidenceView, secrets: string[]): FilePreview {
+export function readFilePreview(
+  url: URL,
+  view: EvidenceView,
+  secrets: string[],
+  storageHostRewrite = '',
+): FilePreview {
   const token = url.searchParams.get('fileUrl');
   if (!token) return null;
   if (view.deletedAt || view.isDownload !== 1) return null;
@@ -48,7 +54,7 @@ export function readFilePreview(url: URL, view: EvidenceView, secrets: string[])
   const fileType = fileTypeFromQuery(url.searchParams.get('fileType')) ?? clampType(view.fileType);
   return {
     ok: true,
-    url: rewriteStorageHost(decoded),
+    url: rewriteStorageHost(decoded, storageHostRewrite),
     fileType,
     videoMime: fileType === 4 ? videoMime(url.searchParams.get('vedioType')) : null,
   };

@@ -42,8 +42,11 @@ export function decodeFileToken(token: string, secrets: string[]): string | null
   return null;
 }
 
-/** Applies STORAGE_HOST_REWRITE (`from=to,…`) to an absolute URL's host; relative URLs pass unchanged. */
-export function rewriteStorageHost(url: string, rules = process.env.STORAGE_HOST_REWRITE ?? ''): string {
+/**
+ * Applies STORAGE_HOST_REWRITE `rules` (`from=to,…`; the load context's `site.storageHostRewrite`, '' for none) to an
+ * absolute URL's host; relative URLs pass unchanged.
+ */
+export function rewriteStorageHost(url: string, rules: string): string {
   if (!/^https?:\/\//i.test(url) || !rules.trim()) return url;
   const u = new URL(url);
   for (const pair of rules.split(',')) {

@@ -23,7 +23,7 @@ const TYPE_BY_NAME: Record<string, number> = { 文档: 1, 图片: 2, 音频: 3, 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const token = params.token ?? params.fileUrl ?? '';
   const decoded = decodeFileToken(token, context.sessionSecrets);
-  const fileUrl = decoded ? rewriteStorageHost(decoded) : null;
+  const fileUrl = decoded ? rewriteStorageHost(decoded, context.site.storageHostRewrite) : null;
   const baoquan = params.attestationId ?? params.baoquan;
   const view = baoquan ? await loadView(request, context, baoquan) : null;
   const typeParam = params.type ?? new URL(request.url).searchParams.get('fileType') ?? '';

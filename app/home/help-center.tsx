@@ -2,12 +2,11 @@
 import { Link } from 'react-router';
 import type { Route } from './+types/help-center';
 import { LegalPaths } from '../legal/paths.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 import { useAppUrl } from '../lib/base-path.ts';
 
 /** The support contact (SUPPORT_CONTACT, e.g. a hotline and an e-mail address), when configured. */
-export function loader() {
-  return { contact: certificateIssuer(process.env).contact };
+export function loader({ context }: Route.LoaderArgs) {
+  return { contact: context.site.issuer.contact };
 }
 
 export const meta: Route.MetaFunction = () => [{ title: '帮助中心 - 存证云' }];

@@ -7,18 +7,17 @@ import { Link } from 'react-router';
 import type { Route } from './+types/legal-page';
 import { legalDocument } from './legal-texts.ts';
 import { LegalPaths, type LegalKind } from './paths.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 
 const KIND_OF_PATH = Object.fromEntries(
   Object.entries(LegalPaths).map(([kind, path]) => [path, kind as LegalKind]),
 ) as Record<string, LegalKind>;
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const kind = KIND_OF_PATH[new URL(request.url).pathname] ?? 'userAgreement';
   return {
     kind,
-    doc: legalDocument(kind, certificateIssuer(process.env).notaryOffice),
-    contact: certificateIssuer(process.env).contact,
+    doc: legalDocument(kind, context.site.issuer.notaryOffice),
+    contact: context.site.issuer.contact,
   };
 }
 

@@ -9,7 +9,6 @@ import { data, Form, Link, redirect } from 'react-router';
 import type { Route } from './+types/application-form';
 import { type Address, AddressPaths } from '../../contract/address.ts';
 import { isSuccess } from '../../contract/envelope.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 import { ApplicationFormBody, NotaryPaths, type NotaryApplicationData } from '../../contract/notary.ts';
 import { MAX_COPIES, NotaryStep } from '../../contract/notary-codes.ts';
 import { authedCall } from '../lib/auth.server.ts';
@@ -41,7 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     orderId: order.orderId,
     info: order.info,
     application: app.data,
-    notice: noticeParagraphs(certificateIssuer(process.env).notaryOffice),
+    notice: noticeParagraphs(context.site.issuer.notaryOffice),
     addresses: isSuccess(addresses.code)
       ? addresses.data.map((a) => ({
           id: String(a.id),

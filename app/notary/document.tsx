@@ -11,7 +11,6 @@ import '@fontsource/noto-sans-sc/700.css';
 import { data } from 'react-router';
 import type { Route } from './+types/document';
 import { ApiCode, isSuccess } from '../../contract/envelope.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 import { NotaryPaths, type NotaryDocumentData } from '../../contract/notary.ts';
 import { NOTARY_DOCUMENTS, NotaryMsg } from '../../contract/notary-codes.ts';
 import { formatBeijing } from '../../contract/time.ts';
@@ -40,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     doc: res.data,
     docType,
     title: meta.name,
-    office: certificateIssuer(process.env).notaryOffice,
+    office: context.site.issuer.notaryOffice,
     // The date the document is signed: today in Beijing time.
     date: formatBeijing(Math.floor(Date.now() / 1000)).slice(0, 10),
   };

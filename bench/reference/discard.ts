@@ -4,6 +4,7 @@
  * (loopback TCP, HTTP framing, one Node.js thread reading) stands in the way. `npm run bench` starts it as a child.
  */
 import http from 'node:http';
+import { benchNumber, benchSetting } from '../support/environment.ts';
 
 const server = http.createServer((req, res) => {
   req.on('data', () => undefined);
@@ -12,4 +13,4 @@ const server = http.createServer((req, res) => {
     res.end('{}');
   });
 });
-server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1');
+server.listen(benchNumber('PORT', 0), benchSetting('HOST') ?? '127.0.0.1');

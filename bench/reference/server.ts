@@ -6,10 +6,11 @@
 import path from 'node:path';
 import Fastify from 'fastify';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
+import { benchNumber, benchSetting } from '../support/environment.ts';
 
 const app = Fastify();
 await app.register(reactRouterFastify, {
   buildDirectory: path.resolve(import.meta.dirname, '../../build/bench-reference'),
   mode: 'production',
 });
-await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT ?? 0) });
+await app.listen({ host: benchSetting('HOST') ?? '127.0.0.1', port: benchNumber('PORT', 0) });

@@ -13,6 +13,7 @@ import { median } from './stats.ts';
 import { CHROMIUM_ARGS } from '../../server/pdf/browser-pool.ts';
 import { printPaths } from '../../server/pdf/renderer.ts';
 import { uploadEvidence } from '../../tests/support/pdf-whole.ts';
+import { chromiumPath } from './environment.ts';
 
 /** What {@link comparePdfs} measured: milliseconds per PDF. */
 export interface PdfComparison {
@@ -47,7 +48,7 @@ export async function comparePdfs(base: string, token: string, count: number): P
     baoquans.push(saved.baoquan);
   }
   const browser = await puppeteer.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath(),
     headless: true,
     args: [...CHROMIUM_ARGS],
     pipe: true,

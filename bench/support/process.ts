@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
 import { freePort } from '../../tests/support/ports.ts';
+import { childEnvironment } from './environment.ts';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -106,7 +107,7 @@ export async function startScript(
 ): Promise<Child> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, ...loader, script], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: childEnvironment({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

@@ -13,6 +13,7 @@ import type { S3StorageConfig } from '../../platform/files/s3-storage.ts';
 import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
 import { freePort } from '../../tests/support/ports.ts';
 import { sleep, type Child } from './process.ts';
+import { childEnvironment } from './environment.ts';
 
 /** How long a service may take to be ready, milliseconds (a platform's migrations included). */
 const START_TIMEOUT_MS = 60_000;
@@ -30,7 +31,7 @@ function spawnScript(
   loader: readonly string[] = ['--import', 'tsx'],
 ) {
   return spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
-    env: { ...process.env, ...env },
+    env: childEnvironment(env),
     stdio: ['ignore', stdout, 'inherit'],
   });
 }

@@ -17,6 +17,7 @@ import { login } from '../../tests/support/pdf-whole.ts';
 import { median } from './stats.ts';
 import { rssOf, rssSampler, settle, startProduct, startScript, type Child } from './process.ts';
 import { formUploadTarget, generateFile, MiB, pageLogin, uploadMultipart } from './upload.ts';
+import { demoPassword } from './environment.ts';
 
 /** One upload as measured. */
 export interface UploadSide {
@@ -75,7 +76,7 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
     children.push(product);
     const discard = await startScript('bench/reference/discard.ts', {}, '/');
     children.push(discard);
-    const password = process.env.DEMO_PASSWORD ?? 'demo1234';
+    const password = demoPassword();
     const token = await login(product.base);
     const form = await formUploadTarget(product.base, await pageLogin(product.base, password));
 

@@ -25,6 +25,7 @@ import { S3FileStorage } from '../files/s3-storage.ts';
 import { LocalFileStorage } from '../files/storage.ts';
 import { checkRestored } from './restore-check.ts';
 import { backupEmbedded, restoreEmbedded } from './sqlite-backup.ts';
+import { childEnvironment } from '../../tests/support/environment.ts';
 
 const run = promisify(execFile);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -169,7 +170,7 @@ describe('backup and restore of the embedded default (SQLite + DATA_DIR)', () =>
     await fsp.writeFile(checkpointFile, head.checkpoint);
     const cli = (...args: string[]) =>
       run(process.execPath, ['--import', 'tsx', 'platform/backup/cli.ts', ...args], {
-        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', STORAGE_URL: '', LOG_LEVEL: 'silent' },
+        env: childEnvironment({ DATA_DIR: dir, DATABASE_URL: '', STORAGE_URL: '', LOG_LEVEL: 'silent' }),
       }).then(
         (r) => ({ code: 0, stdout: r.stdout }),
         (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),

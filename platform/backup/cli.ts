@@ -11,11 +11,11 @@
  */
 import fsp from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { loadPlatformConfig, type PlatformConfig } from '../config.ts';
+import { ConfigError } from '../config-error.ts';
+import { readPlatformConfig, type PlatformConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { S3FileStorage } from '../files/s3-storage.ts';
 import { LocalFileStorage, type FileStorage } from '../files/storage.ts';
-import { withSecretFiles } from '../secret-files.ts';
 import { checkRestored, reportLines } from './restore-check.ts';
 import { backupEmbedded, restoreEmbedded } from './sqlite-backup.ts';
 
@@ -84,8 +84,16 @@ async function main(argv: string[]): Promise<number> {
   const [command, folder, ...rest] = args.positionals;
   const usage = () => (process.stderr.write(USAGE), 64);
   if (rest.length > 0) return usage();
+  let config: PlatformConfig;
   try {
-    const config = loadPlatformConfig(withSecretFiles(process.env));
+    // the environment, once (platform/config.ts): a bad value exits 2 with the list of problems
+    config = readPlatformConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2; // as any other error of the command: exit 1 means "check failed" here
+  }
+  try {
     if (command === 'create' && folder) {
       const m = await backupEmbedded(config, folder, { withKeys: args.values['with-keys'] ?? false });
       process.stdout.write(

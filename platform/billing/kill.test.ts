@@ -17,8 +17,9 @@ import { loadPlatformConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { freePort, openAlipay, submitCashier } from '../../tests/support/billing.ts';
 import { createTestDatabase } from '../../tests/support/platform.ts';
+import { childEnvironment, testDialects } from '../../tests/support/environment.ts';
 
-const DIALECTS = (process.env.PLATFORM_TEST_DIALECTS ?? 'sqlite,postgres').split(',').map((s) => s.trim());
+const DIALECTS = testDialects();
 
 /** Preloaded into the child: SIGKILL when the answer to a notification is about to be written, once per flag file. */
 const KILL_HOOK = `
@@ -49,7 +50,7 @@ describe.each(DIALECTS)('kill between verified and answered [%s]', (dialect) => 
       process.execPath,
       ['--import', 'tsx', '--import', path.join(dir, 'kill-hook.mjs'), 'platform/main.ts'],
       {
-        env: { ...process.env, ...env },
+        env: childEnvironment(env),
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );

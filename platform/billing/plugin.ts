@@ -4,8 +4,9 @@
  * here (the Alipay gateway with its cashier, alipay-cashier.ts; the WeChat Pay sandbox of decision 017), closed
  * with the app. Tests reach the sandboxes' hooks through `app.billing.sandboxes`.
  *
- * Test-only env: with TEST_HOOKS on, SANDBOX_RESUME_DELAY_MS replaces both sandboxes' delay before re-sending the
- * notifications a restart resumes (default 5000 ms), so restart tests need not wait 5 s per restart.
+ * Test only: with TEST_HOOKS on, SANDBOX_RESUME_DELAY_MS (`config.testResumeDelayMs`, platform/config-core.ts)
+ * replaces both sandboxes' delay before re-sending the notifications a restart resumes (default 5000 ms), so restart
+ * tests need not wait 5 s per restart.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,7 +22,8 @@ import { AlipayPay } from './alipay-pay.ts';
 import { startAlipayCashier, type AlipayCashier } from './alipay-cashier.ts';
 import type { PaymentProvider } from './providers.ts';
 import { WechatPayProvider } from './wechat-pay.ts';
-import { WechatPayV3Client } from './wechatpay/client.ts';
+import { WechatPayV3Client, type WechatPayConfig } from './wechatpay/client.ts';
+import type { AlipayClientConfig } from '../kyc/alipay-face.ts';
 import { startWechatPaySandbox, type WechatPaySandbox } from './wechatpay/sandbox.ts';
 
 /** Where tab 3 (公证出证) of the orders list gets its rows: set by the notarisation area when it exists. */
@@ -46,20 +48,14 @@ declare module 'fastify' {
   }
 }
 
-/** SANDBOX_RESUME_DELAY_MS when test hooks are on (see the module doc), else undefined (the sandboxes' default). */
-function testResumeDelayMs(testHooks: boolean): number | undefined {
-  const raw = testHooks ? process.env.SANDBOX_RESUME_DELAY_MS : undefined;
-  return raw ? Number(raw) : undefined;
-}
-
 /** Registers `app.billing` (needs the services plugin). */
 export const billingServicesPlugin = fp(
   async (app: FastifyInstance) => {
     const { config } = app;
     const log = app.log.child({ module: 'payment-sandbox' }, { level: 'warn' });
-    const resumeDelayMs = testResumeDelayMs(config.testHooks);
+    const resumeDelayMs = config.testResumeDelayMs;
     let cashier: AlipayCashier | null = null;
-    let alipayConfig = config.alipay;
+    let alipayConfig: AlipayClientConfig | null = config.alipay;
     let sellerId = config.billing.alipaySellerId;
     if (!alipayConfig) {
       cashier = await startAlipayCashier({ dataDir: config.dataDir, logger: log, resumeDelayMs });
@@ -68,7 +64,7 @@ export const billingServicesPlugin = fp(
       sellerId = cashier.sellerId;
       app.log.info({ url: cashier.url }, 'Alipay sandbox gateway (page pay) listening');
     }
-    let wechatConfig = config.wechatpay;
+    let wechatConfig: WechatPayConfig | null = config.wechatpay;
     let wechatSandbox: WechatPaySandbox | null = null;
     if (!wechatConfig) {
       wechatSandbox = await startWechatPaySandbox({

@@ -1,6 +1,7 @@
 /**
- * Outbound calls through a corporate egress proxy (docs/decisions/043-corporate-gateway.md):
- * `HTTPS_PROXY`, `HTTP_PROXY` and `NO_PROXY` (or their lower-case spellings, as curl reads them) decide, per target,
+ * Outbound calls through a corporate egress proxy (docs/decisions/043-corporate-gateway.md): `HTTPS_PROXY`,
+ * `HTTP_PROXY` and `NO_PROXY` (or their lower-case spellings, as curl reads them; parsed with the rest of the
+ * configuration, platform/config-shared.ts) decide, per target,
  * whether a call to a provider — Alipay (alipay-sdk over urllib/undici), WeChat Pay (wechatpay-axios-plugin over
  * axios and node:http), Tencent Cloud SMS (its SDK over node-fetch), a TSA or a witness (fetch) — goes through the
  * proxy (CONNECT for https, absolute-form for http) or straight. Every client gets its agent or dispatcher from
@@ -26,7 +27,7 @@ export interface ProxyEnv {
 const LOOPBACK = ['localhost', '.localhost', '127.0.0.1', '::1'];
 
 /** The first non-empty value of `names` in `env`. */
-function first(env: Record<string, string | undefined>, ...names: string[]): string | undefined {
+function first(env: Readonly<Record<string, string | undefined>>, ...names: string[]): string | undefined {
   for (const n of names) {
     const v = env[n]?.trim();
     if (v) return v;
@@ -40,7 +41,7 @@ function first(env: Record<string, string | undefined>, ...names: string[]): str
  * @throws TypeError when a proxy is not an http(s) URL
  */
 export function outboundProxyEnv(
-  env: Record<string, string | undefined> = process.env,
+  env: Readonly<Record<string, string | undefined>>,
   direct: readonly string[] = [],
 ): ProxyEnv | null {
   const httpsProxy = first(env, 'HTTPS_PROXY', 'https_proxy');
@@ -75,11 +76,11 @@ export function proxyDispatcher(proxy: ProxyEnv): Dispatcher {
 }
 
 /**
- * The proxy a client uses: `configured` when given (null: none), else the process environment's settings.
- * Every provider config has an optional `proxy` for tests and for a provider reached differently.
+ * The proxy a client uses: `configured`, or none when absent. The platform's configuration gives every provider
+ * config the process's outbound proxy (platform/config.ts); tests and a provider reached differently set their own.
  */
 export function clientProxy(configured: ProxyEnv | null | undefined): ProxyEnv | null {
-  return configured === undefined ? outboundProxyEnv() : configured;
+  return configured ?? null;
 }
 
 /**
@@ -93,16 +94,25 @@ export function outboundAgents(configured?: ProxyEnv | null) {
 }
 
 /**
- * Routes this thread's `fetch` (TSA, witnesses, the gateway's jobs) by `env`'s proxy settings: undici's global
- * dispatcher, which Node's fetch shares. Call once per thread at start (the embedded platform's worker too).
- * `direct`: hosts reached without the proxy besides NO_PROXY and loopback (the gateway's UPSTREAM_URL host).
- * @returns the settings applied, or null when no proxy is set (nothing changed)
+ * Routes this thread's `fetch` (TSA, witnesses, the gateway's jobs) through `proxy`: undici's global dispatcher,
+ * which Node's fetch shares. Call once per thread at start (the embedded platform's worker too) with the settings
+ * of the process's configuration (platform/config-shared.ts `outboundProxyOf`); null changes nothing.
+ * @returns `proxy`
  */
-export function installOutboundProxy(
-  env: Record<string, string | undefined> = process.env,
-  direct: readonly string[] = [],
-): ProxyEnv | null {
-  const proxy = outboundProxyEnv(env, direct);
+export function installProxy(proxy: ProxyEnv | null): ProxyEnv | null {
   if (proxy) setGlobalDispatcher(proxyDispatcher(proxy));
   return proxy;
+}
+
+/**
+ * {@link installProxy} for the proxy settings of `env` (a test's own); `direct`: hosts reached without the proxy
+ * besides NO_PROXY and loopback.
+ * @returns the settings applied, or null when no proxy is set (nothing changed)
+ * @throws TypeError when a proxy is not an http(s) URL
+ */
+export function installOutboundProxy(
+  env: Readonly<Record<string, string | undefined>>,
+  direct: readonly string[] = [],
+): ProxyEnv | null {
+  return installProxy(outboundProxyEnv(env, direct));
 }

@@ -67,7 +67,7 @@ export async function issueToken(
 /**
  * The owner whose id the live token names, per kind, prepared once (platform/db/prepared.ts): every signed-in call
  * makes it. A scalar subquery, not a join, which SQLite would re-plan on every call because it reads the bound token
- * hash when planning (22 µs against 4 µs a call; decision 032, 2026-11-29).
+ * hash when planning (22 µs against 4 µs a call; decision 054, 2026-11-29).
  */
 const OWNER_LOOKUPS: { [K in TokenKind]: ReturnType<typeof ownerLookup<K>> } = {
   user: ownerLookup('user'),

@@ -13,6 +13,7 @@ import { createTestDatabase } from '../../tests/support/platform.ts';
 import { eventually, startCollector } from '../../tests/support/otlp-collector.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { startTracing, tracedDialect } from './tracing.ts';
+import { tracingConfig } from '../config-shared.ts';
 
 describe('SQL spans', () => {
   let collector: Awaited<ReturnType<typeof startCollector>>;
@@ -32,7 +33,10 @@ describe('SQL spans', () => {
     const dialect = new SqliteDialect({ database: {} as never });
     expect(tracedDialect(dialect, 'sqlite')).toBe(dialect);
     expect(
-      await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SDK_DISABLED: 'true' }, 'x'),
+      await startTracing(
+        tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_SDK_DISABLED: 'true' }),
+        'x',
+      ),
     ).toBeNull();
   });
 
@@ -40,7 +44,7 @@ describe('SQL spans', () => {
     'cover every statement on %s, values left out',
     async (system) => {
       stop ??= await startTracing(
-        { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' },
+        tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '50' }),
         'test',
       );
       const pg = system === 'postgresql' ? await createTestDatabase() : null;

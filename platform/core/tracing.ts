@@ -2,7 +2,8 @@
  * OpenTelemetry traces across gateway → platform → database (docs/decisions/044-traces.md).
  *
  * Off unless the standard `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set and neither
- * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none` says otherwise; off, nothing is wrapped and the API calls
+ * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none` says otherwise (read with the process's configuration,
+ * platform/config-shared.ts, and handed in as a {@link TracingConfig}); off, nothing is wrapped and the API calls
  * left in the code are no-ops. On, each thread that serves requests has its own provider (the embedded platform's
  * worker thread has its own globals): spans go in batches (`OTEL_BSP_SCHEDULE_DELAY` ms) to the collector as OTLP
  * over HTTP/JSON; W3C `traceparent` carries the trace from the gateway's request to the platform's; Fastify's own
@@ -13,7 +14,7 @@
  * codes), and no header, body or bound value is recorded.
  *
  * The SDK, its exporter and @fastify/otel are loaded only when traces are on: ~6 MB of heap in each thread that
- * would otherwise carry them (docs/decisions/032); the API's no-op calls stay.
+ * would otherwise carry them (docs/decisions/056); the API's no-op calls stay.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type FastifyOtelInstrumentation from '@fastify/otel';
@@ -33,27 +34,26 @@ let current: Tracing | null = null;
 /** Longest SQL text kept on a span (characters). */
 const MAX_QUERY_TEXT = 2000;
 
-/** The OTLP/HTTP traces URL `env` names, or null when traces are off. */
-export function tracesEndpoint(env: Record<string, string | undefined>): string | null {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return null;
-  if (env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none') return null;
-  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
-  if (traces) return traces;
-  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
-  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : null;
+/**
+ * Where this thread's spans go (platform/config-shared.ts `tracingOf` reads it from the OTEL_* variables): the
+ * OTLP/HTTP traces URL, and the milliseconds between batches (the SDK's default when absent).
+ */
+export interface TracingConfig {
+  url: string;
+  scheduleDelayMs?: number;
 }
 
 /**
- * Starts tracing in this thread when `env` asks for it, as service `serviceName` (`cunzheng-gateway`,
+ * Starts tracing in this thread per `tracing` (null: off), as service `serviceName` (`cunzheng-gateway`,
  * `cunzheng-platform`). A second call in the same thread keeps the first.
  * @returns a function that flushes and stops it (idempotent), or null when traces are off
  */
 export async function startTracing(
-  env: Record<string, string | undefined>,
+  tracing: TracingConfig | null,
   serviceName: string,
 ): Promise<(() => Promise<void>) | null> {
-  const url = tracesEndpoint(env);
-  if (!url) return null;
+  if (!tracing) return null;
+  const { url } = tracing;
   if (current) return () => Promise.resolve();
   const [
     { default: FastifyOtel },
@@ -69,12 +69,11 @@ export async function startTracing(
     import('@opentelemetry/semantic-conventions'),
   ]);
   if (current) return () => Promise.resolve();
-  const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [
       new BatchSpanProcessor(new OTLPTraceExporter({ url }), {
-        ...(Number.isFinite(delay) && delay > 0 ? { scheduledDelayMillis: delay } : {}),
+        ...(tracing.scheduleDelayMs ? { scheduledDelayMillis: tracing.scheduleDelayMs } : {}),
       }),
     ],
   });

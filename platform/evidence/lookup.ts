@@ -47,7 +47,7 @@ const evidenceByBaoquan = preparedQuery((db, param: ParamReader<{ baoquan: strin
 /**
  * The evidence numbered `baoquan` with its owner's mobile and chain hash, or undefined (also when it has no ledger
  * leaf yet). Written with scalar subqueries, not joins: SQLite re-plans a join whose bound parameter it reads every
- * time the parameter is bound (~40 µs against ~5 µs here; decision 032, 2026-11-29).
+ * time the parameter is bound (~40 µs against ~5 µs here; decision 054, 2026-11-29).
  */
 export async function findByBaoquan(db: Kysely<Database>, baoquan: string) {
   const [row] = await evidenceByBaoquan(db, { baoquan });

@@ -1,6 +1,6 @@
 /**
  * Evidence lists whose cost does not grow with the data, on SQLite and PostgreSQL (spec 01 §2.4; migration 0011,
- * decision 032): the totals and label lists kept by triggers agree with the rows, keyword search through the trigram
+ * decision 054): the totals and label lists kept by triggers agree with the rows, keyword search through the trigram
  * index finds what `like '%keyword%'` finds (Chinese, case, quotes, wildcards, short keywords), and the database
  * really answers a keyword search from the index.
  */

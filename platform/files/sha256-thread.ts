@@ -1,6 +1,6 @@
 /**
  * SHA-256 of upload streams computed on a thread of its own ("hashing off the main thread";
- * docs/decisions/032 "Uploads: the hash on its own thread").
+ * docs/decisions/056 "Uploads hash on a thread of their own").
  *
  * An upload's bytes pass the platform's thread once (HTTP, multipart parsing, the file write); hashing them there
  * too took a quarter of that thread's time (node:crypto runs `update` on the calling thread, ~900 MB/s on the 2-core

@@ -1,5 +1,5 @@
 /**
- * Where the platform keeps file bytes (ARCHITECTURE "File storage sits behind an interface"; decision 016): one
+ * Where the platform keeps file bytes (ARCHITECTURE "Storage"; decision 016): one
  * {@link FileStorage} of named buckets — evidence originals, KYC images, seal images, and whatever a new area adds
  * to {@link BUCKETS} — each a {@link FileBucket} of objects under opaque keys (`xx/NAME`). The local implementation
  * keeps `${dataDir}/<bucket>/<xx>/<NAME>`, the layout the platform has always used; an S3-compatible store
@@ -117,7 +117,7 @@ let backgroundFlushes = 0;
  * this resolves.
  * Durability is the bucket's (`put` flushes here, `putFile` flushes the temp file before the rename, then the
  * directory: {@link syncPath}), so that a power cut after a save cannot leave a committed row whose file is
- * empty or cut short (ARCHITECTURE "nothing is lost or half-written"); a temp file that is never stored pays no final
+ * empty or cut short (ARCHITECTURE "Storage"); a temp file that is never stored pays no final
  * flush. A failed stream deletes the partial file; an existing `dest` is left alone.
  * @throws the open's error (EEXIST), the stream's, or the flush's (EIO, ENOSPC)
  */

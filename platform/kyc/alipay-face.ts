@@ -15,8 +15,8 @@ export const FACE_METHODS = {
   query: 'alipay.user.certify.open.query',
 } as const;
 
-/** Alipay's production gateway (OpenAPI 2.0). */
-export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
+/** Alipay's production gateway (OpenAPI 2.0): ALIPAY_GATEWAY's default, declared with the variable. */
+export { ALIPAY_GATEWAY } from '../config-payments.ts';
 
 /** What the SDK client needs; the sandbox produces one with `sandboxClientConfig`. */
 export interface AlipayClientConfig {
@@ -32,7 +32,7 @@ export interface AlipayClientConfig {
   gateway: string;
   /** Request timeout, milliseconds (default 5000). */
   timeoutMs?: number;
-  /** Outbound proxy (core/outbound-proxy.ts); default: HTTPS_PROXY/NO_PROXY of the environment; null: none. */
+  /** Outbound proxy (core/outbound-proxy.ts): the process's, set by platform/config.ts; absent or null: none. */
   proxy?: ProxyEnv | null;
 }
 

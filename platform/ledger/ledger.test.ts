@@ -46,10 +46,9 @@ import {
 } from './ledger.ts';
 import { LEDGER_KEY_FILE, LedgerSigner, TreeHeads } from './signer.ts';
 import { EMPTY_ROOT, leafHash, verifyConsistency, verifyInclusion, verifySth } from './verify.ts';
+import { testDialects } from '../../tests/support/environment.ts';
 
-const DIALECTS = (process.env.PLATFORM_TEST_DIALECTS ?? 'sqlite,postgres')
-  .split(',')
-  .map((s) => s.trim()) as TestDialect[];
+const DIALECTS: TestDialect[] = testDialects();
 
 /** Saves one evidence row and its leaf in one ledger transaction, like evidence/service.ts does. */
 async function saveRow(pdb: PlatformDb, userId: number, i: number, failAfterAppend = false) {

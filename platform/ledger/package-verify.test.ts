@@ -27,6 +27,7 @@ import { DEMO_MOBILE } from '../account/users.ts';
 import { buildPlatform } from '../app.ts';
 import { get, login, post, testConfig, upload } from '../../tests/support/platform.ts';
 import { verifyPackage, type PackageReport } from './package-verify.ts';
+import { loadWitnessConfig } from '../../witness/config.ts';
 
 const run = promisify(execFile);
 
@@ -255,13 +256,15 @@ describe('npm run verify', () => {
   it('step 6 names the witnesses that vouched, and fails on a forged cosignature, a foreign witness or a bad proof', async () => {
     const witnessDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-witness-'));
     const logKey = (await get<LedgerPublicKey>(app, LedgerPaths.publicKey)).data.noteKey!;
-    const { app: witnessApp } = await startWitness({
-      WITNESS_LOGS: logKey,
-      WITNESS_NAME: 'witness.test/w1',
-      WITNESS_DIR: witnessDir,
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-    });
+    const { app: witnessApp } = await startWitness(
+      loadWitnessConfig({
+        WITNESS_LOGS: logKey,
+        WITNESS_NAME: 'witness.test/w1',
+        WITNESS_DIR: witnessDir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+      }),
+    );
     try {
       const url = `http://127.0.0.1:${(witnessApp.server.address() as { port: number }).port}`;
       const witnessKey = (await (await fetch(`${url}/vkey`)).text()).trim();

@@ -27,6 +27,7 @@ import { startWitness } from '../../witness/main.ts';
 import { LedgerSigner, TreeHeads } from './signer.ts';
 import { verifyInclusion } from './verify.ts';
 import { LedgerWitnessing, parseWitnesses } from './witnessing.ts';
+import { loadWitnessConfig } from '../../witness/config.ts';
 
 forEachDialect('ledger witnesses', (h) => {
   const newUser = userFactory(h);
@@ -50,13 +51,15 @@ forEachDialect('ledger witnesses', (h) => {
 
   beforeAll(async () => {
     const log = (await get<LedgerPublicKey>(h.app, LedgerPaths.publicKey)).data;
-    ({ app: witnessApp } = await startWitness({
-      WITNESS_LOGS: log.noteKey!,
-      WITNESS_NAME: 'witness.test/w1',
-      WITNESS_DIR: dir,
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-    }));
+    ({ app: witnessApp } = await startWitness(
+      loadWitnessConfig({
+        WITNESS_LOGS: log.noteKey!,
+        WITNESS_NAME: 'witness.test/w1',
+        WITNESS_DIR: dir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+      }),
+    ));
     url = `http://127.0.0.1:${(witnessApp.server.address() as { port: number }).port}`;
     witnessKey = (await (await fetch(`${url}/vkey`)).text()).trim();
     token = (await newUser()).token;

@@ -23,7 +23,7 @@ import { fileUploadLimits, saveUploadedFile } from '../evidence/save.ts';
 /** Duration and format of the audio file at `path` (music-metadata). @throws ApiError 400 notAudio */
 export async function readAudioFormat(path: string): Promise<Omit<MusicWork, 'isrc' | 'authors'>> {
   const notAudio = new ApiError(ApiCode.BAD_REQUEST, MusicMsg.notAudio);
-  // Loaded on first use (~2 MB of heap otherwise carried by every platform; decision 032).
+  // Loaded on first use (~2 MB of heap otherwise carried by every platform; decision 056).
   const { parseFile } = await import('music-metadata');
   const meta = await parseFile(path, { duration: true, skipCovers: true }).catch(() => {
     throw notAudio;

@@ -41,7 +41,6 @@ import { notaryOfficeRoutes } from './office-routes.ts';
 import { notarialCheck } from './public-check.ts';
 import { countLookup } from '../verify/service.ts';
 import { registerRechargePurpose } from '../billing/apply.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 import {
   authorize,
   documentData,
@@ -105,7 +104,7 @@ export async function notaryRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const bucket = app.files.bucket('notary');
-  const office = certificateIssuer(process.env).notaryOffice;
+  const office = app.config.issuer.notaryOffice; // NOTARY_OFFICE (platform/config-shared.ts)
   app.get(NotaryPaths.documentData, verified, async (request, reply) => {
     const { orderId } = parseInput(NotaryOrderIdBody, request.query);
     reply.headers(noStore);

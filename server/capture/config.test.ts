@@ -27,4 +27,13 @@ describe('capture configuration', () => {
     );
     expect(() => loadCaptureConfig({ CAPTURE_TEST_ALLOW: 'example.com:80' })).toThrow(/is not <ip>:<port>/);
   });
+
+  it('refuses the allow-list with APP_ENV unset: the default is production (docs/decisions/050-configuration.md)', () => {
+    expect(() => loadCaptureConfig({ CAPTURE_TEST_ALLOW: '127.0.0.1:4555' })).toThrow(
+      /CAPTURE_TEST_ALLOW: a production start refuses/,
+    );
+    expect(() => loadCaptureConfig({ APP_ENV: '', CAPTURE_TEST_ALLOW: '127.0.0.1:4555' })).toThrow(
+      /CAPTURE_TEST_ALLOW: a production start refuses/,
+    );
+  });
 });

@@ -1,20 +1,65 @@
 /**
- * Settings of web capture (decision 037), read from the environment once (zod, failing fast like
- * server/config.ts). Limits bound what one URL can make the gateway do: time, bytes, pages and jobs at once (the
- * open jobs of one user are bounded by the platform: MAX_OPEN_CAPTURES_PER_USER). CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start
- * (APP_ENV=production) refuses it, as the platform refuses TEST_HOOKS.
+ * Settings of web capture (docs/decisions/037-web-capture.md): its variables, composed into the gateway's schema
+ * (server/config.ts; docs/decisions/050-configuration.md). Limits bound what one URL can make the gateway do: time,
+ * bytes, pages and jobs at once (the open jobs of one user are bounded by the platform: MAX_OPEN_CAPTURES_PER_USER).
+ * CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start — APP_ENV=production,
+ * which is also APP_ENV unset — refuses it, as the platform refuses TEST_HOOKS.
  */
 import { z } from 'zod';
-import { int } from '../pdf/config.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../../platform/config-schema.ts';
+import { integer } from '../../platform/config-types.ts';
 import { parseAllowList } from './address-policy.ts';
 
-const CaptureEnv = z.object({
-  APP_ENV: z.string().optional(),
-  CAPTURE_TIMEOUT_MS: int('CAPTURE_TIMEOUT_MS', 5_000, 600_000, 60_000),
-  CAPTURE_MAX_MB: int('CAPTURE_MAX_MB', 1, 10_240, 200),
-  CAPTURE_MAX_PAGES: int('CAPTURE_MAX_PAGES', 1, 50, 10),
-  CAPTURE_CONCURRENCY: int('CAPTURE_CONCURRENCY', 1, 32, 2),
-  CAPTURE_TEST_ALLOW: z.string().optional(),
+/** CAPTURE_TEST_ALLOW parsed: the `address:port` keys (empty when unset). */
+const testAllow = z
+  .string()
+  .optional()
+  .transform((v, ctx): ReadonlySet<string> => {
+    try {
+      return parseAllowList(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/** CAPTURE_*. */
+export const CaptureVars = envGroup({
+  id: 'capture',
+  title: 'Web capture',
+  summary: 'Limits of one capture job and of the jobs this gateway runs at once.',
+  vars: {
+    CAPTURE_TIMEOUT_MS: envVar(
+      integer({ name: 'CAPTURE_TIMEOUT_MS', min: 5_000, max: 600_000, default: 60_000 }),
+      {
+        description: 'one capture job (all its pages) fails after this long, ms',
+      },
+    ),
+    CAPTURE_MAX_MB: envVar(integer({ name: 'CAPTURE_MAX_MB', min: 1, max: 10_240, default: 200 }), {
+      description: 'MiB one job may fetch, both directions',
+    }),
+    CAPTURE_MAX_PAGES: envVar(integer({ name: 'CAPTURE_MAX_PAGES', min: 1, max: 50, default: 10 }), {
+      description: 'URLs one job may capture',
+    }),
+    CAPTURE_CONCURRENCY: envVar(integer({ name: 'CAPTURE_CONCURRENCY', min: 1, max: 32, default: 2 }), {
+      description: 'jobs running at once on this gateway',
+    }),
+    CAPTURE_TEST_ALLOW: envVar(testAllow, {
+      description:
+        'test only: address:port pairs captures may reach although not public (and certificates they may skip)',
+      defaultText: 'none',
+      production: {
+        refuse: (v) => v instanceof Set && v.size > 0,
+        why: 'a production start refuses to let captures reach non-public addresses',
+      },
+    }),
+  },
 });
 
 /** Capture settings. Times in milliseconds, sizes in bytes. */
@@ -34,35 +79,22 @@ export interface CaptureConfig {
   testAllow: ReadonlySet<string>;
 }
 
-/**
- * Parses the capture variables.
- * @throws Error listing every invalid variable, one per line, or when APP_ENV=production sets CAPTURE_TEST_ALLOW
- */
-export function loadCaptureConfig(env: Record<string, string | undefined>): CaptureConfig {
-  const parsed = CaptureEnv.safeParse(env);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-  let testAllow = new Set<string>();
-  try {
-    testAllow = parseAllowList(env.CAPTURE_TEST_ALLOW);
-  } catch (err) {
-    problems.push(`  ${(err as Error).message}`);
-  }
-  if (env.APP_ENV === 'production' && testAllow.size > 0) {
-    problems.push(
-      '  CAPTURE_TEST_ALLOW: a production start refuses to let captures reach non-public addresses',
-    );
-  }
-  if (!parsed.success || problems.length > 0) {
-    throw new Error(`Invalid capture configuration:\n${problems.join('\n')}`);
-  }
-  const e = parsed.data;
+/** The capture settings of parsed values. */
+export function captureOf(e: EnvValues<typeof CaptureVars.vars>): CaptureConfig {
   return {
     timeoutMs: e.CAPTURE_TIMEOUT_MS,
     maxBytes: e.CAPTURE_MAX_MB * 1024 * 1024,
     maxPages: e.CAPTURE_MAX_PAGES,
     concurrency: e.CAPTURE_CONCURRENCY,
-    testAllow,
+    testAllow: e.CAPTURE_TEST_ALLOW,
   };
+}
+
+/**
+ * Parses the capture variables of `env` (a test's), with APP_ENV (default production).
+ * @throws ConfigError listing every invalid variable, one per line, or when a production start (APP_ENV production
+ *   or unset) sets CAPTURE_TEST_ALLOW
+ */
+export function loadCaptureConfig(env: Environment): CaptureConfig {
+  return captureOf(parseEnvironment([CaptureVars], env).values);
 }

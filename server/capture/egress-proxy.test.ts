@@ -14,6 +14,7 @@ import { launchChromium } from '../pdf/browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { addressRefusal, allowKey, parseAllowList } from './address-policy.ts';
 import { startEgressProxy, type EgressProxy, type Resolver } from './egress-proxy.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -107,7 +108,7 @@ describe.skipIf(!hasChromium())('the egress proxy, with Chromium behind it', () 
   beforeAll(async () => {
     sitePort = await listen(site);
     otherPort = await listen(other);
-    browser = await launchChromium(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+    browser = await launchChromium(chromiumPath());
   });
   afterAll(async () => {
     await browser?.close();

@@ -17,6 +17,7 @@ import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { checkWacz } from '../../tests/support/wacz-check.ts';
 import { allowKey } from './address-policy.ts';
 import { captureProcess } from './process-capture.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 const site = http.createServer((req, res) => {
   const html = (body: string) =>
@@ -51,7 +52,7 @@ describe.skipIf(!hasChromium())('process capture', { timeout: CAPTURE_TEST_TIMEO
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'cz-process-'));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     port = (site.address() as AddressInfo).port;
-    browser = await launchChromium(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+    browser = await launchChromium(chromiumPath());
   });
   afterAll(async () => {
     await browser?.close();

@@ -21,6 +21,7 @@ import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { checkWacz } from '../../tests/support/wacz-check.ts';
 import { allowKey } from './address-policy.ts';
 import { captureWeb } from './web-capture.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
@@ -95,7 +96,7 @@ describe.skipIf(!hasChromium())('web capture to WACZ', () => {
     secure = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, handler);
     p = await listen(plain);
     s = await listen(secure);
-    browser = await launchChromium(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+    browser = await launchChromium(chromiumPath());
   });
   afterAll(async () => {
     await browser?.close();

@@ -16,6 +16,7 @@ import { forEachDialect, get, login, post } from '../../tests/support/platform.t
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { loadCaptureConfig } from './config.ts';
 import { startCaptureWorker, type CaptureWorker } from './worker.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 forEachDialect('the capture worker', (h) => {
   const site = http.createServer((_req, res) =>
@@ -37,7 +38,7 @@ forEachDialect('the capture worker', (h) => {
     worker = startCaptureWorker({
       upstreamUrl,
       internalKey: h.app.internalKey,
-      chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromiumPath: chromiumPath(),
       config: loadCaptureConfig({ APP_ENV: 'test', CAPTURE_TEST_ALLOW: `127.0.0.1:${sitePort}` }),
       log: pino({ level: 'silent' }),
       pollMs: 200,

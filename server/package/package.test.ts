@@ -15,10 +15,11 @@ import type { ProofBundle } from '../../contract/ledger.ts';
 import { BATCH_MAX_ITEMS, beijingStamp, packagePlugin, parseBatchItems } from './plugin.ts';
 import { readZip, saveBody } from '../../tests/support/zip.ts';
 import { safeEntryName } from './zip.ts';
+import { testNumber } from '../../tests/support/environment.ts';
 
 const MiB = 1024 * 1024;
-/** Size of the large original (PACKAGE_BIG_BYTES=2147483648 runs the 2 GiB case of decision 007). */
-const BIG_BYTES = Number(process.env.PACKAGE_BIG_BYTES ?? 256 * MiB);
+/** Size of the large original (PACKAGE_BIG_BYTES=2147483648 runs the 2 GiB case of the issue). */
+const BIG_BYTES = testNumber('PACKAGE_BIG_BYTES', 256 * MiB);
 const KEY = randomBytes(32);
 const now = () => Math.floor(Date.now() / 1000);
 const packageSig = (b: string, exp: number) =>

@@ -3,13 +3,15 @@
  * after the browser is killed (between jobs and during one), and close(). Skipped only when Chromium is missing.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
+import { chromiumPath as testChromium } from '../../tests/support/environment.ts';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromiumPath = testChromium();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!hasChromium())('BrowserPool (Chromium at CHROMIUM_PATH)', () => {
@@ -151,10 +153,16 @@ describe.skipIf(!hasChromium())('BrowserPool when its process dies', () => {
       child.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
       child.once('exit', () => reject(new Error('the child exited before launching the browser')));
     });
+    // Alive: the process exists and is no zombie. An orphaned Chromium that exited is reparented to PID 1, and where
+    // PID 1 is no init (a bare container's shell) it stays a zombie, unreaped, though it holds nothing any more.
     const alive = (pid: number) => {
       try {
         process.kill(pid, 0);
-        return true;
+      } catch {
+        return false;
+      }
+      try {
+        return !/^\d+ \(.*\) Z /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
       } catch {
         return false;
       }

@@ -1,32 +1,48 @@
 /**
- * Settings of the certificate PDF renderer, read from the environment once when the gateway is built (zod, failing
- * fast like `server/config.ts`). They live here rather than in `GatewayConfig` so the renderer stays one module;
- * moving them into the gateway's schema later changes no caller.
+ * Settings of the certificate PDF renderer: its variables, composed into the gateway's schema (server/config.ts;
+ * docs/decisions/050-configuration.md), and the {@link PdfConfig} derived from them.
  */
-import { z } from 'zod';
-import { booleanFlag } from '../config.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../../platform/config-schema.ts';
+import { flag, integer, text } from '../../platform/config-types.ts';
 
-const unsetIfEmpty = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-/** A whole-number variable between `min` and `max`; unset or empty means `fallback`. */
-export const int = (name: string, min: number, max: number, fallback: number) =>
-  z.preprocess(
-    unsetIfEmpty,
-    z.coerce
-      .number({ error: `${name} must be a number` })
-      .int({ error: `${name} must be a whole number` })
-      .min(min, { error: `${name} must be at least ${min}` })
-      .max(max, { error: `${name} must be at most ${max}` })
-      .default(fallback),
-  );
-
-const PdfEnv = z.object({
-  CHROMIUM_PATH: z.preprocess(unsetIfEmpty, z.string().default('/usr/bin/chromium')),
-  PDF_POOL_SIZE: int('PDF_POOL_SIZE', 1, 32, 2),
-  PDF_TIMEOUT_MS: int('PDF_TIMEOUT_MS', 1000, 600_000, 30_000),
-  PDF_QUEUE_MAX: int('PDF_QUEUE_MAX', 0, 100_000, 200),
-  PDF_CACHE_MAX_MB: int('PDF_CACHE_MAX_MB', 1, 10_000_000, 2048),
-  PDF_RENDER_AHEAD: booleanFlag('PDF_RENDER_AHEAD', true),
-  PDF_CACHE_DIR: z.preprocess(unsetIfEmpty, z.string().optional()),
+/** CHROMIUM_PATH and PDF_*. */
+export const PdfVars = envGroup({
+  id: 'pdf',
+  title: 'Certificate PDFs',
+  summary:
+    'The Chromium that prints certificate PDFs and captures web pages, its page pool, and the disk cache of rendered PDFs.',
+  vars: {
+    CHROMIUM_PATH: envVar(text({ default: '/usr/bin/chromium' }), {
+      description: 'the Chromium (or Chrome) executable for PDFs and web captures',
+    }),
+    PDF_POOL_SIZE: envVar(integer({ name: 'PDF_POOL_SIZE', min: 1, max: 32, default: 2 }), {
+      description: 'pages rendering at once',
+    }),
+    PDF_TIMEOUT_MS: envVar(integer({ name: 'PDF_TIMEOUT_MS', min: 1000, max: 600_000, default: 30_000 }), {
+      description: 'one render (navigation and PDF) fails after this long, ms',
+    }),
+    PDF_QUEUE_MAX: envVar(integer({ name: 'PDF_QUEUE_MAX', min: 0, max: 100_000, default: 200 }), {
+      description: 'renders waiting beyond the pool; one more is refused with 503',
+    }),
+    PDF_CACHE_MAX_MB: envVar(integer({ name: 'PDF_CACHE_MAX_MB', min: 1, max: 10_000_000, default: 2048 }), {
+      description: 'the PDF disk cache is kept under this many MiB, least recently served out first',
+    }),
+    PDF_RENDER_AHEAD: envVar(flag(true), {
+      description:
+        'render the certificate PDF of evidence just saved in the background; 0: on the first visit',
+    }),
+    PDF_CACHE_DIR: envVar(text(), {
+      description:
+        'where rendered PDFs are kept; a directory several gateways share lets one render serve all',
+      defaultText: 'DATA_DIR/cache/pdf',
+    }),
+  },
 });
 
 /** The renderer's settings. Times in milliseconds. */
@@ -53,17 +69,8 @@ export interface PdfConfig {
   cacheDir: string | null;
 }
 
-/**
- * Parses the renderer's variables.
- * @throws Error listing every invalid variable, one per line.
- */
-export function loadPdfConfig(env: Record<string, string | undefined>): PdfConfig {
-  const parsed = PdfEnv.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid PDF renderer configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+/** The renderer's settings of parsed values. */
+export function pdfOf(e: EnvValues<typeof PdfVars.vars>): PdfConfig {
   return {
     chromiumPath: e.CHROMIUM_PATH,
     poolSize: e.PDF_POOL_SIZE,
@@ -73,4 +80,12 @@ export function loadPdfConfig(env: Record<string, string | undefined>): PdfConfi
     renderAhead: e.PDF_RENDER_AHEAD,
     cacheDir: e.PDF_CACHE_DIR ?? null,
   };
+}
+
+/**
+ * Parses the renderer's variables of `env` (a test's or a bench's).
+ * @throws ConfigError listing every invalid variable, one per line.
+ */
+export function loadPdfConfig(env: Environment): PdfConfig {
+  return pdfOf(parseEnvironment([PdfVars], env).values);
 }

@@ -16,6 +16,7 @@ import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { hasPdfsig, pdfsig } from '../../tests/support/pdfsig.ts';
 import { CHROMIUM_ARGS } from './browser-pool.ts';
 import { signPdf, type CmsSource } from './pades.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 const info = {
   name: '存证云',
@@ -33,7 +34,7 @@ describe.skipIf(!hasChromium() || !hasPdfsig)('signPdf', () => {
     const signer = await DocumentSigner.open(dir, { operator: '存证云' });
     source = { cmsFor: (digest) => signer.signDigest(digest) };
     const browser = await puppeteer.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(),
       args: [...CHROMIUM_ARGS],
       pipe: true,
     });

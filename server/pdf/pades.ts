@@ -126,7 +126,7 @@ export async function signPdf(pdf: Uint8Array, source: CmsSource, info: Signatur
   try {
     prepared = plainAddPlaceholder({ pdfBuffer: Buffer.from(pdf), ...fields });
   } catch {
-    // pdf-lib (~3.7 MB of heap) only for this rare path, loaded on first use (decision 032).
+    // pdf-lib (~3.7 MB of heap) only for this rare path, loaded on first use (decision 056).
     const [{ PDFDocument }, { pdflibAddPlaceholder }] = await Promise.all([
       import('pdf-lib'),
       import('@signpdf/placeholder-pdf-lib'),

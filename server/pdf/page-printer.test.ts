@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium } from '../../tests/support/pdf-whole.ts';
 import { BrowserPool } from './browser-pool.ts';
 import { PagePrinter, PagePrintError, prepareLocalPage } from './page-printer.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 describe.skipIf(!hasChromium())('PagePrinter (Chromium at CHROMIUM_PATH)', () => {
   let server: http.Server;
@@ -36,7 +37,7 @@ describe.skipIf(!hasChromium())('PagePrinter (Chromium at CHROMIUM_PATH)', () =>
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     pool = new BrowserPool({
-      chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromiumPath: chromiumPath(),
       poolSize: 1,
       queueMax: 10,
       timeoutMs: 30_000,

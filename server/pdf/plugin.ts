@@ -11,6 +11,7 @@ import { Msg } from '../../contract/messages.ts';
 import type { PlatformCall } from '../../contract/platform-call.ts';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { loadPdfConfig, type PdfConfig } from './config.ts';
+import type { SiteFacts } from '../config-gateway.ts';
 import { PlatformCmsSource, signPdf, SigningUnavailableError } from './pades.ts';
 import {
   CertificateRenderer,
@@ -19,7 +20,6 @@ import {
   UpstreamError,
   type CertificateLang,
 } from './renderer.ts';
-import { certificateIssuer } from '../../contract/issuer.ts';
 import { plainPageHtml } from '../plain-page.ts';
 import { PagePrinter } from './page-printer.ts';
 
@@ -49,8 +49,10 @@ export interface PdfPluginOptions {
    * Absent: PDFs are served unsigned and the start logs a warning.
    */
   internalKey?: string;
-  /** Renderer settings; default: parsed from `process.env` (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …). */
-  pdf?: Partial<PdfConfig>;
+  /** Renderer settings (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …; server/pdf/config.ts); default: the schema's. */
+  pdf?: PdfConfig | undefined;
+  /** PUBLIC_URL and the issuer the PDFs print and sign with (server/config-gateway.ts). */
+  site: SiteFacts;
 }
 
 /**
@@ -124,10 +126,11 @@ function selfOrigin(app: FastifyInstance): string {
 }
 
 async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {
-  const config: PdfConfig = { ...loadPdfConfig(process.env), ...opts.pdf };
+  const config = opts.pdf ?? loadPdfConfig({});
+  const { issuer, publicUrl } = opts.site;
   // The print view prints PUBLIC_URL (in the QR code), the operator and the notary office: other values, another
   // template.
-  const printed = ['PUBLIC_URL', 'PLATFORM_OPERATOR', 'NOTARY_OFFICE'].map((k) => process.env[k] ?? '');
+  const printed = [publicUrl ?? '', issuer.operator, issuer.notaryOffice];
   const builtVersion = opts.development
     ? null
     : await templateVersionOf(opts.buildDirectory, printed.join('\0'));
@@ -138,7 +141,6 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
     ? new PlatformCmsSource(target, opts.internalKey, undefined, 'notary')
     : null;
   if (!cms) app.log.warn('no internal key: certificate PDFs are not signed');
-  const issuer = certificateIssuer(process.env);
   const pool = new BrowserPool({ ...config, logger: app.log });
   const renderer = new CertificateRenderer({
     ...target,
@@ -156,13 +158,13 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
           signPdf(pdf, cms, {
             name: issuer.operator,
             reason: lang === 'en' ? 'Electronic data preservation certificate' : '电子数据保全证书',
-            location: process.env.PUBLIC_URL?.replace(/\/+$/, '') || selfOrigin(app),
+            location: publicUrl ?? selfOrigin(app),
             contactInfo: issuer.contact ?? '',
           })
       : undefined,
   });
   app.decorate('certificatePdf', renderer);
-  const location = () => process.env.PUBLIC_URL?.replace(/\/+$/, '') || selfOrigin(app);
+  const location = () => publicUrl ?? selfOrigin(app);
   app.decorate(
     'pagePrinter',
     new PagePrinter({

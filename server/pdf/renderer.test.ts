@@ -20,6 +20,7 @@ import {
   printPaths,
   viewStateHash,
 } from './renderer.ts';
+import { chromiumPath } from '../../tests/support/environment.ts';
 
 const BQ = 'BQ20260101AAAAAAAAAAAAAAAAAAAA';
 
@@ -212,7 +213,7 @@ describe.skipIf(!hasChromium())('CertificateRenderer in Chromium, pages reused',
     );
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     pool = new BrowserPool({
-      chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      chromiumPath: chromiumPath(),
       poolSize: 1,
       queueMax: 10,
       timeoutMs: 20_000,

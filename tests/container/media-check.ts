@@ -10,9 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { launchChromium } from '../../server/pdf/browser-pool.ts';
+import { loadPdfConfig } from '../../server/pdf/config.ts';
+import { processEnvironment } from '../../platform/config-schema.ts';
 
 const execFileP = promisify(execFile);
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// CHROMIUM_PATH as the gateway reads it (server/pdf/config.ts), from the container's environment
+const chromium = loadPdfConfig(processEnvironment()).chromiumPath;
 const dir = await mkdtemp(path.join(os.tmpdir(), 'media-check-'));
 const browser = await launchChromium(chromium);
 try {

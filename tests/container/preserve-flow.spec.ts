@@ -10,8 +10,9 @@ import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { demoPassword, testSetting } from '../support/environment.ts';
 
-const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
+const DEMO = { mobile: '13800138000', password: demoPassword() };
 
 /** `^<root><path>` as a pattern; `root` is the baseURL's folder, e.g. `http://127.0.0.1:3103/cunzheng/`. */
 function under(root: string, path: string): RegExp {
@@ -41,7 +42,7 @@ test('log in, preserve a file, open its certificate and download its PDF', async
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const file = info.outputPath('evidence.bin');
   writeFileSync(file, bytes);
-  const title = `容器冒烟测试-${process.env.CONTAINER_LABEL ?? 'image'}-${Date.now()}`;
+  const title = `容器冒烟测试-${testSetting('CONTAINER_LABEL') ?? 'image'}-${Date.now()}`;
   await page.goto('newAccessCard');
   await page.getByLabel('证据名称').fill(title);
   await page.getByLabel('选择文件').setInputFiles(file);
@@ -67,5 +68,5 @@ test('log in, preserve a file, open its certificate and download its PDF', async
   expect(cjk.length).toBeGreaterThan(0);
   expect(cjk.every((l) => /\byes\b/.test(l))).toBe(true);
   expect(strays).toEqual([]);
-  process.stdout.write(`[container] ${process.env.CONTAINER_LABEL ?? ''}: ${baoquan} ${sha256}\n`);
+  process.stdout.write(`[container] ${testSetting('CONTAINER_LABEL') ?? ''}: ${baoquan} ${sha256}\n`);
 });

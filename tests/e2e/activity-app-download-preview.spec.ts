@@ -7,6 +7,7 @@
  */
 import { encodeFileToken } from '../../app/certificate/file-token.server.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';
+import { testSetting } from '../support/environment.ts';
 
 test('/activity without configured events shows 暂无活动', async ({ page }) => {
   const res = await page.goto('/activity');
@@ -30,7 +31,7 @@ test('previewProgress: extra slashes inside the file-url become asterisks and th
 }) => {
   // '?' and '>' bytes put '/' into the base64, so the token carries '*' where a raw link would carry '/'
   const fileUrl = '/helpCenter?q=>>>???';
-  const token = encodeFileToken(fileUrl, process.env.E2E_SESSION_SECRET!);
+  const token = encodeFileToken(fileUrl, testSetting('E2E_SESSION_SECRET')!);
   expect(token).toContain('*');
   const withSlashes = token.replace(/\*/g, '/');
   const res = await page.goto(`/mobile/previewProgress/${withSlashes}`);

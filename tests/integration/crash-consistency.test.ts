@@ -49,6 +49,7 @@ import {
 } from '../support/integration.ts';
 import { createTestDatabase } from '../support/platform.ts';
 import { startS3 } from '../support/s3.ts';
+import { childEnvironment } from '../support/environment.ts';
 
 const INTERNAL_KEY = 'crash-test-internal-key-0123456789abcdef';
 /**
@@ -74,8 +75,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
   const base = (i: number) => `http://127.0.0.1:${gatewayPorts[i]}`;
 
   const startPlatform = async (i: number) => {
-    const env = {
-      ...process.env,
+    const env = childEnvironment({
       ...storageEnv,
       APP_ENV: 'test',
       DATA_DIR: shared,
@@ -87,13 +87,12 @@ describe('two gateways and two platforms, killed mid-upload', () => {
       SCRYPT_N: '1024',
       LOG_LEVEL: 'silent',
       SEED_DEMO: '1',
-    };
+    });
     platforms[i] = spawn(process.execPath, ['platform/main.ts'], { env, stdio: 'ignore' });
     await whenHealthy(`http://127.0.0.1:${platformPorts[i]}/api/healthz`, 60_000, platforms[i]);
   };
   const startGateway = async (i: number) => {
-    const env = {
-      ...process.env,
+    const env = childEnvironment({
       NODE_ENV: 'production',
       APP_ENV: 'test',
       HOST: '127.0.0.1',
@@ -107,7 +106,7 @@ describe('two gateways and two platforms, killed mid-upload', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       RATE_LIMIT_PER_MINUTE: String(GATEWAY_LIMIT),
       RATE_LIMIT_NAMESPACE,
-    };
+    });
     gateways[i] = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { env, stdio: 'ignore' });
     await whenHealthy(`${base(i)}/healthz`, 60_000, gateways[i]);
   };

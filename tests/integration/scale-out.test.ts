@@ -22,6 +22,7 @@ import {
   type Envelope,
 } from '../support/integration.ts';
 import { createTestDatabase } from '../support/platform.ts';
+import { childEnvironment } from '../support/environment.ts';
 
 describe('two platforms and two gateways on one PostgreSQL', () => {
   const shared = freshDataDir();
@@ -37,8 +38,7 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
     drop = db.drop;
     const ports = [await closedPort(), await closedPort()];
     for (const port of ports) {
-      const env = {
-        ...process.env,
+      const env = childEnvironment({
         APP_ENV: 'test',
         DATA_DIR: shared,
         DATABASE_URL: db.url,
@@ -47,7 +47,7 @@ describe('two platforms and two gateways on one PostgreSQL', () => {
         SCRYPT_N: '1024',
         LOG_LEVEL: 'silent',
         SEED_DEMO: '1',
-      };
+      });
       platforms.push(spawn(process.execPath, ['platform/main.ts'], { env, stdio: 'ignore' }));
     }
     await Promise.all(ports.map((p) => whenHealthy(`http://127.0.0.1:${p}/api/healthz`)));

@@ -12,6 +12,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import type { SessionStorage } from 'react-router';
 import { opsSessionStorageFor, sessionStorageFor } from '../../app/lib/session.server.ts';
 import { apiLogin, apiRegister, setUserStatus, uniqueMobile } from './e2e.ts';
+import { testSetting } from './environment.ts';
 
 /** Credentials of a user (mobile) or an operator (username). */
 export interface Credentials {
@@ -39,7 +40,7 @@ export interface LoginFixtures {
 
 /** The secret the e2e server seals sessions with; playwright.config.ts sets it for the server and the runner. */
 function sessionContext() {
-  const secret = process.env.E2E_SESSION_SECRET;
+  const secret = testSetting('E2E_SESSION_SECRET');
   if (!secret) throw new Error('E2E_SESSION_SECRET is not set (playwright.config.ts sets it)');
   return { sessionSecrets: [secret], secureCookies: false };
 }

@@ -12,6 +12,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cosignerVerifierKey } from '../../contract/cosignature.ts';
 import { rawEd25519 } from '../../contract/note-signing.ts';
+import { loadWitnessConfig } from '../../witness/config.ts';
+import { childEnvironment, testSetting } from './environment.ts';
 
 /** The witness key file under `dir` (witness/witness.ts reads it from there). */
 const keyFile = (dir: string) => path.join(dir, 'witness-ed25519.pem');
@@ -28,15 +30,17 @@ export function e2eWitnessKey(dir: string, name: string): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const dir = process.env.WITNESS_DIR!;
+  const dir = testSetting('WITNESS_DIR')!;
   for (const f of ['state.json', 'refusals.jsonl']) fs.rmSync(path.join(dir, f), { force: true });
   let vkey = '';
   for (let i = 0; i < 600 && !vkey; i++) {
-    const res = await fetch(`${process.env.E2E_LOG_URL}/.well-known/cunzheng-ledger.vkey`).catch(() => null);
+    const res = await fetch(`${testSetting('E2E_LOG_URL')}/.well-known/cunzheng-ledger.vkey`).catch(
+      () => null,
+    );
     if (res?.ok) vkey = (await res.text()).trim();
     else await new Promise((r) => setTimeout(r, 200));
   }
   if (!vkey) throw new Error('the e2e server did not publish its ledger key');
   const { startWitness } = await import('../../witness/main.ts');
-  await startWitness({ ...process.env, WITNESS_LOGS: vkey, LOG_LEVEL: 'warn' });
+  await startWitness(loadWitnessConfig(childEnvironment({ WITNESS_LOGS: vkey, LOG_LEVEL: 'warn' })));
 }

@@ -11,8 +11,9 @@ import path from 'node:path';
 import os from 'node:os';
 import { createOperatorAt } from './operators.ts';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { demoPassword } from './environment.ts';
 
-export const DEMO = { mobile: '13800138000', password: process.env.DEMO_PASSWORD ?? 'demo1234' };
+export const DEMO = { mobile: '13800138000', password: demoPassword() };
 
 /** The data directory of the running test's server (each project has its own; playwright.config.ts). */
 export function dataDir(): string {

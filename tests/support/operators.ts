@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { childEnvironment } from './environment.ts';
 
 /**
  * Creates an operator with random credentials and `roles` (comma-separated; default: the CLI's, reviewer) in the
@@ -23,7 +24,7 @@ export function createOperatorAt(dataDir: string, roles?: string): { username: s
       password,
       ...(roles ? ['--roles', roles] : []),
     ],
-    { env: { ...process.env, DATA_DIR: dataDir, APP_ENV: 'test' }, encoding: 'utf8' },
+    { env: childEnvironment({ DATA_DIR: dataDir, APP_ENV: 'test' }), encoding: 'utf8' },
   );
   if (!out.includes(`operator ${username} created`)) throw new Error(`the ops CLI said: ${out}`);
   return { username, password };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { type DownloadData, EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
+import { chromiumPath } from './environment.ts';
 
 /** The React Router production build the gateway serves (`npm run build`). */
 export const BUILD_DIR = path.resolve(import.meta.dirname, '../../build');
@@ -18,7 +19,7 @@ export const DEMO_PASSWORD = 'demo1234';
 /** True when the production UI build exists. */
 export const hasBuild = (): boolean => existsSync(path.join(BUILD_DIR, 'server', 'index.js'));
 /** True when Chromium is where the renderer looks for it. */
-export const hasChromium = (): boolean => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+export const hasChromium = (): boolean => existsSync(chromiumPath());
 
 const run = promisify(execFile);
 /** True when `tool` (e.g. pdftotext) runs. */

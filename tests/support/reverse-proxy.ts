@@ -8,6 +8,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { AddressInfo } from 'node:net';
+import { testNumber, testSetting } from './environment.ts';
 
 /** What the proxy answers outside its prefix: a page no test should ever land on. */
 export const OUTSIDE_PREFIX_TEXT = 'not this application (outside the proxied prefix)';
@@ -47,9 +48,9 @@ export async function startReverseProxy(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const prefix = process.env.PROXY_PREFIX ?? '/cunzheng';
-  const target = process.env.PROXY_TARGET;
+  const prefix = testSetting('PROXY_PREFIX') ?? '/cunzheng';
+  const target = testSetting('PROXY_TARGET');
   if (!target) throw new Error('PROXY_TARGET is not set');
-  const { app } = await startReverseProxy(prefix, target, Number(process.env.PORT ?? 0));
+  const { app } = await startReverseProxy(prefix, target, testNumber('PORT', 0));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void app.close());
 }

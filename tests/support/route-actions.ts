@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { commitCsrfToken } from '../../app/lib/csrf.server.ts';
 import { sessionStorageFor } from '../../app/lib/session.server.ts';
+import { TEST_SITE } from './site.ts';
 
 /** One call the recording upstream received. */
 export interface RecordedCall {
@@ -73,6 +74,7 @@ export function routeContext(upstreamUrl: string, overrides: Record<string, unkn
     formBodyLimitBytes: 8192,
     upstreamTimeoutMs: 5000,
     announcement: null,
+    site: TEST_SITE,
     ...overrides,
   };
   return Object.assign(new RouterContextProvider(), fields) as unknown as AppLoadContext;

@@ -9,6 +9,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import type { GatewayConfig } from '../../server/config.ts';
 import { buildServer, type BuildServerOptions } from '../../server/app.ts';
+import { loadRateLimitSettings } from '../../server/config-rate-limit.ts';
+import { TEST_SITE } from './site.ts';
 
 /** A gateway config for tests: fixed secret, no announcement, silent logs. */
 export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfig {
@@ -28,11 +30,21 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
     upstreamTimeoutMs: 30_000,
     shutdownTimeoutMs: 10_000,
     logLevel: 'silent',
+    logFormat: 'json',
     accessLog: 'all',
     embeddedPlatform: 'inline',
+    // buildServer without a build or a mode runs Vite (development), as under Vitest's NODE_ENV=test before
+    nodeEnv: 'test',
+    site: TEST_SITE,
     ...overrides,
   };
 }
+
+/**
+ * The rate limit of test gateways: far above what a suite sends from its one loopback address (the limit itself is
+ * server/rate-limit.test.ts's).
+ */
+export const TEST_RATE_LIMIT = loadRateLimitSettings({ RATE_LIMIT_PER_MINUTE: '100000' });
 
 /** What the fake upstream saw of the last proxied request. */
 export interface SeenRequest {
@@ -161,6 +173,7 @@ export async function gatewayOver(
   const gateway = await buildServer(testConfig(), {
     upstreamUrl,
     build: false,
+    rateLimit: TEST_RATE_LIMIT,
     ...(opts.loggerInstance ? {} : { logger: false }),
     ...opts,
   });

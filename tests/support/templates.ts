@@ -8,17 +8,15 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { testDialects, testPostgresUrl } from './environment.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
 /** The admin connection URL (TEST_PG_URL). */
-export const ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const ADMIN_URL = testPostgresUrl();
 
 /** The dialects platform suites run on (PLATFORM_TEST_DIALECTS). */
-export const DIALECTS = (process.env.PLATFORM_TEST_DIALECTS ?? 'sqlite,postgres')
-  .split(',')
-  .map((s) => s.trim())
-  .filter((s): s is TestDialect => s === 'sqlite' || s === 'postgres');
+export const DIALECTS: TestDialect[] = testDialects();
 
 /** What the global setup prepared for one run. */
 export interface PlatformTemplates {

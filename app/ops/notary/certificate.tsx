@@ -11,7 +11,6 @@ import '@fontsource/noto-sans-sc/700.css';
 import '../../styles/notarial-certificate.css';
 import { data } from 'react-router';
 import type { Route } from './+types/certificate';
-import { certificateIssuer } from '../../../contract/issuer.ts';
 import { Notarial } from '../../../contract/notary-codes.ts';
 import { NotaryOpsMsg, NotaryOpsPaths, type NotaryOpsDetail } from '../../../contract/notary-office-codes.ts';
 import { formatBeijing } from '../../../contract/time.ts';
@@ -38,7 +37,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { order, applicant } = d;
   // Accepted and not yet issued (nor terminated): the only state a certificate is printed in.
   if (order.notarial !== Notarial.inProgress || !order.certificateNo || !applicant) throw notFound();
-  const issuer = certificateIssuer(process.env);
+  const { issuer } = context.site;
   return {
     certificateNo: order.certificateNo,
     typeName: order.typeName,

@@ -15,8 +15,8 @@ import { formatRfc3339Beijing, TRADE_STATES, type TradeState } from './v3.ts';
 
 export { TRADE_STATES, type TradeState };
 
-/** WeChat Pay's production API origin (主域名). */
-export const WECHATPAY_API_URL = 'https://api.mch.weixin.qq.com';
+/** WeChat Pay's production API origin (主域名): WECHATPAY_BASE_URL's default, declared with the variable. */
+export { WECHATPAY_API_URL } from '../../config-wechatpay.ts';
 
 /** What the client needs; the sandbox produces one with its `clientConfig()`. */
 export interface WechatPayConfig {
@@ -39,7 +39,7 @@ export interface WechatPayConfig {
   baseUrl: string;
   /** Timeout of one call, ms (default 10000). */
   timeoutMs?: number;
-  /** Outbound proxy (core/outbound-proxy.ts); default: HTTPS_PROXY/NO_PROXY of the environment; null: none. */
+  /** Outbound proxy (core/outbound-proxy.ts): the process's, set by platform/config.ts; absent or null: none. */
   proxy?: ProxyEnv | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Evidence lists whose cost does not grow with the data (spec 01 §2.4 list and filters; docs/decisions/032):
+ * Evidence lists whose cost does not grow with the data (spec 01 §2.4 list and filters; docs/decisions/054):
  * - `evidence_counts (user_id, kind, n)`: how many evidences of a kind a user has, for the unfiltered list's total;
  * - `evidence_labels (user_id, kind, label, n)`: the labels a user's evidences of a kind carry, with how many carry
  *   each, for the label filter (a label with n = 0 is removed);

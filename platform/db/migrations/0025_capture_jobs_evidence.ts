@@ -1,5 +1,5 @@
 /**
- * An index on `capture_jobs.evidence_id` (decision 032, 2026-11-29): every certificate view looks up the capture
+ * An index on `capture_jobs.evidence_id` (decision 054, 2026-11-29): every certificate view looks up the capture
  * record of its evidence (platform/evidence/lookup.ts), which without it scanned every capture job ever made.
  */
 import type { Kysely, Migration } from 'kysely';
