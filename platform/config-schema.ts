@@ -169,9 +169,10 @@ export function configError(problems: readonly string[]): ConfigError {
 }
 
 /**
- * Parses `env` against `groups`, once: secret files read (`NAME_FILE`), each variable parsed (blank = unset),
- * production rules applied (APP_ENV is parsed too when a rule needs it), then each group's checks whose variables
- * all parsed. Pure apart from reading secret files and the files path-valued variables name.
+ * Parses `env` against `groups` (a group listed twice counts once), once: secret files read (`NAME_FILE`), each
+ * variable parsed (blank = unset), production rules applied (APP_ENV is parsed too when a rule needs it), then each
+ * group's checks whose variables all parsed. Pure apart from reading secret files and the files path-valued
+ * variables name.
  * @throws ConfigError listing every problem, one line each; never a secret's value
  */
 export function parseEnvironment<const G extends readonly EnvGroup[]>(
@@ -220,7 +221,7 @@ export function parseEnvironment<const G extends readonly EnvGroup[]>(
       }
     }
   }
-  for (const g of groups) {
+  for (const g of new Set(groups)) {
     for (const check of g.checks ?? []) {
       if (check.vars.some((v) => failed.has(v))) continue;
       problems.push(...check.problems(values as never, given));
