@@ -5,6 +5,51 @@ import reactHooks from 'eslint-plugin-react-hooks';
 /** app/ never imports platform/ (ARCHITECTURE "Boundaries"); repeated where another rule sets the same option. */
 const appNotPlatform = { group: ['**/platform/**'], message: 'app/ reaches the platform only over HTTP' };
 
+/**
+ * Comments cite the spec section (`spec 02 §4`) or the decision record (`decision 035`), never a tracker's issue
+ * number: whoever maintains the code has neither the tracker nor its history. Catches "issue" or "issues" followed by
+ * a number (after a space, `#`, `-` or `_`, any case), and `#` with a number in parentheses or after see, fixes,
+ * closes, refs, PR or GH; a bare `#` with a number, PKCS#8 and colours are left alone.
+ */
+const ISSUE_REF =
+  /\bissues?(?:\s*#\s*|[\s_-]+)\d+|(?:\(|\b(?:see|fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|pr|gh)\s+)#\d+\b/gi;
+const local = {
+  rules: {
+    'no-issue-refs': {
+      meta: {
+        type: 'suggestion',
+        docs: { description: 'comments cite the spec section or the decision record, not an issue number' },
+        schema: [],
+        messages: {
+          issueRef: 'cite the spec section or the decision record, not an issue number ("{{ref}}")',
+        },
+      },
+      create(context) {
+        const { sourceCode } = context;
+        return {
+          Program() {
+            for (const comment of sourceCode.getAllComments()) {
+              // the comment's text starts after `//` or `/*`
+              const start = comment.range[0] + 2;
+              for (const match of comment.value.matchAll(ISSUE_REF)) {
+                const from = start + match.index;
+                context.report({
+                  loc: {
+                    start: sourceCode.getLocFromIndex(from),
+                    end: sourceCode.getLocFromIndex(from + match[0].length),
+                  },
+                  messageId: 'issueRef',
+                  data: { ref: match[0] },
+                });
+              }
+            }
+          },
+        };
+      },
+    },
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -25,6 +70,10 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    plugins: { local },
+    rules: { 'local/no-issue-refs': 'error' },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -36,7 +85,7 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    // No source file over 400 lines (issue 9 "Done when"; ARCHITECTURE "Layout by area"): a module that grows past it
+    // No source file over 400 lines (ARCHITECTURE "Layout by area"): a module that grows past it
     // splits by concern. Tests and fixtures may be longer.
     files: ['**/*.{ts,tsx,js}'],
     ignores: ['**/*.test.ts', '**/*.spec.ts', 'tests/**'],

@@ -77,7 +77,8 @@ export default defineConfig({
   projects: [
     project('js-on', true, PORT),
     project('js-off', false, PORT + 1),
-    // the walking skeleton under BASE_PATH=/cunzheng/ behind a reverse proxy (issue 18 point 6, decision 047)
+    // the preserve flow (log in, preserve a file, its certificate and PDF) under BASE_PATH=/cunzheng/ behind a
+    // reverse proxy (decision 047)
     basePathProject('base-path-js-off', false),
     basePathProject('base-path-js-on', true),
   ],
@@ -92,7 +93,7 @@ export default defineConfig({
 });
 
 /**
- * A project walking the skeleton (tests/container/walking-skeleton.spec.ts) through the reverse proxy under
+ * A project running the preserve flow (tests/container/preserve-flow.spec.ts) through the reverse proxy under
  * BASE_PATH: its baseURL carries the prefix and the spec's paths are relative to it.
  */
 function basePathProject(name: string, javaScriptEnabled: boolean) {
@@ -100,7 +101,7 @@ function basePathProject(name: string, javaScriptEnabled: boolean) {
     name,
     workers: 1,
     testDir: 'tests/container',
-    testMatch: 'walking-skeleton.spec.ts',
+    testMatch: 'preserve-flow.spec.ts',
     metadata: { dataDir: dataDirFor(BASE_PATH_PORT) },
     use: {
       ...devices['Desktop Chrome'],
@@ -215,7 +216,7 @@ function server(port: number, extra?: Record<string, string>) {
         ]),
         LEDGER_WITNESS_INTERVAL_SECONDS: '1',
       }),
-      // web captures may reach the spec's local test site only (tests/e2e/web-capture.spec.ts; issue 15)
+      // web captures may reach the spec's local test site only (tests/e2e/web-capture.spec.ts; decision 037)
       CAPTURE_TEST_ALLOW: `127.0.0.1:${captureSitePort(port)},127.0.0.1:${captureTlsSitePort(port)}`,
     },
   };

@@ -4,7 +4,7 @@ import { defineConfig, type Plugin } from 'vite';
 
 /**
  * What the browser build imports instead of React (docs/decisions/031): Preact's React-compatible layer. React DOM
- * alone is 59 KB brotli, over half the 100 KB first-load budget of issue 16; preact/compat is about 5 KB.
+ * alone is 59 KB brotli, over half the 100 KB first-load budget; preact/compat is about 5 KB.
  */
 const PREACT_FOR_REACT: Record<string, string> = {
   react: 'preact/compat',
@@ -46,7 +46,7 @@ export default defineConfig({
     renderBuiltUrl: (_file, { hostType, ssr }) =>
       !ssr && (hostType === 'css' || hostType === 'js') ? { relative: true } : undefined,
   },
-  // Old engines (IE11, Android 4.x WebViews; issue 16 point 4) ignore var(): every declaration using a custom
+  // Old engines (IE11, Android 4.x WebViews; decision 030) ignore var(): every declaration using a custom
   // property is preceded by the same declaration with the value computed from :root, which they take instead.
   css: { postcss: { plugins: [postcssCustomProperties({ preserve: true })] } },
 });

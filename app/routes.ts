@@ -34,7 +34,7 @@ export default [
   // ledger explorer and key
   route('chain/tx/:hash', 'ledger/chain-tx.tsx'),
   route('.well-known/cunzheng-ledger-key.pem', 'ledger/public-key.ts'),
-  // C2SP checkpoint and note verifier key (issue 17)
+  // C2SP checkpoint and note verifier key (decision 035)
   route('checkpoint', 'ledger/checkpoint.ts'),
   // the same under the log's tlog-tiles prefix, with the tiles
   route('ledger/checkpoint', 'ledger/checkpoint.ts', { id: 'ledger-tiles-checkpoint' }),
@@ -55,7 +55,7 @@ export default [
   ]),
   route('English/safekeeping', 'verify/safekeeping.tsx', { id: 'english-safekeeping' }),
   // login required (the loaders call requireToken / authedCall)
-  // online capture (issue 15): the top bar's 在线取证 is /evidences-all, the web captures' list
+  // online capture (decision 037): the top bar's 在线取证 is /evidences-all, the web captures' list
   route('newWeb', 'capture/new-web.tsx'),
   route('newProcess', 'capture/new-process.tsx'),
   route('newMobile', 'capture/new-mobile.tsx'),
@@ -76,9 +76,9 @@ export default [
   route('newAccessCard', 'evidence/new-file.tsx'),
   route('newAccessHashCard', 'evidence/new-hash.tsx'),
   route('newProperty', 'evidence/new-property.tsx'),
-  // online notarisation (spec 02 §2 "Notary list", "Notary detail", "Notary order payment"; issue 14): the list, the
-  // start, the four steps (each redirects a later step's URL to the order's current step), the detail, and the bare
-  // print view of the four documents the signature step prints to signed PDFs
+  // online notarisation (spec 02 §2 "Notary list", "Notary detail", "Notary order payment"; decision 034): the list,
+  // the start, the four steps (each redirects a later step's URL to the order's current step), the detail, and the
+  // bare print view of the four documents the signature step prints to signed PDFs
   route('notary', 'notary/list.tsx'),
   route('notary/selectList', 'notary/select-list.tsx'),
   route('notary/detail', 'notary/detail.tsx'),

@@ -1,6 +1,6 @@
 /**
- * Web capture benchmark (`npm run bench:capture`; issue 15): captures of a local site (three pages of ~60 KB of HTML
- * with three images each; one job = the three pages) through the real egress proxy, Chromium and WACZ packaging
+ * Web capture benchmark (`npm run bench:capture`; decision 037): captures of a local site (three pages of ~60 KB of
+ * HTML with three images each; one job = the three pages) through the real egress proxy, Chromium and WACZ packaging
  * (server/capture/web-capture.ts), BENCH_CAPTURE_JOBS jobs (default 16) with BENCH_CAPTURE_CONCURRENCY (default 4) at
  * once, as the gateway's worker runs them. Prints captures (jobs and pages) per minute, job time p50/p95, the WACZ
  * size, and the peak resident memory of this process (RSS) and of Chromium's process tree (PSS, shared pages divided

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI duration side by side (issue 9, "`.ci/run` on a fresh clone is no slower than before"): clones two commits of
+# CI duration side by side (the goal: `.ci/run` on a fresh clone is no slower than before): clones two commits of
 # this repository into fresh directories and times `.ci/run` on each, on the same machine, one after the other,
 # alternating which goes first over ROUNDS rounds (default 1). Prints per run: commit, seconds, tests passed/failed
 # (from the "N passed, N failed" summary line of `npm test`), and at the end the median seconds of each commit.

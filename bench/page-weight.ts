@@ -1,5 +1,5 @@
 /**
- * Page weight benchmark (`npm run bench:page-weight`; issue 16 point 3): what a browser actually transfers on a
+ * Page weight benchmark (`npm run bench:page-weight`; decision 031): what a browser actually transfers on a
  * first visit (empty cache) of each main page, measured in Chromium from the wire — response headers plus the
  * encoded body, as the production server sends them (precompressed brotli assets, per-request brotli for pages) —
  * once with JavaScript and once without. Budgets: first-load JavaScript ≤ 100 KB on every page; the /address

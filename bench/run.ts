@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 11): the product measured side by side with references in the same run, interleaved, and
+ * `npm run bench` (decision 032): the product measured side by side with references in the same run, interleaved, and
  * one table of ratios. Builds the bare reference page (bench/reference → build/bench-reference) and, when missing,
  * the product (`npm run build`); starts both as child processes on loopback (the product as `npm start` does:
  * embedded platform, sandbox providers, demo account, default log level); seeds one evidence through the API; then,
@@ -10,7 +10,7 @@
  * - `/login` SSR vs the bare page (≥ 0.8); the certificate page, one upstream call (≥ 0.5); `/queryAuthentication`
  *   (≥ 0.8). The bare page is the product's `/login` document — the same top bar, form, footer and scripts — rendered
  *   by plain React Router components from constants (bench/reference/app/routes/login.tsx), so that the ratio counts
- *   what a page pays beyond rendering (issue 11 point 1). An information row with no goal shows what that document
+ *   what a page pays beyond rendering (decision 032). An information row with no goal shows what that document
  *   costs against a minimal form page without the frame (the reference of the first runs);
  * - `/api` through the gateway vs the embedded platform's own port (≥ 0.85, and p99 added ≤ 1 ms at a quarter of the
  *   platform port's rate: bench/support/latency.ts says why not at full speed);

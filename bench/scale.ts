@@ -1,6 +1,6 @@
 /**
- * Scale-out throughput (`npm run bench:scale`, issue 18 "bench/scale prints upload and certificate-page throughput
- * with 1 and 2 gateway processes on PostgreSQL + S3"): the shape of N stateless processes on existing engines, on
+ * Scale-out throughput (`npm run bench:scale`: upload and certificate-page throughput
+ * with 1 and 2 gateway processes on PostgreSQL + S3): the shape of N stateless processes on existing engines, on
  * loopback:
  * - a fresh PostgreSQL database on TEST_PG_URL's server (created here, dropped at the end) and a local S3-compatible
  *   server (s3rver, tests/support/s3.ts, in a process of its own: every certificate view asks the store for the
@@ -14,7 +14,7 @@
  * the platforms' job queues poll the database once a second, nothing more), so that rounds can interleave without
  * restarts:
  * - "1 gateway + 1 platform": gateway A alone;
- * - "2 gateways + 1 platform": A and C, the load split evenly: the issue's second gateway process;
+ * - "2 gateways + 1 platform": A and C, the load split evenly: the second gateway process of the goal;
  * - "2 gateways + 2 platforms": A and B, a second whole gateway + platform pair, as tests/integration/scale-out.test.ts
  *   runs them.
  * Round after round (5), the order of the configurations reversing each time, each measures
@@ -26,8 +26,8 @@
  * Certificate PDFs are not rendered ahead (PDF_RENDER_AHEAD=0): the uploads would otherwise start a Chromium render
  * each in the gateways, and this bench measures the upload path and the page (bench:pdf measures the PDFs).
  *
- * Goal (printed PASS/MISS, issue 18 "on this 2-core machine the goal is no loss from the second process, not a
- * doubling"): "2 gateways + 1 platform" ÷ "1 gateway + 1 platform" ≥ 0.95 for both rows, 0.95 allowing the run-to-run
+ * Goal (printed PASS/MISS; on this 2-core machine the goal is no loss from the second process, not a
+ * doubling): "2 gateways + 1 platform" ÷ "1 gateway + 1 platform" ≥ 0.95 for both rows, 0.95 allowing the run-to-run
  * noise of the medians. This machine has 2 cores, which one gateway, its platform, PostgreSQL, s3rver and this client
  * already share: a second process gets no core of its own, so a doubling is impossible here; what the goal checks is
  * that the second gateway costs nothing (no shared lock, no duplicated work, no contention in the database, the store

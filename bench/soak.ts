@@ -1,5 +1,5 @@
 /**
- * Soak (`npm run bench:soak`, issue 18 "a 30-minute soak … shows flat RSS (growth ≤ 10 %) and no error"): the product
+ * Soak (`npm run bench:soak`; the goal: 30 minutes with flat RSS (growth ≤ 10 %) and no error): the product
  * started as `npm start` does (a child process: embedded platform in its worker thread, sandbox providers, the demo
  * account, the production UI build, a temp DATA_DIR removed at the end; bench/support/process.ts), driven on loopback
  * only by a steady mix of page views, uploads, downloads and certificate pages at a fixed moderate rate (about 10

@@ -4,7 +4,7 @@
  * bearer token and through the no-JS `/newAccessCard` form action, and a discard server receives the same upload
  * from the same client (bench/support/upload-compare.ts), BENCH_ROUNDS rounds (default 1). Prints per target the
  * throughput, the product's RSS growth (goal: ≤ 150 MB per GiB uploaded) and the ratio to the discard server
- * (issue 11 goal: ≥ 0.5). Run `npm run build` first. EMBEDDED_PLATFORM is passed through (worker or inline).
+ * (goal: ≥ 0.5, decision 032). Run `npm run build` first. EMBEDDED_PLATFORM is passed through (worker or inline).
  *
  * Figures, not pass/fail: it exits non-zero only when an upload fails or the returned SHA-256 is wrong.
  */

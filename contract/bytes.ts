@@ -1,5 +1,5 @@
 /**
- * Byte helpers that run the same in Node and in browsers (the offline package verifier, issue 17 point 5): hex,
+ * Byte helpers that run the same in Node and in browsers (the offline package verifier, decision 036): hex,
  * base64 (RFC 4648 §4, with padding), UTF-8 and big-endian integers over plain Uint8Arrays, without node:buffer.
  */
 import {

@@ -1,7 +1,7 @@
 /**
- * Online capture's paths, limits, messages, state words and shapes without zod (issue 15; spec 01 §2), for the pages
- * that show them without loading the capture schemas (decision 031: first-load JS). contract/capture.ts re-exports
- * them beside the request schemas. Times are unix seconds. No I/O.
+ * Online capture's paths, limits, messages, state words and shapes without zod (decision 037; spec 01 §2), for the
+ * pages that show them without loading the capture schemas (decision 031: first-load JS). contract/capture.ts
+ * re-exports them beside the request schemas. Times are unix seconds. No I/O.
  */
 export const CapturePaths = {
   /** `POST` (user, verified) `{urls, title, label}` → {@link CaptureJobView}. */
@@ -57,7 +57,7 @@ export const CaptureMsg = {
 /** Steps one process capture may hold. */
 export const MAX_PROCESS_STEPS = 20;
 
-/** One step of a process capture's script (issue 15 point 3). */
+/** One step of a process capture's script (decision 037). */
 export type ProcessStep =
   | { action: 'visit'; url: string }
   | { action: 'click'; target: string }

@@ -1,8 +1,9 @@
 /**
- * Online capture's contract (issue 15; spec 01 §2 `/newWeb`, `/evidences-all/web`): a user asks for a web capture of
- * one or more URLs; the job waits in the platform (so it survives restarts and any gateway may run it), a gateway's
- * capture worker claims it with a lease, captures (server/capture/web-capture.ts) and completes it with the WACZ,
- * which becomes the user's evidence of kind `web`, or fails it with a reason in Chinese. Times are unix seconds.
+ * Online capture's contract (decision 037; spec 01 §2 `/newWeb`, `/evidences-all/web`): a user asks for a web capture
+ * of one or more URLs; the job waits in the platform (so it survives restarts and any gateway may run it), a
+ * gateway's capture worker claims it with a lease, captures (server/capture/web-capture.ts) and completes it with the
+ * WACZ, which becomes the user's evidence of kind `web`, or fails it with a reason in Chinese. Times are unix
+ * seconds.
  */
 import { z } from 'zod';
 import './zod-locale.ts';

@@ -1,5 +1,5 @@
 /**
- * Witness cosignatures on checkpoints (issue 17 point 3; c2sp.org/tlog-cosignature, the Ed25519 `cosignature/v1`
+ * Witness cosignatures on checkpoints (decision 035; c2sp.org/tlog-cosignature, the Ed25519 `cosignature/v1`
  * type): a cosignature is a note signature line `— <witness name> base64(key ID ‖ timestamped_signature)` where the
  * key ID is SHA-256(name ‖ 0x0A ‖ 0x04 ‖ Ed25519 public key)[:4] and timestamped_signature is the big-endian u64
  * POSIX time of cosigning followed by the 64-byte Ed25519 signature of

@@ -77,7 +77,7 @@ export function fileTypeFromQuery(value: string | null): FileTypeCode | null {
 
 /**
  * The kinds of evidence (spec 01 §1, §3; decision 006): uploaded file, submitted hash only, user data rows, app
- * capture, web capture and process capture (the WACZ of a capture job; issue 15), music works (issue 15 point 5).
+ * capture, web capture and process capture (the WACZ of a capture job; decision 037), music works (decision 039).
  */
 export type EvidenceKindName = 'file' | 'hash' | 'property' | 'app' | 'web' | 'process' | 'music';
 
@@ -228,7 +228,7 @@ export interface EvidenceView {
   leafIndex: number;
   /**
    * A web or process capture's screenshots (how many: `/api/capture/shot/<baoquan>/<1..shots>`) and whether it holds
-   * a video; null for other kinds or once the data was deleted (issue 15).
+   * a video; null for other kinds or once the data was deleted (decision 039).
    */
   capture?: { shots: number; video: boolean } | null;
   /**

@@ -103,7 +103,7 @@ export const BatchDownloadBody = z.object({
 });
 /**
  * `GET /api/share/getView?baoquan=[&sth=1]`: with `sth=1` the view carries the ledger's current signed tree head
- * (EvidenceView.sth), so that a certificate page needs no second call for its proof summary (issue 11).
+ * (EvidenceView.sth), so that a certificate page needs no second call for its proof summary (decision 032).
  */
 export const EvidenceViewQuery = z.object({
   baoquan: z.string().trim().min(1).max(64),

@@ -1,5 +1,5 @@
 /**
- * The job queue as the operator console shows it (issue 18 point 3; platform/jobs; decision 045). Admin role. No
+ * The job queue as the operator console shows it (platform/jobs; decision 045). Admin role. No
  * zod: the console page imports it for its path and types only.
  */
 

@@ -171,8 +171,8 @@ export type SthCheck = { ok: true; keyId: string } | { ok: false; reason: string
 /**
  * Checks a signed tree head against an Ed25519 public key (SPKI PEM): the fields are well-formed, `sth.keyId` is the
  * key's id ({@link publicKeyId}) and `sth.signature` (base64, 64 bytes) is the key's Ed25519 signature over the
- * UTF-8 bytes of `sthSigningInput(sth)`; when the head carries a C2SP checkpoint (issue 17), that note must be signed
- * by the same key under its origin's name and name the same size and root (older packages have none).
+ * UTF-8 bytes of `sthSigningInput(sth)`; when the head carries a C2SP checkpoint (decision 035), that note must be
+ * signed by the same key under its origin's name and name the same size and root (older packages have none).
  */
 export function checkSth(sth: SignedTreeHead, publicKeyPem: string): SthCheck {
   if (typeof sth !== 'object' || sth === null) return { ok: false, reason: 'no tree head' };
@@ -197,7 +197,7 @@ export function checkSth(sth: SignedTreeHead, publicKeyPem: string): SthCheck {
 }
 
 /**
- * The checkpoint of an STH (c2sp.org/tlog-checkpoint, issue 17): a note signed by `key` under the name of its own
+ * The checkpoint of an STH (c2sp.org/tlog-checkpoint, decision 035): a note signed by `key` under the name of its own
  * origin line, naming the same size and root as the STH.
  */
 function checkCheckpoint(sth: SignedTreeHead, key: Uint8Array, keyId: string): SthCheck {

@@ -13,7 +13,7 @@ export const LedgerPaths = {
   sth: '/api/ledger/sth',
   /** `GET` → LedgerPublicKey. */
   publicKey: '/api/ledger/publicKey',
-  /** `GET` → the newest checkpoint, a C2SP signed note (text/plain; issue 17). */
+  /** `GET` → the newest checkpoint, a C2SP signed note (text/plain; decision 035). */
   checkpoint: '/api/ledger/checkpoint',
   /**
    * `GET ?hash=<leaf hash>[&baoquan=]` → LedgerEntryView (public: the explorer page /chain/tx/{hash}); the record
@@ -67,7 +67,7 @@ export interface SignedTreeHead {
   signature: string;
   /**
    * The same head as a C2SP checkpoint (c2sp.org/tlog-checkpoint: origin, size, base64 root) signed as a C2SP note by
-   * the same key (contract/signed-note.ts; issue 17). Absent in packages issued before checkpoints.
+   * the same key (contract/signed-note.ts; decision 035). Absent in packages issued before checkpoints.
    */
   checkpoint?: string;
 }
@@ -80,7 +80,9 @@ export interface LedgerPublicKey {
   keyId: string;
   /** SPKI PEM. */
   pem: string;
-  /** The note verifier key `<origin>+<key ID>+<key>` (c2sp.org/signed-note) checkpoints verify with (issue 17). */
+  /**
+   * The note verifier key `<origin>+<key ID>+<key>` (c2sp.org/signed-note) checkpoints verify with (decision 035).
+   */
   noteKey?: string;
   /**
    * The verifier keys (c2sp.org/tlog-cosignature) of the witnesses this ledger asks to cosign its checkpoints; the
@@ -143,12 +145,12 @@ export interface ProofBundle {
   sth: SignedTreeHead;
   publicKey: LedgerPublicKey;
   /**
-   * The newest checkpoint witnesses cosigned that holds the leaf (issue 17 point 3), when there is one: the note
+   * The newest checkpoint witnesses cosigned that holds the leaf (decision 035), when there is one: the note
    * (our checkpoint signature, then each witness's cosignature line) and the leaf's inclusion proof in its tree.
    */
   witnessed?: WitnessedCheckpoint;
   /**
-   * The newest checkpoint an RFC 3161 Time-Stamp Authority stamped that holds the leaf (issue 17 point 4), when there
+   * The newest checkpoint an RFC 3161 Time-Stamp Authority stamped that holds the leaf (decision 035), when there
    * is one: the signed note as stamped, the token, and the leaf's inclusion proof in that tree.
    */
   timestamp?: StampedCheckpoint;

@@ -1,5 +1,5 @@
 /**
- * Music works' paths, roles, limits and messages (contract/music.ts has the schemas; issue 15 point 5), without zod,
+ * Music works' paths, roles, limits and messages (contract/music.ts has the schemas; decision 039), without zod,
  * so that the form page names them without loading the schemas into the browser.
  */
 

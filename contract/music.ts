@@ -1,5 +1,5 @@
 /**
- * Music works (issue 15 point 5; spec 01 §2 route `/evidences-all/music`): an audio file preserved with the work's
+ * Music works (decision 039; spec 01 §2 route `/evidences-all/music`): an audio file preserved with the work's
  * metadata — its title, its authors by role, its ISRC when it has one — and what the file itself says of its
  * duration and format (read by the platform with music-metadata). The evidence is of kind `music`; its certificate
  * shows all of it.

@@ -1,6 +1,6 @@
 /**
  * The notarisation area's codes and labels without zod (spec 02 §1, §3 "Notary order list query", §4 "Notary order
- * rows", "Continue, by step", "End operation", §9; issue 14; docs/decisions/034-notary.md): the notarisation types
+ * rows", "Continue, by step", "End operation", §9; docs/decisions/034-notary.md): the notarisation types
  * and their prices in points, the order's steps and the path segment of each, the pay and issuance states with their
  * texts, what a row of `/notary` offers, and the messages. What a page shows without loading the area's schemas.
  * contract/notary.ts re-exports all of it. No I/O.
@@ -13,7 +13,7 @@ export const MAX_ORDER_EVIDENCES = 50;
 /** Most paper copies of the notarial certificate one application asks for (ours; spec: not shown). */
 export const MAX_COPIES = 10;
 
-/** The documents of step 2 (issue 14: 申请表, 告知书, 承诺书, 授权委托书), by their download `type`. */
+/** The documents of step 2 (decision 034: 申请表, 告知书, 承诺书, 授权委托书), by their download `type`. */
 export const NOTARY_DOCUMENTS = [
   { type: 1, name: '公证申请表' },
   { type: 2, name: '公证告知书' },
@@ -22,7 +22,7 @@ export const NOTARY_DOCUMENTS = [
 ] as const;
 /** The download `type` of the issued notarial certificate (ours, after the four documents). */
 export const NOTARIAL_CERTIFICATE_TYPE = 5;
-/** A notarisation type a user can order (issue 14: "types and their point prices in one config"). */
+/** A notarisation type a user can order (decision 034: the types and their point prices in one constant). */
 export interface NotaryType {
   /** The `type` of the order and of the step URLs. */
   type: number;

@@ -1,5 +1,5 @@
 /**
- * The notary office's console queue without zod (issue 14 point 4; docs/decisions/034-notary.md): the role, the area,
+ * The notary office's console queue without zod (docs/decisions/034-notary.md): the role, the area,
  * the calls' paths, the queue states and their texts, the messages and the answers' types — what the console pages
  * show without loading the area's schemas. contract/notary-office.ts re-exports all of it with the request schemas.
  * No I/O.

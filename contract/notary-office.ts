@@ -1,5 +1,5 @@
 /**
- * The notary office's console queue (issue 14 point 4; docs/decisions/034-notary.md): operators with the `notary`
+ * The notary office's console queue (docs/decisions/034-notary.md): operators with the `notary`
  * role see paid orders, read the order's signed documents and, once the user authorised it (step 3), the evidences
  * the order covers (every read in the audit log), and decide: accept, ask for more material, terminate (refund) or
  * issue. This module holds the request schemas (zod); the codes, paths, messages and types are in

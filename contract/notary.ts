@@ -1,6 +1,6 @@
 /**
  * The notarisation area's contract (spec 02 §1, §2 "Notary list", "Notary detail", §3 "Notary order list query",
- * "Notary detail response", §4, §7 "Notary", §9; issue 14; docs/decisions/034-notary.md): the calls' paths, request
+ * "Notary detail response", §4, §7 "Notary", §9; docs/decisions/034-notary.md): the calls' paths, request
  * bodies and queries (zod), and the answers' shapes. Field names at the boundary are the spec's.
  */
 import { z } from 'zod';
@@ -87,7 +87,7 @@ export const CreateNotaryOrderBody = z.object({
 });
 export type CreateNotaryOrderBody = z.infer<typeof CreateNotaryOrderBody>;
 
-/** `createOrder` answer (issue 14 point 1: type, orderNo, number of records, money in points, step). */
+/** `createOrder` answer (decision 034: type, orderNo, number of records, money in points, step). */
 export interface NotaryOrderCreated {
   id: number;
   type: number;
@@ -198,7 +198,7 @@ export interface NotaryDetailData {
 }
 
 /**
- * Step 1's application (issue 14 point 2, applicationForm): what the notarisation is for, where the certificate will
+ * Step 1's application (decision 034, applicationForm): what the notarisation is for, where the certificate will
  * be used, how many paper copies (1 to {@link MAX_COPIES}), the delivery address (one of the user's `/address`
  * entries) and a remark. The applicant is not a field: it is the user's verified identity.
  */

@@ -1,6 +1,6 @@
 /**
  * Signing C2SP notes and cosignatures with node:crypto private keys (the ledger's checkpoints, the witness's
- * cosignatures; issue 17 points 1 and 3). The formats and their verification are contract/signed-note.ts and
+ * cosignatures; decision 035). The formats and their verification are contract/signed-note.ts and
  * contract/cosignature.ts, which also run in browsers; this module is Node only.
  */
 import { createPublicKey, sign as cryptoSign, type KeyObject } from 'node:crypto';

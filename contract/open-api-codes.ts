@@ -1,6 +1,6 @@
 /**
- * The open API's paths, headers and window (contract/open-api.ts has the schemas and the signing rule; issue 15
- * point 4; decision 038), without zod, so that pages and the evidence codes can name them without loading the
+ * The open API's paths, headers and window (contract/open-api.ts has the schemas and the signing rule;
+ * decision 038), without zod, so that pages and the evidence codes can name them without loading the
  * schemas into the browser.
  */
 

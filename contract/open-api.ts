@@ -1,5 +1,5 @@
 /**
- * The open API for apps and partner systems (issue 15 point 4; spec 02 §2 "API info", §6: AppID and SecurityKey
+ * The open API for apps and partner systems (spec 02 §2 "API info", §6: AppID and SecurityKey
  * belong to verified enterprises; spec 01 §2.3 the app-capture fields; docs/decisions/038-open-api-signing.md).
  *
  * Every call is signed with the enterprise's SecurityKey: HMAC-SHA256 over {@link stringToSign} — the method, the API

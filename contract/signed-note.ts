@@ -1,5 +1,5 @@
 /**
- * C2SP signed notes and transparency-log checkpoints (issue 17 point 1; c2sp.org/signed-note, c2sp.org/tlog-checkpoint,
+ * C2SP signed notes and transparency-log checkpoints (decision 035; c2sp.org/signed-note, c2sp.org/tlog-checkpoint,
  * the format of Go's golang.org/x/mod/sumdb/note): a note is a text ending in a newline, a blank line, then signature
  * lines `— <key name> base64(key ID ‖ signature)`; an Ed25519 key's ID is SHA-256(name ‖ 0x0A ‖ 0x01 ‖ public key)[:4]
  * and its verifier key is the text `<name>+<hex key ID>+base64(0x01 ‖ public key)`. A checkpoint's text is the origin,

@@ -1,5 +1,5 @@
 /**
- * The document-signing contract (issue 16 point 2; decision 029): the platform holds the key that signs certificate
+ * The document-signing contract (decision 029): the platform holds the key that signs certificate
  * PDFs (and, later, the notarisation documents) as PAdES signatures; the gateway renders a PDF, hashes its byte
  * range and asks the platform for a CMS SignedData over that digest. No I/O.
  *
@@ -23,7 +23,7 @@ export const SigningPaths = {
 
 /**
  * Who signs: the platform operator's signer (certificate PDFs, the notarisation documents) or the notary office's
- * (notarial certificates, issue 14).
+ * (notarial certificates, decision 034).
  */
 export const SIGNERS = ['platform', 'notary'] as const;
 export type SignerName = (typeof SIGNERS)[number];

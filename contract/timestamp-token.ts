@@ -1,5 +1,5 @@
 /**
- * RFC 3161 time-stamp tokens for the ledger's checkpoints (issue 17 point 4; decision 035), on pkijs/asn1js (the
+ * RFC 3161 time-stamp tokens for the ledger's checkpoints (decision 035), on pkijs/asn1js (the
  * maintained ASN.1/CMS library the platform already signs PDFs with): the request a Time-Stamp Authority is sent
  * (`TimeStampReq`: SHA-256 message imprint, a nonce, certReq), the parsing of its reply (`TimeStampResp`), and the
  * verification of a stored token (the `TimeStampToken`, a CMS SignedData over a `TSTInfo`): the imprint is the

@@ -1,5 +1,5 @@
 /**
- * Secrets from files (issue 18 point 6): `NAME_FILE` becomes `NAME` (one trailing newline dropped), both set or an
+ * Secrets from files (decision 040): `NAME_FILE` becomes `NAME` (one trailing newline dropped), both set or an
  * unreadable file is a configuration error that names the variable and path but never the content, path-valued
  * `_FILE` variables are left alone; and the real process takes SESSION_SECRET_FILE and DEMO_PASSWORD_FILE.
  */

@@ -1,5 +1,5 @@
 /**
- * Builds the script of the saved offline verifier (issue 17 point 5; decision 036): app/verify/offline/main.ts and
+ * Builds the script of the saved offline verifier (decision 036): app/verify/offline/main.ts and
  * everything it imports (zip.js, @noble, pkijs, the seven steps) as one minified IIFE at
  * `build-offline/verifier.js` (apart from build/, which `react-router build` empties), which the /verify/offline route inlines into `cunzheng-verify.html` (imported with
  * Vite's `?raw`, so the server bundle carries it). Part of `npm run build`, before `react-router build`.

@@ -3,7 +3,7 @@
  * themselves as `.br` (brotli quality 11, text mode) and `.gz` (gzip level 9), so that @fastify/static
  * (`preCompressed`, server/app.ts) sends the smallest form a browser accepts without compressing per request at the
  * on-the-fly quality (@fastify/compress: brotli 4). A compressed copy that is not smaller is not written. Part of
- * `npm run build` (issue 16 point 3: what the browser transfers is what counts).
+ * `npm run build` (the first-load budget counts what the browser transfers; decision 031).
  * @throws when build/client/assets is missing (run `react-router build` first)
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run test:container (issue 18 point 7, decision 041): the container image, built and run here with podman.
+# npm run test:container (decision 041): the container image, built and run here with podman.
 #  1. A base like the official node:24-bookworm-slim: the local stand-in (../shared/tools/container-base.sh, built when
 #     missing) without its npm_config_nodedir, its NODE_EXTRA_CA_CERTS and its system CA bundle
 #     (tests/container/official-like.Containerfile). The image builds on it reaching only the npm registry and
@@ -8,7 +8,7 @@
 #  2. The image is at most CONTAINER_MAX_BYTES (1 GB) and runs as `node`.
 #  3. Containers run read-only as non-root (--read-only --tmpfs /tmp -v VOLUME:/data --user node, host network, a
 #     free port): the default start seeds no demo account, SIGTERM stops it with exit code 0 in time; the same volume
-#     with SEED_DEMO=1 serves the walking skeleton (tests/container/walking-skeleton.spec.ts, Playwright, JS off);
+#     with SEED_DEMO=1 serves the preserve flow (tests/container/preserve-flow.spec.ts, Playwright, JS off);
 #     a one-off container checks Chromium's CJK font and the screencast → ffmpeg path of process capture
 #     (tests/container/media-check.ts); a second container of the image against a fresh PostgreSQL database serves
 #     the same flow. Every container, volume and database it made is removed on exit.
@@ -89,7 +89,7 @@ stop() {
   if "$PM" logs "$name" 2>&1 | grep -E 'EROFS|read-only file system'; then fail "$name wrote outside /data and /tmp"; fi
 }
 
-# flow LABEL PORT: the walking skeleton in Playwright against the container on PORT
+# flow LABEL PORT: the preserve flow in Playwright against the container on PORT
 flow() {
   CONTAINER_LABEL=$1 CONTAINER_BASE_URL="http://127.0.0.1:$2" playwright test -c tests/container/playwright.config.ts
 }
@@ -167,7 +167,7 @@ node -e "const b=JSON.parse(process.argv[1]); if (b.code === 200) process.exit(1
 echo "demo login refused: $login"
 stop "cz-container-default-$run"
 
-step "SQLite: SEED_DEMO=1 on the same volume serves the walking skeleton"
+step "SQLite: SEED_DEMO=1 on the same volume serves the preserve flow"
 port=$(free_port)
 start "cz-container-sqlite-$run" "$vol" "$port" -e SEED_DEMO=1
 flow sqlite "$port"

@@ -233,7 +233,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   await registerRateLimits(app, opts.rateLimit);
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
-  // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (issue 15 point 4).
+  // The open API's OpenAPI 3.1 document, generated from the contract's schemas on first request (decision 039).
   let openApiJson: string | undefined;
   app.get(OPEN_API_DOCUMENT_PATH, async (_request, reply) =>
     reply

@@ -1,6 +1,6 @@
 /**
  * Hashed scripts and stylesheets (`/assets/*`) do not need the headers that govern a document: a CSP with fresh
- * nonces, frame and referrer rules … (~750 bytes on each of a page's ~10 asset answers; issue 16 point 3). They keep
+ * nonces, frame and referrer rules … (~750 bytes on each of a page's ~10 asset answers; decision 031). They keep
  * nosniff, the resource policy, HSTS and their caching. No asset runs as a worker, whose policy would come from its
  * own answer. Nor do they need validators: their names carry their content hash and they are cached `immutable`, so
  * no browser revalidates them, and `ETag`, `Last-Modified` and `Accept-Ranges` (~110 bytes each) go too.

@@ -1,6 +1,6 @@
 /**
  * Serving the whole site under a path prefix (BASE_PATH, e.g. `/cunzheng`) behind a corporate gateway that forwards
- * `https://corp.example/cunzheng/…` unchanged (issue 18 point 6; docs/decisions/047-base-path.md). Chosen at run
+ * `https://corp.example/cunzheng/…` unchanged (docs/decisions/047-base-path.md). Chosen at run
  * time, so one image serves any prefix:
  * - {@link stripBasePath}: Fastify's `rewriteUrl` removes the prefix, so the gateway's own routes (`/api`, PDFs,
  *   packages, assets, health) keep their root paths; `request.originalUrl` keeps the prefix, and that is the URL the

@@ -1,5 +1,5 @@
 /**
- * The gateway's Prometheus metrics (issue 18 point 5): answers counted and timed by route pattern (never the concrete
+ * The gateway's Prometheus metrics (decision 040): answers counted and timed by route pattern (never the concrete
  * URL), upload bytes, the /api proxy's 502/504, the PDF pool and capture gauges from their sources, prom-client's
  * process metrics; `/metrics` served on its own port only; METRICS_PORT checked. And through the real process: the
  * metrics port answers while the public port does not expose them.

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of the gateway (issue 18 point 5) with prom-client, served at `/metrics` on an internal port of
+ * Prometheus metrics of the gateway (decision 040) with prom-client, served at `/metrics` on an internal port of
  * their own (METRICS_PORT, bound to METRICS_HOST, default 127.0.0.1) — never on the public port. Off unless
  * METRICS_PORT is set.
  *

@@ -1,5 +1,5 @@
 /**
- * Pages and data answers go out as one buffer (issue 11 point 1; docs/decisions/052 "Stream replies").
+ * Pages and data answers go out as one buffer (docs/decisions/052 "Stream replies").
  *
  * React Router's answer reaches Fastify as a stream (the adapter wraps the web `Response` body in a `Readable`), and
  * @fastify/compress pipes it through a compression stream. The document is complete before the first byte goes out

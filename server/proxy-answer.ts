@@ -1,5 +1,5 @@
 /**
- * How the `/api` proxy sends the platform's answer on (issue 11, `/api` through the gateway; docs/decisions/052).
+ * How the `/api` proxy sends the platform's answer on (`/api` through the gateway; docs/decisions/052).
  *
  * An answer that declares a small length (an envelope: at most {@link BUFFERED_ANSWER_MAX_BYTES}) is read whole and
  * sent as one buffer; a larger one, one without a declared length (chunked), and HEAD/204/304 answers are streamed

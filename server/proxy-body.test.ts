@@ -2,7 +2,7 @@
  * The `/api` proxy's request bodies (server/proxy-body.ts): a small body with a declared length is read whole by the
  * gateway and forwarded as its exact bytes and Content-Type (reply-from would re-encode JSON it found as an object);
  * a larger or chunked body is streamed to the platform as it arrives. A proxied call writes one access line, no more
- * (issue 11 point 1).
+ * (decision 032).
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';

@@ -12,7 +12,7 @@
  * A small body (a declared length of at most {@link BUFFERED_BODY_MAX_BYTES}: every JSON call) is read whole instead
  * and handed to undici as one buffer ({@link prepareProxyBody}, {@link forwardProxied}): undici writing a body from a
  * stream keeps each request's objects alive past two young-generation collections, which made the gateway's
- * collections long under load (issue 11, docs/decisions/052).
+ * collections long under load (docs/decisions/052).
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
@@ -35,7 +35,7 @@ export function declaresOversizeBody(headers: IncomingHttpHeaders): boolean {
 
 /**
  * Bytes buffered between the browser's stream and the upstream write (the pass-through's high-water mark): 256 KiB
- * lets the browser's socket be read while undici writes to the platform (64 KiB made the two take turns; issue 11).
+ * lets the browser's socket be read while undici writes to the platform (64 KiB made the two take turns; decision 052).
  */
 const GUARD_HIGH_WATER_BYTES = 256 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * The gateway's front-line rate limit (issue 18 point 4, docs/decisions/048-shared-rate-limits.md): requests per
+ * The gateway's front-line rate limit (docs/decisions/048-shared-rate-limits.md): requests per
  * client IP per minute on the anonymous attack surface — logins, the captcha and SMS steps, the public lookups —
  * counted before a request reaches a page's loader or the platform. With `REDIS_URL` the counters live in Redis
  * (@fastify/rate-limit's Redis store over ioredis), so every gateway behind the load balancer counts one budget;

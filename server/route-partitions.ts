@@ -1,5 +1,5 @@
 /**
- * Route partitions (issue 11 point 1, decision 051): the UI's build cut into one smaller build per first path segment,
+ * Route partitions (decision 051): the UI's build cut into one smaller build per first path segment,
  * so that a page request is handled by React Router against the few routes that can match it instead of all of
  * them.
  *

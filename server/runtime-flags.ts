@@ -7,7 +7,8 @@
  *   ArrayBuffer; the gateway and the platform each make 512 MiB of them per 512 MiB uploaded). With 16 MiB a
  *   semi-space the JavaScript allocated per chunk filled it so rarely that those buffers piled up as external memory
  *   until V8 ran full mark-compacts instead, 10–17 per upload in each isolate, each marking a 50–80 MB heap: over
- *   half of all CPU of an upload went to concurrent marking (perf, issue 11). Before that the value was 16 (decision
+ *   half of all CPU of an upload went to concurrent marking (perf, decision 032). Before that the value was 16
+ * (decision
  *   024: V8 sizes the young generation from the machine's memory and grew it past 32 MiB under load); 1 keeps the
  *   abuse bench's refused bodies at ~1 MB of RSS growth (16: 27–31 MB), idle RSS 400 → ~325 MB, and the page and
  *   `/api` rows of `npm run bench` unchanged.

@@ -51,7 +51,7 @@ function helmetHeaders(options: Parameters<typeof helmet>[0]): [string, string][
  * decorates `reply.cspNonce`. `directives` are helmet-syntax CSP directives (server/app.ts `cspDirectives`); the
  * nonces are appended to `scriptSrc` and `styleSrc`. helmet computes the header values once; a request only draws
  * its nonces and sets the values (running helmet's twelve middlewares and CSP serialiser per request was ~3 % of an
- * anonymous page's CPU; issue 11).
+ * anonymous page's CPU; decision 032).
  */
 export function addSecurityHeaders(
   app: FastifyInstance,

@@ -167,7 +167,7 @@ export async function startConfiguredServer(
   }
 
   // Face polling and payment reconciliation are jobs of the platform itself (platform/jobs, decision 045).
-  // Web captures (issue 15): jobs wait in the platform; this gateway takes them while it has room.
+  // Web captures (decision 037): jobs wait in the platform; this gateway takes them while it has room.
   capture = internalKey
     ? startCaptureWorker({
         upstreamUrl: upstream,

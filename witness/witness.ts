@@ -1,5 +1,5 @@
 /**
- * A transparency-log witness (issue 17 point 3; c2sp.org/tlog-witness `add-checkpoint`, c2sp.org/tlog-cosignature):
+ * A transparency-log witness (decision 035; c2sp.org/tlog-witness `add-checkpoint`, c2sp.org/tlog-cosignature):
  * for each log it is configured with (an origin and the log's note verifier keys) it keeps the latest checkpoint it
  * cosigned, and cosigns a new one only when it is consistent with that: same size and same root, or a larger size with
  * a valid RFC 6962 consistency proof. A log that shows it two different trees of one size (a fork: history rewritten)

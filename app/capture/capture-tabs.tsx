@@ -1,6 +1,6 @@
 /**
- * The online-capture area's tabs (在线取证, issue 15): web captures, process captures and app evidence (uploads of the
- * open API's apps) and music works, each a plain link; the current one is marked for assistive technology.
+ * The online-capture area's tabs (在线取证, decision 039): web captures, process captures and app evidence (uploads of
+ * the open API's apps) and music works, each a plain link; the current one is marked for assistive technology.
  */
 import { Link } from 'react-router';
 

@@ -1,6 +1,6 @@
 /**
- * The evidence's title and label fields of the capture forms (/newWeb, /newProcess; issue 15): the title is optional
- * (the platform takes the host of the first URL), the label too.
+ * The evidence's title and label fields of the capture forms (/newWeb, /newProcess; decision 037): the title is
+ * optional (the platform takes the host of the first URL), the label too.
  */
 import { getInputProps, type FieldMetadata } from '@conform-to/react';
 import { Field } from '../shell/field.tsx';

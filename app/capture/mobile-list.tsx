@@ -1,5 +1,5 @@
 /**
- * /evidences-all/mobile-process: the app evidence the open API's apps preserved for the user (issue 15 point 4) — the
+ * /evidences-all/mobile-process: the app evidence the open API's apps preserved for the user (decision 039) — the
  * evidence list screen of 数据保全 (filters, labels, deletion, certificates) under the 在线取证 tabs.
  */
 import type { ComponentType } from 'react';

@@ -1,5 +1,5 @@
 /**
- * /evidences-all/mobile/queue/:id: how one upload of an app went (issue 15 point 4; spec 01 §2 routes). `id` is the
+ * /evidences-all/mobile/queue/:id: how one upload of an app went (decision 039; spec 01 §2 routes). `id` is the
  * preservation number the open API answered. An API upload is preserved in the call itself, so the page shows the
  * steps it went through — received (size, SHA-256), recorded in the ledger (position, leaf hash), certificate issued
  * — with the device the app reported and the link to the certificate. Only the owner sees it (404 otherwise).

@@ -1,5 +1,5 @@
 /**
- * /evidences-all/music: the user's music works (issue 15 point 5; spec 01 §2 routes) — the evidence list screen of
+ * /evidences-all/music: the user's music works (decision 039; spec 01 §2 routes) — the evidence list screen of
  * 数据保全 (filters, labels, deletion, certificates) under the 在线取证 tabs; new works at /evidences-all/music/new.
  */
 import type { ComponentType } from 'react';

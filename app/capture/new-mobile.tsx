@@ -1,5 +1,5 @@
 /**
- * /newMobile: how an enterprise's app or business system connects to the open API (issue 15 point 4; spec 01 §2
+ * /newMobile: how an enterprise's app or business system connects to the open API (decision 039; spec 01 §2
  * routes), and the state of the signed-in user's credentials: not a verified enterprise (a link to enterprise
  * verification), a SecurityKey issued before the open API (a link to rotate it on the verification page), or ready
  * (AppID and the masked key). The signing rule is spelled out and the OpenAPI 3.1 document linked.

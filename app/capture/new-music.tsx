@@ -1,5 +1,5 @@
 /**
- * /evidences-all/music/new: preserve a music work (issue 15 point 5) — the audio file, the work's title, its authors
+ * /evidences-all/music/new: preserve a music work (decision 039) — the audio file, the work's title, its authors
  * by role (six rows; empty ones are ignored, so no script is needed to add rows) and its ISRC when it has one. Like
  * /newAccessCard, the multipart body is streamed to the platform untouched (CSRF token in the action URL), which
  * reads the duration and format from the file and answers the contract's Chinese message on a refusal; success

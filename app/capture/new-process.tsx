@@ -1,5 +1,5 @@
 /**
- * /newProcess: process capture (spec 01 §2 routes; issue 15 point 3). The user writes a short script — open a URL,
+ * /newProcess: process capture (spec 01 §2 routes; decision 037). The user writes a short script — open a URL,
  * click, type, scroll, wait, screenshot — one row a step; 添加步骤 and 删除 are form submissions (Conform's list
  * intents), so rows are added and removed by a server round trip without JavaScript and at once with it. 开始取证
  * queues the job (Post/Redirect/Get) and leads to its progress page (/evidences-all/process/queue/:id). The gateway's

@@ -1,5 +1,5 @@
 /**
- * /newWeb: web page capture (spec 01 §2 routes; issue 15 point 1). A plain form — the URLs (one a line, at most
+ * /newWeb: web page capture (spec 01 §2 routes; decision 037). A plain form — the URLs (one a line, at most
  * ten), the evidence's title and label — that queues a capture job on the platform and redirects to the list of
  * captures (/evidences-all/web), where the job's progress shows (Post/Redirect/Get; no JavaScript needed). The capture
  * itself runs on a gateway's worker (server/capture/worker.ts): a fresh browser records each page (screenshot, PDF,

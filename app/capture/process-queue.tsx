@@ -1,5 +1,5 @@
 /**
- * /evidences-all/process/queue/:id: one process capture's progress (spec 01 §2 routes; issue 15 point 3) — its state,
+ * /evidences-all/process/queue/:id: one process capture's progress (spec 01 §2 routes; decision 037) — its state,
  * refreshed every few seconds while it is queued or running (a meta refresh: no JavaScript needed), then each step's
  * log line (what was done and whether it worked) and the link to the preserved evidence's certificate, or why it
  * failed.

@@ -1,6 +1,6 @@
 /**
- * The action of the capture forms (/newWeb, /newProcess; issue 15): reads the form (CSRF checked), parses it with the
- * contract's schema — a list intent (添加步骤, 删除) or a bad value answers the form back — queues the job on the
+ * The action of the capture forms (/newWeb, /newProcess; decision 037): reads the form (CSRF checked), parses it with
+ * the contract's schema — a list intent (添加步骤, 删除) or a bad value answers the form back — queues the job on the
  * platform and redirects to where its progress shows (Post/Redirect/Get). A user not yet verified gets the KYC gate
  * (412), a refusal of the platform its message on the form.
  */

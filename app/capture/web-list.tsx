@@ -1,5 +1,5 @@
 /**
- * /evidences-all/web and /evidences-all/process: the user's web and process captures (issue 15 points 1, 3, 6).
+ * /evidences-all/web and /evidences-all/process: the user's web and process captures (decision 039).
  * First the capture jobs with their state and result — the preserved evidence's certificate (and a process
  * capture's progress page), or why it failed; while a job is queued or running the page refreshes itself every few
  * seconds (a meta refresh, so without JavaScript too). Then the preserved captures as an evidence list with the same

@@ -80,8 +80,8 @@ export function KindFacts({ view, english = false }: { view: EvidenceView; engli
 }
 
 /**
- * A capture's screenshots (issue 15): each page (web) or step (process) as the browser showed it, from the preserved
- * WACZ, printed with the certificate. A process capture's owner gets the link to its video.
+ * A capture's screenshots (decision 039): each page (web) or step (process) as the browser showed it, from the
+ * preserved WACZ, printed with the certificate. A process capture's owner gets the link to its video.
  */
 function CaptureShots({ view, english }: { view: EvidenceView; english: boolean }) {
   const appUrl = useAppUrl();

@@ -1,5 +1,5 @@
 /**
- * The printed certificate (issue 16 point 2): the print view (/attestation/{id}/print, which the gateway prints to
+ * The printed certificate (decision 029): the print view (/attestation/{id}/print, which the gateway prints to
  * the signed PDF) is {@link CertificateSheet}; the certificate pages show its {@link IssuerBlock} and
  * {@link SheetFoot} in print media only around their own certificate, so a browser's print carries what the PDF
  * does: issuer block (operator, cooperating notary office, certificate number, issue time with its zone), the

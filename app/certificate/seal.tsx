@@ -1,5 +1,5 @@
 /**
- * The platform's seal on the printed certificate (issue 16 point 2): a round red seal drawn as SVG — the operator's
+ * The platform's seal on the printed certificate (decision 029): a round red seal drawn as SVG — the operator's
  * name (PLATFORM_OPERATOR) along the upper arc, a star in the middle, 电子数据保全专用章 beneath — so it prints
  * sharp at any size and embeds in the PDF as vectors. The legal weight is the PDF's digital signature (decision
  * 029); the seal is its visible mark, as on paper certificates.

@@ -19,7 +19,7 @@ import {
 } from './list-parts.tsx';
 
 /**
- * Each list's tab label, its "new evidence" button (an action, 新建…, not the tab's name again; issue 16 point 7)
+ * Each list's tab label, its "new evidence" button (an action, 新建…, not the tab's name again; decision 030)
  * and that button's path. 数据保全 names the whole area (the top bar, the page title); the third kind is 用户数据保全.
  */
 const KINDS: Record<ListKind, { label: string; action: string; create: string; base: string }> = {
@@ -41,7 +41,7 @@ const KINDS: Record<ListKind, { label: string; action: string; create: string; b
     create: '/newProperty',
     base: '/attestation-list/property',
   },
-  // the app evidence of 在线取证 (issue 15 point 4): its tabs are the capture area's
+  // the app evidence of 在线取证 (decision 039): its tabs are the capture area's
   app: {
     label: 'App 取证',
     action: '接入 App 取证',

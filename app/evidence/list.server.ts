@@ -18,7 +18,7 @@ import { validateCsrf } from '../lib/csrf.server.ts';
 import { readFilters, toListQuery } from './filters.ts';
 import { readForm } from '../lib/form-body.server.ts';
 
-/** The lists: the three of 数据保全, and the captures, app evidence and music works of 在线取证 (issue 15). */
+/** The lists: the three of 数据保全, and the captures, app evidence and music works of 在线取证 (decision 039). */
 export type ListKind = 'file' | 'hash' | 'property' | 'app' | 'music' | 'web' | 'process';
 
 /** A list's calls: `v` narrows getList; `labelsV` narrows getLabelList. */

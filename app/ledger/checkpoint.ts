@@ -1,5 +1,5 @@
 /**
- * /checkpoint and /.well-known/cunzheng-ledger.vkey (issue 17 point 1): the ledger's newest checkpoint as the C2SP
+ * /checkpoint and /.well-known/cunzheng-ledger.vkey (decision 035): the ledger's newest checkpoint as the C2SP
  * signed note itself (c2sp.org/tlog-checkpoint; `no-cache`: it changes with every append), and the note verifier key
  * that opens it (c2sp.org/signed-note `<origin>+<key ID>+<key>`), so any note/tlog client can check the log without
  * our API. Plain text.

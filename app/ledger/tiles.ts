@@ -1,5 +1,5 @@
 /**
- * /ledger/tile/* (issue 17 point 2): the ledger's C2SP tlog-tiles resources under the log's prefix (the checkpoint
+ * /ledger/tile/* (decision 035): the ledger's C2SP tlog-tiles resources under the log's prefix (the checkpoint
  * origin `<host>/ledger` names `https://<host>/ledger` as the prefix, so `/ledger/checkpoint` and `/ledger/tile/…`
  * are where a tiles client looks). Passed through from the platform's `/api/ledger/tile/…` with its status, type and
  * caching (immutable tiles; a missing one 404 `no-cache`), so a CDN in front of the gateway can keep every tile.

@@ -19,7 +19,7 @@ function cookieSignature(value: string, secret: string): string {
  * format — `base64(JSON(value)) "." base64(HMAC-SHA256)`, first secret signs, every secret verifies — so cookies set
  * by `createCookie` before keep validating. The signature is node:crypto's synchronous HMAC: `createCookie` imports a
  * WebCrypto key and signs through the thread pool on every call (about 90 µs a cookie here against 4 µs, ~5 % of an
- * anonymous page's CPU; issue 11). `parse` answers null for a missing, unsigned, tampered or foreign cookie.
+ * anonymous page's CPU; decision 032). `parse` answers null for a missing, unsigned, tampered or foreign cookie.
  * Attributes: Path (`path`, default `/`), HttpOnly, SameSite=Lax, and Secure when `secure`.
  */
 export function signedCookie(

@@ -1,7 +1,7 @@
 /**
  * One small call to the platform, by whichever way reaches it: the embedded platform's call without HTTP
  * (contract/platform-call.ts) when the target has one, else an HTTP request with undici's request() rather than
- * fetch (no Request/Response/Headers objects or web streams per call; issue 11). Used by the pages' `apiCall`
+ * fetch (no Request/Response/Headers objects or web streams per call; decision 032). Used by the pages' `apiCall`
  * (./api.server.ts) and by the gateway's own calls (the PDF renderer's evidence view, the signer's CMS).
  */
 import { request as undiciRequest } from 'undici';

@@ -2,7 +2,7 @@
  * Fresh random bytes for per-request secrets (CSP nonces, CSRF tokens) drawn from a pooled CSPRNG buffer:
  * `randomBytes` fills a buffer for `batch` draws at a time, as Node's own `randomUUID` batches its entropy, and each
  * draw takes the next `size` bytes of it, never reused. One `randomBytes` call per request was 3.5 % of a proxied
- * `/api` call's CPU and ~1 % of an anonymous page's (issue 11 point 1). The bytes are copied out of the pool only as
+ * `/api` call's CPU and ~1 % of an anonymous page's (decision 032). The bytes are copied out of the pool only as
  * the encoded string the caller asks for.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
- * /attestation-list/readingMaterial/applicationForm/{orderId}/{type} — step 1 of a notarisation order (issue 14 point
- * 2; spec 02 §4 "Continue, by step"): the applicant reads the notarisation notice (告知书) and fills the application —
+ * /attestation-list/readingMaterial/applicationForm/{orderId}/{type} — step 1 of a notarisation order (decision 034;
+ * spec 02 §4 "Continue, by step"): the applicant reads the notarisation notice (告知书) and fills the application —
  * the applicant is their verified identity (shown masked), purpose, place of use, number of copies, a delivery
  * address from /address and a remark — with the contract's rules and messages here and on the platform. One POST
  * form; success goes to step 2 (Post/Redirect/Get). Once saved, the page shows what was saved.

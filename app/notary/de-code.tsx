@@ -1,5 +1,5 @@
 /**
- * /attestation-list/readingMaterial/deCode/{orderId}/{type} — step 3 of a notarisation order (issue 14 point 2): the
+ * /attestation-list/readingMaterial/deCode/{orderId}/{type} — step 3 of a notarisation order (decision 034): the
  * user authorises the notary office to read the order's preserved evidences by entering their extraction code (the
  * one /setting shows, spec 01 §2.5); from then on the office's operators can download exactly those evidences, each
  * access in the audit log. One POST form; success goes to the payment step (Post/Redirect/Get).

@@ -1,6 +1,6 @@
 /**
  * /notary/detail?orderId&type — a notarisation order's detail (spec 02 §2 "Notary detail", §3 "Notary detail
- * response", §7 `detail`, document download with type 1–4 → `data.downUrl`; issue 14 point 3): the order's info
+ * response", §7 `detail`, document download with type 1–4 → `data.downUrl`; decision 034): the order's info
  * (number, time, points, pay and issuance states, how it was paid), the four signed documents and, once issued, the
  * notarial certificate to download, and the table of its evidences 10 a page. A download is a plain GET link back
  * to this route (`&doc=<type>`): the loader asks the platform for the file's signed, expiring URL and redirects

@@ -1,5 +1,5 @@
 /**
- * The fixed wording of the notarisation documents (issue 14 step 2; ours — the spec names the documents but not
+ * The fixed wording of the notarisation documents (decision 034; ours — the spec names the documents but not
  * their text): the notice the applicant reads in step 1 and signs in step 2 (公证告知书), the undertaking (承诺书) and
  * the authorisation of the notary office to read the preserved data (授权委托书). Each a list of paragraphs; the
  * office's name is filled in. Written after the notarisation rules (《公证程序规则》) in plain terms. No I/O.

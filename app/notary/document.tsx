@@ -1,6 +1,6 @@
 /**
  * /notary/document/{orderId}/{docType}: the A4 print view of one of the four documents of a notarisation order
- * (issue 14 step 2: 1 公证申请表, 2 公证告知书, 3 承诺书, 4 授权委托书), made from what the order saved (the applicant,
+ * (step 2, decision 034: 1 公证申请表, 2 公证告知书, 3 承诺书, 4 授权委托书), made from what the order saved (the applicant,
  * the application, the evidences) with the user's default seal placed at the signature, or the applicant's name
  * when they have none. The owner can open it in the browser to read it before signing; the signature step prints
  * the same view with the owner's own session to a PDF the platform signs (PAdES). No top bar, no script; the

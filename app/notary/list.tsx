@@ -1,6 +1,6 @@
 /**
  * /notary — 我的公证 (spec 02 §2 "Notary list", §3 "Notary order list query", §4 "Notary order rows", "End
- * operation"; issue 14 point 3): the add-notarisation button, filters for the date range, payment status, issuance
+ * operation"; decision 034): the add-notarisation button, filters for the date range, payment status, issuance
  * status and order number (a GET form: the filters live in the URL), the table 10 a page with the pay and issuance
  * texts ('-----' for an unfinished order), and each row's actions: continue at the order's step or end it (a
  * confirmation step that works without JavaScript, with the spec's question; a paid order not yet accepted gets its

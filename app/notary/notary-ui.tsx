@@ -1,5 +1,5 @@
 /**
- * Parts the notarisation pages share (issue 14): the steps bar of an order (spec 02 §4 "Continue, by step": 申请材料
+ * Parts the notarisation pages share (decision 034): the steps bar of an order (spec 02 §4 "Continue, by step": 申请材料
  * 阅读/填写, 在线签名, 数据解密, 支付, each step done, current or ahead), the evidence table of an order, and the
  * facts list (app/shell/facts.tsx). No data fetching.
  */

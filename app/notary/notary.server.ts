@@ -1,5 +1,5 @@
 /**
- * Server-only helpers of the notarisation pages (issue 14; spec 02 §2 "Notary list", "Notary detail", "Notary order
+ * Server-only helpers of the notarisation pages (spec 02 §2 "Notary list", "Notary detail", "Notary order
  * payment", §4 "Continue, by step"; docs/decisions/034-notary.md): the step pages' guard — each step page loads the
  * order and redirects a step the order has not reached to the order's current step (a later step's URL cannot be
  * reached before the earlier ones are done), a closed order to the list and a finished one to its detail — and the

@@ -1,6 +1,6 @@
 /**
  * /attestation-list/readingMaterial/pay/{orderId}/{type} — step 4 of a notarisation order (spec 02 §2 "Notary order
- * payment"; issue 14 point 2): the price in points and the user's balance (`paysmsnews`), and payment with points
+ * payment"; decision 034): the price in points and the user's balance (`paysmsnews`), and payment with points
  * (`POST /api/Evidences/pay {orderId, payType: 1}`: one consumption order, the balance never below 0, a second
  * payment refused; too few points: the page says so and links /buyCredits; success goes to the order's detail,
  * Post/Redirect/Get), or Alipay / WeChat Pay: the platform opens a recharge of exactly the price bought for the order

@@ -1,5 +1,5 @@
 /**
- * /notary/selectList — start a notarisation (issue 14 point 1): the user's preserved file evidences with the evidence
+ * /notary/selectList — start a notarisation (decision 034): the user's preserved file evidences with the evidence
  * lists' filters (dates, file type, keyword; a GET form), a checkbox per row to pick several at once, the
  * notarisation type (from contract NOTARY_TYPES, with its price per evidence in points) and 提交订单: the platform
  * creates the order (`POST /api/Evidences/createOrder {type, ids}`) and the page goes to step 1 (Post/Redirect/Get).

@@ -1,5 +1,5 @@
 /**
- * /attestation-list/readingMaterial/signature/{orderId}/{type} — step 2 of a notarisation order (issue 14 point 2):
+ * /attestation-list/readingMaterial/signature/{orderId}/{type} — step 2 of a notarisation order (decision 034):
  * the four documents of the order (申请表, 告知书, 承诺书, 授权委托书), each readable first in its print view, with the
  * user's default seal from /signature at the signature (or their name when they have none). 确认签署 prints each
  * view, with the user's own session, to a PDF the platform's document signer signs (PAdES), and hands the four to

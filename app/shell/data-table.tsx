@@ -2,7 +2,7 @@
  * The list table of the account, evidence and console pages: a header row, then one row per item, or a single
  * "empty" row spanning every column when there are none. Server-rendered, no JavaScript needed. Each cell gets its
  * column's header as `data-label`: under 600 px wide the table becomes one card per row, each cell prefixed with its
- * label (responsive.css; issue 16 point 5), so nothing is squeezed to a character a line or pushed out of view.
+ * label (responsive.css; decision 030), so nothing is squeezed to a character a line or pushed out of view.
  */
 import { Children, cloneElement, Fragment, isValidElement, type ReactElement, type ReactNode } from 'react';
 

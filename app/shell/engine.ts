@@ -1,6 +1,6 @@
 /**
  * Whether the requesting browser lacks `<details>`, read from its User-Agent by the root loader (`lacksDetails` in
- * notices.tsx): ConfirmAction then uses a `:target` box instead (issue 16 point 4; docs/decisions/030). False, the
+ * notices.tsx): ConfirmAction then uses a `:target` box instead (docs/decisions/030). False, the
  * default, is a current browser.
  */
 import { createContext } from 'react';

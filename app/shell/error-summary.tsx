@@ -1,5 +1,5 @@
 /**
- * The error summary of a Conform form (issue 16 point 6; the GOV.UK pattern): after a submission the server
+ * The error summary of a Conform form (decision 030; the GOV.UK pattern): after a submission the server
  * answered with errors — the only way errors arrive without JavaScript — a box at the top of the form lists each
  * invalid field's message as a link to that field (a labelled region, not a second alert: the fields' own
  * messages are the alerts), and takes focus when the page loads (`autofocus` on a `tabindex=-1` box, honoured by

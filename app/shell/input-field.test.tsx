@@ -1,5 +1,5 @@
 /**
- * InputField reads five metadata properties instead of calling Conform's getInputProps (issue 11): its input must
+ * InputField reads five metadata properties instead of calling Conform's getInputProps (decision 032): its input must
  * still carry exactly what getInputProps gives one — fresh, after a submission with errors, with a submitted value.
  */
 import { getInputProps, useForm, type SubmissionResult } from '@conform-to/react';

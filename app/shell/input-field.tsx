@@ -7,8 +7,8 @@
  * aria-describedby (the error's id, `${id}-error`) when the field has errors, defaultValue from the last submission —
  * read as five metadata properties: each property read of a Conform field builds a fresh metadata proxy, and
  * `getInputProps` reads fifteen (the nine constraint attributes among them), 0.04 ms an input on every render
- * (issue 11). No form here passes Conform a `constraint` (they validate with their schema on blur and on the server,
- * and are `noValidate`), so the constraint attributes getInputProps would read are all undefined.
+ * (decision 032). No form here passes Conform a `constraint` (they validate with their schema on blur and on the
+ * server, and are `noValidate`), so the constraint attributes getInputProps would read are all undefined.
  */
 import type { getInputProps } from '@conform-to/react';
 import type { InputHTMLAttributes, ReactNode } from 'react';

@@ -1,6 +1,6 @@
 /**
  * Client-side validation that loads when the user first reaches the form, so that no page's first load carries the
- * contract's zod schemas (issue 16 point 3: first-load JS ≤ 100 KB brotli; docs/decisions/031).
+ * contract's zod schemas (the first-load budget, JS ≤ 100 KB brotli; docs/decisions/031).
  *
  * `useLazyValidation(load)` returns Conform's `onValidate` and an `onFocus` for the `<Form>`: the first focus inside
  * the form (focus events bubble as `focusin`) imports the validator module; from then on `onValidate` validates in

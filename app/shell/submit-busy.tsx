@@ -1,5 +1,5 @@
 /**
- * Busy submit buttons with JavaScript (issue 16 point 6): the button that submitted a form shows
+ * Busy submit buttons with JavaScript (decision 030): the button that submitted a form shows
  * `aria-busy="true"` (styled in forms.css: dimmed, a trailing ellipsis, the progress cursor) until the answer
  * arrives, and a second submit of that form is refused meanwhile (no double preservation, no double order).
  * - React Router forms: busy while the router's navigation is submitting or loading its answer; a submission

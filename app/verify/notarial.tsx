@@ -1,5 +1,5 @@
 /**
- * /queryAuthentication/notarial: check a notarial certificate (公证书) by its number (issue 14 point 5; platform
+ * /queryAuthentication/notarial: check a notarial certificate (公证书) by its number (decision 034; platform
  * `GET /api/notarial/check`, public, counted against the public lookups' budget): that it was issued, when, for an
  * order of which date, by which office, over which preservation numbers, and — given the SHA-256 of the PDF the
  * asker holds — whether that file is the issued one. A GET form like the preservation number lookup, so a result has

@@ -1,5 +1,5 @@
 /**
- * /verify/offline (issue 17 point 5; decision 036): the offline verifier as one self-contained HTML file,
+ * /verify/offline (decision 036): the offline verifier as one self-contained HTML file,
  * `cunzheng-verify.html`, to save and open later with no network. It holds the keys published now (the ledger key,
  * its note verifier key, the witnesses' keys, the TSA's certificates; shown on the page and read by the script), the
  * verifier script (build-offline/verifier.js, built from app/verify/offline/main.ts) and its styles inline, and a CSP

@@ -1,5 +1,5 @@
 /**
- * The evidence package check in the browser (issue 17 point 5; decision 036): the ZIP the user picks is read where it
+ * The evidence package check in the browser (decision 036): the ZIP the user picks is read where it
  * is, with zip.js (random access through the central directory, so a stored original that itself holds ZIP
  * signatures is read right, and only the entries the checks need are inflated), and checked with the same seven steps
  * as `npm run verify` and the upload path (contract/package-core.ts) against the keys the page shows. Nothing is

@@ -1,5 +1,5 @@
 /**
- * /verify (issue 17 point 5; decisions 035, 036): check an evidence package against the keys this platform publishes
+ * /verify (decisions 035, 036): check an evidence package against the keys this platform publishes
  * (shown here: the ledger key, the witnesses' keys, the TSA's certificates). With JavaScript the package is checked in
  * the browser (package-browser.ts, loaded only when a package is chosen) and never leaves the machine; without it,
  * or where the browser lacks WebCrypto, the form uploads the package and the gateway checks it with the same seven

@@ -1,5 +1,5 @@
 /**
- * The verdict of the package check in the words of the /verify page (issue 17 point 5; decision 035): each of the
+ * The verdict of the package check in the words of the /verify page (decision 035): each of the
  * seven steps of contract/package-core.ts told in plain Chinese — what it proved, or why it failed or was skipped —
  * with the verifier's own line kept for experts. Shared by the upload path (package.server.ts), the in-browser check
  * (package-browser.ts) and the saved offline verifier, so all three say the same.

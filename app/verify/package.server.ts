@@ -1,5 +1,5 @@
 /**
- * /verify without JavaScript (issue 17 point 5; decision 035): the evidence package the browser uploads is written to
+ * /verify without JavaScript (decision 035): the evidence package the browser uploads is written to
  * a temp file (at most {@link PACKAGE_LIMIT} bytes), checked with the offline verifier's seven steps
  * (contract/package-verify.ts, what `npm run verify` runs) against the ledger key this platform publishes —
  * not the key inside the package — and deleted. Each check counts as one public lookup of the client (the platform's

@@ -1,5 +1,5 @@
 /**
- * The upload rows' reference (issue 11 point 2): a plain node:http server on HOST:PORT that reads every request
+ * The upload rows' reference (decision 032): a plain node:http server on HOST:PORT that reads every request
  * body to its end, discards it, and answers `200 {}` — what the same client reaches when nothing but the transport
  * (loopback TCP, HTTP framing, one Node.js thread reading) stands in the way. `npm run bench` starts it as a child.
  */

@@ -1,6 +1,6 @@
 /**
- * The bench's reference server (issue 11): the bare page of bench/reference served by the same Fastify adapter the
- * product uses (@mcansh/remix-fastify), with nothing else: no helmet, compression, logging, sessions or proxy.
+ * The bench's reference server (decision 032): the bare page of bench/reference served by the same Fastify adapter
+ * the product uses (@mcansh/remix-fastify), with nothing else: no helmet, compression, logging, sessions or proxy.
  * Listens on HOST:PORT; `npm run bench` builds build/bench-reference first and starts this as a child.
  */
 import path from 'node:path';

@@ -1,11 +1,11 @@
 /**
- * Latency at a fixed request rate (issue 11, the `/api` row's "p99 added"), for `npm run bench`. autocannon drives a
- * server as fast as it answers, where latency is only throughput seen from the other side (10 connections ÷ req/s,
- * Little's law) and its histogram keeps whole milliseconds; a goal of "≤ 1 ms added" needs the proxy's own latency,
- * to a fraction of a millisecond, under a load both sides carry. This sends requests on a fixed schedule (open loop:
- * a slow answer does not delay the next request, so a server's stall shows in every request it holds up) over a
- * keep-alive undici pool and times each from the moment it is handed to the pool to its answer's last byte, so time
- * spent waiting for a free connection counts, and a stall of this client's own between two sends does not.
+ * Latency at a fixed request rate (decision 032, the `/api` row's "p99 added"), for `npm run bench`. autocannon
+ * drives a server as fast as it answers, where latency is only throughput seen from the other side (10 connections ÷
+ * req/s, Little's law) and its histogram keeps whole milliseconds; a goal of "≤ 1 ms added" needs the proxy's own
+ * latency, to a fraction of a millisecond, under a load both sides carry. This sends requests on a fixed schedule
+ * (open loop: a slow answer does not delay the next request, so a server's stall shows in every request it holds up)
+ * over a keep-alive undici pool and times each from the moment it is handed to the pool to its answer's last byte, so
+ * time spent waiting for a free connection counts, and a stall of this client's own between two sends does not.
  */
 import { Pool } from 'undici';
 import { sleep } from './process.ts';

@@ -1,5 +1,5 @@
 /**
- * The ledger at scale on both databases (issue 11 point 5, for `npm run bench`; its parts also serve
+ * The ledger at scale on both databases (decision 032, for `npm run bench`; its parts also serve
  * bench/ledger.ts): a fresh database opened and migrated as the platform does (SQLite: a temp file, WAL,
  * synchronous=NORMAL; PostgreSQL: a fresh database on TEST_PG_URL's server with the server's defaults, i.e. a commit
  * returns once its WAL is flushed to disk; dropped at the end), filled with N leaves (bench/support/ledger-fill.ts),
@@ -9,7 +9,7 @@
  *     commit's latency);
  *   - {@link CONCURRENT_APPENDS} appends with one `withLedgerTransaction` each from {@link CONCURRENT_SAVES} callers at once, as
  *     evidence saves of many users arrive (the ledger's group commit puts those that wait into one transaction): the
- *     figure issue 11's goal (≥ 5,000/s) is read against;
+ *     figure the ledger's goal (≥ 5,000/s, decision 032) is read against;
  * then at the final size the signed tree head (with its C2SP checkpoint) and {@link SAMPLES} inclusion and
  * consistency proofs at random (every 100th verified with the pure functions of platform/ledger/verify.ts against the
  * STH's root), and as many C2SP tile reads (the partial tiles of that size, full level-0 and level-1 tiles).

@@ -1,5 +1,5 @@
 /**
- * A large ledger without appending it leaf by leaf (issue 11 point 5; bench/support/ledger-compare.ts, bench/ledger.ts):
+ * A large ledger without appending it leaf by leaf (decision 032; bench/support/ledger-compare.ts, bench/ledger.ts):
  * fills an empty, migrated platform database with N leaves shaped like evidence records ({@link record}) plus exactly
  * the `ledger_nodes` rows the real append path (`appendLeaf`, which follows `appendPlan`) would have written, computed
  * in memory with the ledger's own `leafHash` / `nodeHash` and inserted in large batches:

@@ -1,8 +1,8 @@
 /**
- * A process tree's memory over a long run, for `bench/soak.ts` (issue 18 "flat RSS"): the product and everything it
- * started (the headless Chromium of the certificate PDFs and its renderers) sampled every few seconds from /proc,
- * and the median of the samples in a window of the run, so that one sample taken just before a major collection
- * does not decide a verdict.
+ * A process tree's memory over a long run, for `bench/soak.ts` (the soak's goal: flat RSS): the product and
+ * everything it started (the headless Chromium of the certificate PDFs and its renderers) sampled every few seconds
+ * from /proc, and the median of the samples in a window of the run, so that one sample taken just before a major
+ * collection does not decide a verdict.
  */
 import { processTree, rssOf, treePssOf } from './process.ts';
 import { median } from './stats.ts';

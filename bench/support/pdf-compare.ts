@@ -1,5 +1,5 @@
 /**
- * Certificate PDFs side by side (issue 11 point 4), for `npm run bench`: the product's `GET /attestation/{id}.pdf`
+ * Certificate PDFs side by side (decision 032), for `npm run bench`: the product's `GET /attestation/{id}.pdf`
  * of evidence it has not rendered yet (a warm render: the product's browser already running; the product started
  * with PDF_RENDER_AHEAD=0) against a bare puppeteer-core `page.pdf()` of the same print view
  * (`/attestation/{id}/print` of the same product, the same A4 options, the same Chromium and flags) in a browser and

@@ -1,7 +1,7 @@
 /**
  * The services of `bench/scale.ts` as processes of their own, so that none of them shares an event loop with the
  * bench's clients (autocannon would otherwise hold up the store's answers, and the store the clients):
- * - the platform API alone (issue 18 point 1): what `npm run start:platform` runs
+ * - the platform API alone (decision 040): what `npm run start:platform` runs
  *   (`NODE_ENV=production node <RUNTIME_FLAGS> platform/main.ts`, Node.js stripping the types), spawned without npm so
  *   that the pid the bench signals is the platform's own, on a free loopback port (PLATFORM_HOST, PLATFORM_PORT);
  * - the local S3-compatible server of the tests (tests/support/s3.ts) through bench/support/s3-server.ts.

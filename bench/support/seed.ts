@@ -1,5 +1,5 @@
 /**
- * Bulk evidence rows for the benches' "cost flat as data grows" rows (issue 11 point 3): rows written straight
+ * Bulk evidence rows for the benches' "cost flat as data grows" rows (decision 032): rows written straight
  * into a running product's SQLite database (WAL lets the bench write beside the server), as the platform's save
  * would leave them minus the stored file and ledger leaf, which lists and searches do not read. The triggers of
  * migration 0011 keep the totals, labels and search index as they do for saved evidence.

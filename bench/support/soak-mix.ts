@@ -1,5 +1,5 @@
 /**
- * The steady mix of `bench/soak.ts` (issue 18 "a steady mix of page views, uploads and downloads"): each kind of
+ * The steady mix of page views, uploads and downloads of `bench/soak.ts`: each kind of
  * request on its own fixed schedule (open loop: a slow answer does not delay the next request), against a product on
  * loopback, counted, timed and checked:
  * - the `/login` page, anonymous;

@@ -1,5 +1,5 @@
 /**
- * Uploads side by side (issue 11 point 2), for `npm run bench` and `npm run bench:upload`: one generated file
+ * Uploads side by side (decision 032), for `npm run bench` and `npm run bench:upload`: one generated file
  * streamed by the same client (this process) into (a) the product's `POST /api/data/save` through the gateway's
  * proxy with a bearer token, (b) the product's `/newAccessCard` form action as a browser without JavaScript sends it
  * (session cookie, CSRF token), and (c) a server that discards the body (bench/reference/discard.ts), round after
@@ -120,7 +120,7 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
 
     const out: UploadComparison = { bytes: opts.bytes, api: [], form: [], discard: [] };
     // Each measured upload starts with the product quiet: a save sets off the certificate PDF's render in Chromium
-    // (issue 11 point 4), which ran beside the next upload, whichever side it was (one round in three at half speed).
+    // (decision 032), which ran beside the next upload, whichever side it was (one round in three at half speed).
     const steps = [
       async () => out.api.push(await settle(product.pid).then(viaApi)),
       async () => out.form.push(await settle(product.pid).then(viaForm)),
@@ -147,8 +147,8 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
 
 /**
  * Prints the upload rows of `npm run bench`: MiB/s via `/api` and the no-JS form against the discard server (goal
- * ≥ 0.5) and the product's RSS growth. Issue 11: "RSS growth still ≤ 150 MB per GiB": a streamed upload's memory
- * does not grow with its size, so a smaller file gets the same ceiling, not a smaller one.
+ * ≥ 0.5) and the product's RSS growth. The goal "RSS growth still ≤ 150 MB per GiB" (decision 032): a streamed
+ * upload's memory does not grow with its size, so a smaller file gets the same ceiling, not a smaller one.
  */
 export function printUploadRows(
   uploads: UploadComparison,

@@ -1,5 +1,5 @@
 /**
- * Backups (issue 18 point 8): the embedded default backed up while it runs (SQLite online backup, the rows' files),
+ * Backups (decision 042): the embedded default backed up while it runs (SQLite online backup, the rows' files),
  * restored into an empty DATA_DIR and served again; the PostgreSQL + object-storage shape through pg_dump /
  * pg_restore with its objects in an S3-compatible store; and the check after a restore against the last published
  * checkpoint — passing when nothing published is missing, naming the lost entries of a backup older than the

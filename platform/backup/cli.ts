@@ -1,5 +1,5 @@
 /**
- * Backups from the command line (issue 18 point 8; docs/decisions/042-backups.md), reading the platform's
+ * Backups from the command line (docs/decisions/042-backups.md), reading the platform's
  * environment (DATA_DIR, DATABASE_URL, STORAGE_URL and S3_*, secrets from `*_FILE`):
  *
  * - `npm run backup -- create <folder> [--with-keys]` — the embedded default (SQLite + DATA_DIR) into a new folder;

@@ -1,5 +1,5 @@
 /**
- * The check after a restore (issue 18 point 8; docs/decisions/042-backups.md): does the restored instance still
+ * The check after a restore (docs/decisions/042-backups.md): does the restored instance still
  * hold everything the ledger had published, unchanged, and every file its rows name?
  *
  * 1. The ledger on its own: {@link auditLedger} recomputes every leaf from its record, every record against its

@@ -1,6 +1,6 @@
 /**
- * Backup and restore of the embedded default: one SQLite file and the buckets under DATA_DIR (issue 18 point 8;
- * docs/decisions/042-backups.md). The PostgreSQL + object-storage shape is backed up with the engines' own tools
+ * Backup and restore of the embedded default: one SQLite file and the buckets under DATA_DIR
+ * (docs/decisions/042-backups.md). The PostgreSQL + object-storage shape is backed up with the engines' own tools
  * (pg_dump / point-in-time recovery, a versioned bucket); the check after a restore (restore-check.ts) is the same
  * for both.
  *

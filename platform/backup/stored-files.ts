@@ -1,5 +1,5 @@
 /**
- * Every row that names a stored object, as one stream (issue 18 point 8; docs/decisions/042-backups.md): what a
+ * Every row that names a stored object, as one stream (docs/decisions/042-backups.md): what a
  * backup copies and what the check after a restore looks for ("no row without its file"). Each table with a
  * `storage_key` and `file_size` belongs to one bucket of files/storage.ts; rows are read page by page in id order,
  * so memory stays bounded whatever the database holds.

@@ -2,8 +2,8 @@
  * Reconciliation (docs/decisions/018-billing.md): asking the provider about our pending orders, so a lost
  * notification still credits and an expired order is closed at the provider too. {@link reconcileOrder} handles one
  * order (the return page, the WeChat page's poll, an operator, the job); {@link reconcilePending} is one pass of the
- * gateway's job over pending orders older than a minute, each claimed with a conditional update (so two gateways do
- * not ask twice at once) and asked again on a backoff (1, 2, 4 … 64 minutes, never later than the expiry).
+ * `billing.reconcile` job (platform/jobs/plugin.ts) over pending orders older than a minute, each claimed with a
+ * conditional update (so two platforms do not ask twice at once) and asked again on a backoff (1, 2, 4 … 64 minutes, never later than the expiry).
  */
 import { PayStatus, type ReconcileData } from '../../contract/billing.ts';
 import { nowSeconds } from '../core/time.ts';

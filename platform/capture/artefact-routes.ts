@@ -1,5 +1,5 @@
 /**
- * The capture artefacts the pages show (contract `CapturePaths.shot`, `.videoUrl`, `.video`; issue 15 points 1, 3):
+ * The capture artefacts the pages show (contract `CapturePaths.shot`, `.videoUrl`, `.video`; decision 039):
  * a page's or step's screenshot for the certificate — as public as the certificate itself, which anyone holding the
  * preservation number may open — and a process capture's video for its owner's preview, through a signed URL valid
  * for VIDEO_URL_TTL_SECONDS (a <video> element cannot send the session's token). Both read the stored WACZ in place

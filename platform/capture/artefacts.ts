@@ -1,5 +1,5 @@
 /**
- * What a capture's certificate and preview show from inside its stored WACZ (issue 15 points 1 and 3): the screenshot
+ * What a capture's certificate and preview show from inside its stored WACZ (decision 039): the screenshot
  * of each captured page (web) or step (process), and a process capture's video. The WACZ is read where it is stored,
  * through range reads of the bucket (yauzl over a RandomAccessReader), so an entry of a large package is found by its
  * central directory and streamed without reading the rest.

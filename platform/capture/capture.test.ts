@@ -1,5 +1,5 @@
 /**
- * Capture jobs (issue 15; contract/capture.ts) on SQLite and PostgreSQL: a verified user queues web captures (bad
+ * Capture jobs (decision 037; contract/capture.ts) on SQLite and PostgreSQL: a verified user queues web captures (bad
  * URLs and too many open jobs refused with the contract's messages); workers claim the oldest job with a lease, one
  * worker per job even when two claim at once; a lease that passed lets another worker take the job (the first one's
  * completion is then refused, 409), and after MAX_CAPTURE_ATTEMPTS interrupted claims the job fails; completing with

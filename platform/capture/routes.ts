@@ -1,5 +1,5 @@
 /**
- * Capture calls (issue 15; contract `CapturePaths`): the owner queues a web capture and reads their jobs; a
+ * Capture calls (decision 037; contract `CapturePaths`): the owner queues a web capture and reads their jobs; a
  * gateway's capture worker (header `x-internal-key`) claims a job, completes it with the WACZ (multipart, streamed to
  * a temp file like an evidence upload) or fails it. Envelopes with HTTP 200, except 409 for a worker that lost its
  * job.

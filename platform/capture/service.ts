@@ -1,9 +1,9 @@
 /**
- * Capture jobs (issue 15; contract/capture.ts; migration 0019): created by their owner, claimed by a gateway's worker
- * with a lease (the oldest queued job, or a running one whose lease passed: its worker died), completed with the
- * capture's WACZ — saved as the owner's evidence of kind `web` in the same way as an upload, ledger entry included,
- * in the same transaction as the job's change — or failed with a reason. A job is held by one worker at a time:
- * a claim is one conditional UPDATE (PostgreSQL: `FOR UPDATE SKIP LOCKED`), and completing or failing needs the
+ * Capture jobs (decision 037; contract/capture.ts; migration 0019): created by their owner, claimed by a gateway's
+ * worker with a lease (the oldest queued job, or a running one whose lease passed: its worker died), completed with
+ * the capture's WACZ — saved as the owner's evidence of kind `web` in the same way as an upload, ledger entry
+ * included, in the same transaction as the job's change — or failed with a reason. A job is held by one worker at a
+ * time: a claim is one conditional UPDATE (PostgreSQL: `FOR UPDATE SKIP LOCKED`), and completing or failing needs the
  * claim's worker and status `running` (409 otherwise). Times are unix seconds.
  */
 import { sql, type Kysely } from 'kysely';

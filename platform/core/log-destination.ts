@@ -4,7 +4,7 @@
  *
  * pino's default stream writes asynchronously: each batch of lines is a `fs.write` through libuv's thread pool, a
  * round trip of two thread wake-ups. With one access line per `/api` call that was the gateway's dearest part on the
- * 2-core machine (issue 11: a CPU profile of `/api` through the gateway put 14 % of its thread in pino's writes;
+ * 2-core machine (decision 032: a CPU profile of `/api` through the gateway put 14 % of its thread in pino's writes;
  * 5,344–5,412 → 6,678–7,217 calls/s, CPU per call 0.31 → 0.24 ms, with synchronous writes). A line written directly
  * costs one system call, never waits in memory (nothing is lost when the process dies), and each line is one write, so
  * lines of the gateway's and the platform's threads do not interleave on a pipe (a write of up to PIPE_BUF, 4 KiB,

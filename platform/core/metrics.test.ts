@@ -1,5 +1,5 @@
 /**
- * The platform's metrics endpoint (issue 18 point 5): only with the internal key; on PostgreSQL it shows the pool.
+ * The platform's metrics endpoint (decision 040): only with the internal key; on PostgreSQL it shows the pool.
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of the platform (issue 18 point 5; decision 040 "Metrics"), with prom-client: served to the
+ * Prometheus metrics of the platform (decision 040 "Metrics"), with prom-client: served to the
  * gateway at `GET /api/internal/metrics` (internal key), which appends them to its own `/metrics` (server/metrics.ts)
  * — the embedded platform runs in the gateway's process, so process metrics are the gateway's alone.
  *

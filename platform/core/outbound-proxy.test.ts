@@ -1,5 +1,5 @@
 /**
- * Outbound calls behind a corporate egress proxy (issue 18 point 6): each provider's real SDK — Tencent Cloud SMS,
+ * Outbound calls behind a corporate egress proxy (decision 043): each provider's real SDK — Tencent Cloud SMS,
  * WeChat Pay, Alipay — and fetch reach hosts that only the proxy can resolve (`*.test`), through HTTPS_PROXY /
  * HTTP_PROXY, and go straight (and fail to resolve) without it or when NO_PROXY names the host; https targets are
  * tunnelled with CONNECT; loopback never goes through the proxy.

@@ -1,5 +1,5 @@
 /**
- * One id per request, the same in the gateway's and the platform's log lines and on the answer (issue 18 point 5):
+ * One id per request, the same in the gateway's and the platform's log lines and on the answer (decision 040):
  * a well-formed `X-Request-Id` that came in (from a corporate gateway in front, or from our own gateway to the
  * platform) is kept, anything else gets a new UUID. Well-formed: 1–64 of `[A-Za-z0-9._-]`, so nobody can write
  * arbitrary text into the logs through it. Used as Fastify's `genReqId` (pino logs it as `reqId`).

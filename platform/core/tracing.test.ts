@@ -1,5 +1,5 @@
 /**
- * The database's spans (issue 18 point 5): with tracing on, every statement of the platform's Kysely handle — in
+ * The database's spans (decision 044): with tracing on, every statement of the platform's Kysely handle — in
  * migrations, transactions (their connection released through the wrapper) and plain queries — is a client span
  * with its parameterised text and no bound value, on SQLite and PostgreSQL; a failing statement still fails and
  * has its span; with tracing off the dialect is the original.

@@ -14,7 +14,7 @@
  * codes), and no header, body or bound value is recorded.
  *
  * The SDK, its exporter and @fastify/otel are loaded only when traces are on: ~6 MB of heap in each thread that
- * would otherwise carry them (issue 11, docs/decisions/056); the API's no-op calls stay.
+ * would otherwise carry them (docs/decisions/056); the API's no-op calls stay.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import type FastifyOtelInstrumentation from '@fastify/otel';

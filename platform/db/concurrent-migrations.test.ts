@@ -1,5 +1,5 @@
 /**
- * Several platform processes starting together against one database (issue 18 point 1): each runs the migrations;
+ * Several platform processes starting together against one database (decision 040): each runs the migrations;
  * one applies them while the others wait (PostgreSQL: Kysely's advisory lock) or retry (SQLite: the loser's
  * transaction rolls back) and then find nothing to do — every migration is recorded exactly once and none fails.
  * Four connections race on a fresh database of each dialect.

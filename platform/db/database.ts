@@ -91,7 +91,7 @@ const SQLITE_MIGRATION_RETRY_MS = 100;
 
 /**
  * Applies every pending migration of platform/db/migrations in order, once even when several processes start
- * together (issue 18 point 1): on PostgreSQL Kysely's migrator holds an advisory lock, so the others wait and then
+ * together (decision 040): on PostgreSQL Kysely's migrator holds an advisory lock, so the others wait and then
  * find nothing to do. On SQLite it takes no lock across processes; there the loser's transaction fails (a table
  * already exists) and rolls back whole (SQLite's DDL is transactional), and it simply tries again a little later,
  * when the winner has committed.

@@ -1,6 +1,6 @@
 /**
- * Queries built and compiled once, run many times with new parameter values (issue 11 point 1, "statements prepared
- * once"). Kysely builds a query's operation tree and compiles it to SQL on every call: on the calls every request
+ * Queries built and compiled once, run many times with new parameter values (decision 054, "SQLite statements
+ * prepared once"). Kysely builds a query's operation tree and compiles it to SQL on every call: on the calls every request
  * makes (the token lookup of each signed-in call, the unread count, the certificate's evidence) that was ~40 % of
  * the platform thread's CPU per call, more than SQLite took to run them. A prepared query is built once per database
  * handle with a marker in place of each parameter, compiled, and then executed as that compiled query with the

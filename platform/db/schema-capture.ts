@@ -1,6 +1,6 @@
 /**
- * Tables of online capture and the open API (issue 15), apart from schema.ts for its size: capture jobs (migrations
- * 0019, 0020) and the open API's nonces (migration 0021).
+ * Tables of online capture and the open API (decision 039), apart from schema.ts for its size: capture jobs
+ * (migrations 0019, 0020) and the open API's nonces (migration 0021).
  */
 import type { ColumnType, Generated } from 'kysely';
 import type { CaptureKind, CaptureStatus } from '../../contract/capture.ts';

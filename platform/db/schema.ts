@@ -95,7 +95,7 @@ export interface EvidencesTable {
 
 /**
  * The kinds of evidence (spec 01 §1, §3; docs/decisions/006-evidence-kinds.md): uploaded file, submitted hash
- * only, user data rows, app capture, web capture (a WACZ; issue 15).
+ * only, user data rows, app capture, web capture (a WACZ; decision 037).
  */
 export type EvidenceKind = EvidenceKindName;
 

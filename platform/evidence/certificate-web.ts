@@ -1,5 +1,5 @@
 /**
- * The web capture's part of the certificate (issue 15 point 1; decision 037): what each captured page was — the URL
+ * The web capture's part of the certificate (decision 037): what each captured page was — the URL
  * asked for, where it ended, its title, the server's IP address, the time, the HTTP status and the TLS certificate
  * the browser saw — from the capture job's record (`capture_jobs.meta_json`, written by the gateway's worker), and the
  * statement of a web capture. Every value is escaped by the caller's table renderer.

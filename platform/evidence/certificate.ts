@@ -70,7 +70,7 @@ export function deletedNotice(date: string): string {
 export const HASH_ONLY_NOTICE = '平台仅保存了用户提交的哈希值，未接收原始文件';
 
 const sizeText = (bytes: number) => `${formatBytes(bytes)}（${bytes} 字节）`;
-/** Hash rows get `cz-hash`: printed on one line in a monospace face, never split mid-value (issue 16 point 2). */
+/** Hash rows get `cz-hash`: printed on one line in a monospace face, never split mid-value (decision 029). */
 const row = ([k, v]: [string, string]) =>
   `<tr><th scope="row">${escapeHtml(k)}</th>` +
   `<td${/SHA256|哈希/.test(k) ? ' class="cz-hash"' : ''}>${escapeHtml(v)}</td></tr>`;

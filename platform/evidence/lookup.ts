@@ -1,6 +1,6 @@
 /**
  * Finding evidences by preservation number or by SHA-256 (the certificate, the downloads, the public lookup; spec 01
- * §2.1, §2.3), with the owner's mobile, the chain hash and, for a web capture, its record (issue 15); the device
+ * §2.1, §2.3), with the owner's mobile, the chain hash and, for a web capture, its record (decision 037); the device
  * fields of a row as the views name them.
  */
 import type { Kysely } from 'kysely';
@@ -17,7 +17,7 @@ const evidenceByBaoquan = preparedQuery((db, param: ParamReader<{ baoquan: strin
     .selectFrom('evidences')
     .selectAll('evidences')
     .select((eb) => [
-      // a web capture's record (issue 15): what the capture found at each page, for the certificate
+      // a web capture's record (decision 037): what the capture found at each page, for the certificate
       eb
         .selectFrom('capture_jobs')
         .select('capture_jobs.meta_json')

@@ -108,7 +108,7 @@ export function cellText(value: unknown): string {
 
 /** Streams the first worksheet of the XLSX at `file` into the writer. */
 export async function readXlsx(file: string, w: RowSink): Promise<void> {
-  // Loaded on first use: exceljs is ~8.5 MB of heap the platform would otherwise carry (issue 11, decision 056).
+  // Loaded on first use: exceljs is ~8.5 MB of heap the platform would otherwise carry (decision 056).
   const { default: ExcelJS } = await import('exceljs');
   const input = fs.createReadStream(file);
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {

@@ -1,5 +1,5 @@
 /**
- * Where a save copies its file (issue 18; decision 046): before the ledger transaction, so the ledger's lock (the
+ * Where a save copies its file (decision 046): before the ledger transaction, so the ledger's lock (the
  * in-process group-commit queue and PostgreSQL's advisory lock, shared by every platform process) covers only the
  * database work — one save's slow copy to storage does not hold up another save — and a save whose copy or
  * transaction fails leaves neither object, intent nor row.

@@ -69,7 +69,7 @@ export interface Saved {
   log: Record<string, unknown>;
 }
 
-/** App evidence's kind and device fields (the open API, issue 15 point 4); absent: file or hash evidence. */
+/** App evidence's kind and device fields (the open API, decision 039); absent: file or hash evidence. */
 export interface SaveAs {
   kind: EvidenceKind;
   extras: EvidenceExtras;

@@ -54,7 +54,7 @@ export interface NewEvidence {
   kind?: EvidenceKind;
   extras?: EvidenceExtras;
   /**
-   * More writes that must commit with the evidence or not at all (a capture job marked done with it; issue 15):
+   * More writes that must commit with the evidence or not at all (a capture job marked done with it; decision 037):
    * run after the evidence row and its ledger entry (the file is stored by then); throwing rolls everything back.
    */
   alsoInTransaction?: (trx: Kysely<Database>, evidenceId: number) => Promise<void>;
@@ -64,8 +64,8 @@ export interface NewEvidence {
  * Stores `ev`: moves the temp file into storage, then inserts the evidence row, appends its ledger entry and notifies
  * the owner (spec 01 §3 News) in one transaction. The move runs before that transaction, outside the ledger's lock
  * (held across processes), so saves wait for one another only for their database work, not for each other's copy to
- * S3 (issue 18). If the move or the transaction fails, the stored file is deleted; the temp file is the caller's to
- * delete.
+ * S3 (decision 046). If the move or the transaction fails, the stored file is deleted; the temp file is the caller's
+ * to delete.
  * @returns `{id, baoquan, filehash, chainhash}` of the contract
  */
 export async function saveEvidence(
@@ -146,7 +146,7 @@ export const BATCH_KINDS: readonly EvidenceKind[] = ['file', 'app', 'property', 
 /**
  * Which kinds a list shows: getList lists file and app evidence, `v=property` user data, `v=download`
  * (BATCH_LIST_V) the BATCH_KINDS together for the batch download screen (spec 01 §2.4, decision 028);
- * getHashSaveList hash; `v=web`, `v=process`, `v=app` and `v=music` that kind alone (issue 15).
+ * getHashSaveList hash; `v=web`, `v=process`, `v=app` and `v=music` that kind alone (decision 039).
  */
 export function listKinds(v: string | undefined): EvidenceKind[] {
   if (v === BATCH_LIST_V) return [...BATCH_KINDS];

@@ -7,7 +7,7 @@
  *
  * Why: a buffered write copies every byte into the page cache and leaves the disk write for later (or for the flush
  * a durable save asks for); on a freshly booted virtual machine each new page-cache page is also a first touch of the
- * guest's memory, which the host backs at that moment. Measured on the 2-core machine (issue 11), 512 MiB written
+ * guest's memory, which the host backs at that moment. Measured on the 2-core machine (decision 032), 512 MiB written
  * buffered to a new file took 0.85 s of system time where memory was fresh (0.12 s where it had been used), 0.07 s
  * with `O_DIRECT`; a 512 MiB upload spent 1.2 s of the libuv pool's CPU in its writes. Uploads are rarely read
  * right after they are stored, so keeping them out of the page cache also leaves it to the database (object stores

@@ -1,5 +1,5 @@
 /**
- * Objects announced before they are stored (issue 18: "no orphan objects"; decision 046): an evidence file is copied
+ * Objects announced before they are stored (no orphan objects, decision 046): an evidence file is copied
  * into storage before the transaction that inserts its row (so the ledger's lock covers only the database work), and
  * a process killed after the copy and before the commit would leave an object no row names. Its key is therefore
  * written to `file_intents` (committed on its own) before the copy, and the transaction deletes the intent with the

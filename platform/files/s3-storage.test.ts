@@ -1,5 +1,5 @@
 /**
- * Object storage in an S3-compatible store (issue 18 point 2), against a local s3rver: the bucket contract of
+ * Object storage in an S3-compatible store (decision 040), against a local s3rver: the bucket contract of
  * files/storage.ts — a streamed put hashed on the way (multi-part for a 20 MiB file), size, whole and ranged reads,
  * delete — a failed upload leaving no object, and the platform itself storing and serving an evidence there.
  */

@@ -1,5 +1,5 @@
 /**
- * Object storage in any S3-compatible store (issue 18 point 2: Alibaba OSS, Tencent COS, MinIO, AWS) with the
+ * Object storage in any S3-compatible store (decision 040: Alibaba OSS, Tencent COS, MinIO, AWS) with the
  * official AWS SDK v3, behind the same FileStorage interface as the local directories (files/storage.ts): every
  * bucket of the platform (evidence, KYC images, seals, invoices, signed documents) is a prefix of one private S3
  * bucket, `${prefix}${bucket}/${key}`.

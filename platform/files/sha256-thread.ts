@@ -1,5 +1,5 @@
 /**
- * SHA-256 of upload streams computed on a thread of its own (issue 11 point 2, "hashing off the main thread";
+ * SHA-256 of upload streams computed on a thread of its own ("hashing off the main thread";
  * docs/decisions/056 "Uploads hash on a thread of their own").
  *
  * An upload's bytes pass the platform's thread once (HTTP, multipart parsing, the file write); hashing them there

@@ -23,7 +23,9 @@ export const BUCKETS = {
   signatures: 'signatures',
   /** Issued invoice files, PDF or OFD (spec 02 §2 "Invoices"), private, served only through signed URLs. */
   invoices: 'invoices',
-  /** Notarisation documents and notarial certificates, PDF (issue 14), private, served only through signed URLs. */
+  /**
+   * Notarisation documents and notarial certificates, PDF (decision 034), private, served only through signed URLs.
+   */
   notary: 'notary',
 } as const;
 export type BucketName = keyof typeof BUCKETS;
@@ -87,7 +89,7 @@ export class HashingCounter extends Transform {
 /**
  * Bytes a file write stream queues while a write is in the thread pool (its high-water mark). With Node's 16 KiB
  * default an upload's parser waited for nearly every disk write; with 1 MiB the queued chunks go out as one `writev`
- * while the parser and the hash go on (issue 11: a streamed 512 MiB upload 116 → 160–180 MiB/s through `/api`,
+ * while the parser and the hash go on (decision 032: a streamed 512 MiB upload 116 → 160–180 MiB/s through `/api`,
  * 72 → 140–175 through the no-JS form; RSS growth unchanged within the 150 MB/GiB limit).
  */
 export const FILE_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
@@ -240,7 +242,7 @@ export class LocalDirectoryBucket implements FileBucket {
   /**
    * A synchronous stat on purpose: it is asked on every certificate view (isDownload) and cached PDF, and one
    * metadata lookup costs less than the thread pool's round trip (queue, wake-up, promise), which was ~20 % of the
-   * platform thread's CPU on a certificate page under load (issue 11). The platform thread already does
+   * platform thread's CPU on a certificate page under load (decision 032). The platform thread already does
    * SQLite's I/O synchronously.
    */
   async size(key: string): Promise<number | null> {

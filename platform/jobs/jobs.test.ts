@@ -1,5 +1,5 @@
 /**
- * The job queue (issue 18 point 3), each case on SQLite (the in-process table queue) and PostgreSQL (pg-boss): two
+ * The job queue (decision 045), each case on SQLite (the in-process table queue) and PostgreSQL (pg-boss): two
  * processes' queues on one database run a task's chain without ever running it twice at once; a run whose process
  * died (its queue stopped without finishing it, its connections gone) is taken up by the other process once it
  * expires; a failing run is retried with growing delays and the failure shows in the stats; and the platform itself

@@ -1,5 +1,5 @@
 /**
- * The platform's job queue (issue 18 point 3; docs/decisions/045-job-queue.md): recurring tasks — face-verification
+ * The platform's job queue (docs/decisions/045-job-queue.md): recurring tasks — face-verification
  * polling (spec 02 §4: every 3 s), payment reconciliation — run by whichever platform process takes them, with
  * retries and exponential backoff, never twice at once, and resumed by another process when the one that took a
  * run dies (its run expires). Two implementations of one interface: pg-boss on PostgreSQL (pg-queue.ts), a table

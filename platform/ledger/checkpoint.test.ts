@@ -1,5 +1,5 @@
 /**
- * The ledger's C2SP checkpoints (issue 17 point 1), on SQLite and PostgreSQL: every signed tree head carries the same
+ * The ledger's C2SP checkpoints (decision 035), on SQLite and PostgreSQL: every signed tree head carries the same
  * head as a checkpoint note of the log's origin signed by the ledger key; the published note verifier key opens it
  * (contract/signed-note.ts, itself checked against the C2SP example); `/api/ledger/checkpoint` serves the note as
  * text; checkSth refuses a head whose checkpoint was changed, names another tree or another key, and still accepts a

@@ -539,7 +539,7 @@ forEachDialect('ledger routes', (h) => {
   });
 });
 
-describe.each(DIALECTS)('migration 0002 from the issue-2 hash chain [%s]', (dialect) => {
+describe.each(DIALECTS)('migration 0002 from the hash-chained ledger of decision 002 [%s]', (dialect) => {
   it('turns the chain into leaves in seq order, keeps the records, and the view still answers', async () => {
     let pdb: PlatformDb;
     let drop: (() => Promise<void>) | undefined;

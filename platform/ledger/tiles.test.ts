@@ -1,5 +1,5 @@
 /**
- * The ledger as C2SP tlog-tiles (issue 17 point 2), on SQLite and PostgreSQL, read by an independent tiles client
+ * The ledger as C2SP tlog-tiles (decision 035), on SQLite and PostgreSQL, read by an independent tiles client
  * (tests/support/tiles-client.ts, written from the C2SP and RFC texts, importing nothing of ours): at 70,000 leaves —
  * the size tlog-tiles itself uses as its example — the tiles are the ones the specification lists, the checkpoint
  * verifies with the published verifier key and its root is the one the tiles give, inclusion proofs computed from

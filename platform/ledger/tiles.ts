@@ -1,5 +1,5 @@
 /**
- * The ledger as C2SP tlog-tiles (c2sp.org/tlog-tiles; issue 17 point 2; docs/decisions/035-checkpoints.md): static,
+ * The ledger as C2SP tlog-tiles (c2sp.org/tlog-tiles; docs/decisions/035-checkpoints.md): static,
  * cacheable resources from which any tiles client computes inclusion and consistency proofs without our API.
  *
  * - `tile/<L>/<N>[.p/<W>]`: the N-th tile at tile level L, the concatenation of 256 (or, partial, W ∈ 1..255) 32-byte

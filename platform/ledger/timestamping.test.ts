@@ -1,5 +1,5 @@
 /**
- * RFC 3161 time stamps of checkpoints (issue 17 point 4) on SQLite and PostgreSQL, against a local TSA (OpenSSL's
+ * RFC 3161 time stamps of checkpoints (decision 035) on SQLite and PostgreSQL, against a local TSA (OpenSSL's
  * `ts -reply`): a round stamps the newest checkpoint, the stored token is accepted by `openssl ts -verify` against the
  * TSA's CA for the stored note, a round without growth asks nothing, evidence packages carry the stamp, and a TSA
  * that answers rubbish or a token of a CA we do not trust leaves nothing stored.

@@ -1,5 +1,5 @@
 /**
- * RFC 3161 time stamps of the ledger's checkpoints (issue 17 point 4; decision 035). When a TSA is configured
+ * RFC 3161 time stamps of the ledger's checkpoints (decision 035). When a TSA is configured
  * (TSA_URL), every TSA_INTERVAL_SECONDS the newest checkpoint, if the tree grew since the last stamp, is sent to the
  * TSA (RFC 3161 §3.4: POST `application/timestamp-query`; the message imprint is SHA-256 of the signed checkpoint
  * note's UTF-8 bytes, with a fresh nonce) and its token is kept (`ledger_timestamps`) only after it checked out: the

@@ -35,9 +35,9 @@ const saveQueues = new WeakMap<PlatformDb, SaveQueue>();
  * Runs `fn` inside the one write transaction that may append to the ledger, serialized against every other append
  * (also across processes sharing the database): `fn`'s writes commit together or not at all, and its result is
  * returned once they are committed (durably: PostgreSQL's commit flushes the WAL; SQLite's WAL with
- * synchronous=NORMAL survives a process crash). When `fn` throws, its writes are rolled back and the error rethrown.
+ * synchronous=FULL, platform/db/database.ts, survives a power loss). When `fn` throws, its writes are rolled back and the error rethrown.
  *
- * Group commit (issue 11 point 5): appends are serialized up to their commit, so one transaction per save caps the
+ * Group commit (decision 005): appends are serialized up to their commit, so one transaction per save caps the
  * ledger at one commit's latency per save (PostgreSQL on this machine: ~0.25 ms for a bare one-row insert, ~1 ms
  * for a save). Saves that arrive while a ledger transaction runs wait and then share the next one (at most
  * {@link MAX_LEDGER_GROUP}), each `fn` in a savepoint of its own, one after the other: a `fn` that throws rolls

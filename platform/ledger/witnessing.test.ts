@@ -1,5 +1,5 @@
 /**
- * The ledger and the local witness together (issue 17 point 3), on SQLite and PostgreSQL: rounds get the checkpoint
+ * The ledger and the local witness together (decision 035), on SQLite and PostgreSQL: rounds get the checkpoint
  * cosigned (first from size 0, then with consistency proofs), evidence packages carry the cosigned checkpoint and a
  * proof in it, and when the stored tree is rewritten (a node changed in the database: a fork of history) the
  * witness refuses to cosign it and the operator console's call shows the refusal.

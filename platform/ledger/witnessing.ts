@@ -1,5 +1,5 @@
 /**
- * Asking witnesses to cosign the ledger's checkpoints (issue 17 point 3; c2sp.org/tlog-witness; decision 035).
+ * Asking witnesses to cosign the ledger's checkpoints (c2sp.org/tlog-witness; decision 035).
  * Each round, for each configured witness (LEDGER_WITNESSES: its URL and verifier key), the newest checkpoint is
  * sent to `<url>/add-checkpoint` with a consistency proof from the size the witness last cosigned (kept in
  * `ledger_witnesses`). Outcomes:

@@ -1,5 +1,5 @@
 /**
- * A music work's part of the certificate (issue 15 point 5; contract/music.ts): the ISRC, the authors grouped by
+ * A music work's part of the certificate (decision 039; contract/music.ts): the ISRC, the authors grouped by
  * role in the order of MUSIC_ROLES, the duration and the audio format read from the file. Values are escaped by the
  * caller's table renderer.
  */

@@ -1,5 +1,5 @@
 /**
- * Music works on both dialects (issue 15 point 5): a WAV written here and an MP3 encoded by Debian's ffmpeg are
+ * Music works on both dialects (decision 039): a WAV written here and an MP3 encoded by Debian's ffmpeg are
  * preserved with their authors by role and an ISRC; the duration and format are read from the files
  * (music-metadata) and the certificate states them; a file that is not audio, a missing author, an unknown role and
  * a malformed ISRC are refused with their Chinese messages and keep nothing. Music works have their own list.

@@ -1,5 +1,5 @@
 /**
- * Music works (contract/music.ts `MusicPaths`; issue 15 point 5): a verified user preserves an audio file with the
+ * Music works (contract/music.ts `MusicPaths`; decision 039): a verified user preserves an audio file with the
  * work's title, authors by role and ISRC. The file is received like any upload (streamed into the temp area while
  * hashed); its duration and format are read from its bytes with music-metadata — a file it cannot read as audio is
  * refused (400 MusicMsg.notAudio) and nothing is kept. The evidence is of kind `music`, its work stored with it

@@ -1,5 +1,5 @@
 /**
- * Step 1 of a notarisation order on the platform, on SQLite and PostgreSQL (issue 14 point 2, applicationForm): the
+ * Step 1 of a notarisation order on the platform, on SQLite and PostgreSQL (decision 034, applicationForm): the
  * applicant is the user's verified identity (masked in answers); saving copies it and the chosen address into the
  * order and moves it to step 2, once; the rules' messages; another user's order or address is not found; a closed
  * order cannot be filled.

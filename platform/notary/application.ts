@@ -1,5 +1,5 @@
 /**
- * Step 1 of a notarisation order, applicationForm (issue 14 point 2; docs/decisions/034-notary.md): the applicant is
+ * Step 1 of a notarisation order, applicationForm (docs/decisions/034-notary.md): the applicant is
  * the user's verified identity (the KYC submission: a person's name and ID number, or an enterprise's name and unified
  * social credit code; the account's name when no submission is on file), the user fills purpose, place of use,
  * copies, one of their delivery addresses and a remark. Saving copies the applicant and the address into the order

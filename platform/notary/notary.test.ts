@@ -1,8 +1,8 @@
 /**
- * Notarisation orders on the platform, on SQLite and PostgreSQL (spec 02 §3, §4, §7 "Notary", §9; issue 14 points 1,
- * 3 and 6): a verified user orders over their own preserved evidences at the configured price; the list's filters
- * and pages; the detail; ending an unfinished order, once; another user's orders and evidences are not found; an
- * unverified user cannot order.
+ * Notarisation orders on the platform, on SQLite and PostgreSQL (spec 02 §3, §4, §7 "Notary", §9;
+ * decision 034): a verified user orders over their own preserved evidences at the configured price; the list's
+ * filters and pages; the detail; ending an unfinished order, once; another user's orders and evidences are not found;
+ * an unverified user cannot order.
  */
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';

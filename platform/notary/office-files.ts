@@ -1,5 +1,5 @@
 /**
- * What the notary office reads of an order (issue 14 point 4): its stored documents and certificate by row id, and
+ * What the notary office reads of an order (decision 034): its stored documents and certificate by row id, and
  * the evidences the user authorised it to read (step 3; 403 before). The routes stream them and audit every read.
  */
 import type { Kysely } from 'kysely';

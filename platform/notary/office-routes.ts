@@ -1,6 +1,6 @@
 /**
  * The notary office's queue in the operator console (contract `NotaryOpsPaths`, role `notary`: 403 无权访问 without
- * it; issue 14 point 4): the queue, one order (audited), its documents and certificate streamed (audited), the
+ * it; decision 034): the queue, one order (audited), its documents and certificate streamed (audited), the
  * authorised evidences streamed (audited, 403 before the user's step 3), and the decisions accept, return to a step,
  * terminate, issue (multipart: `id` and the signed certificate PDF as `certificate`). The rules are in office.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The notary office's work on paid orders (issue 14 points 4 and 5; contract/notary-office.ts; docs/decisions/
+ * The notary office's work on paid orders (decision 034; contract/notary-office.ts; docs/decisions/
  * 034-notary.md). Each decision runs in the order owner's per-user
  * transaction (so it never interleaves with the user's own steps, payment or end operation) and writes its audit
  * entry (area `notary`) and the user's notification in the same transaction. Files stored for a decision that fails

@@ -1,5 +1,5 @@
 /**
- * The public check of a notarial certificate (issue 14 point 5; `GET /api/notarial/check`, behind
+ * The public check of a notarial certificate (decision 034; `GET /api/notarial/check`, behind
  * `/queryAuthentication/notarial`): anyone holding the number learns whether it was issued, when, for an order of
  * which date, and whether the PDF they hold (its SHA-256) is the issued one; the preservation numbers it covers and
  * the issued file's hash only with that file's SHA-256 (certificate numbers follow each other, and a preservation

@@ -1,5 +1,5 @@
 /**
- * Notarisation order calls (contract `NotaryPaths`; spec 02 §7 "Notary"; issue 14; docs/decisions/034-notary.md),
+ * Notarisation order calls (contract `NotaryPaths`; spec 02 §7 "Notary"; docs/decisions/034-notary.md),
  * all for the signed-in user, creating one for a verified user only:
  * - `POST /api/Evidences/createOrder {type, ids}` → NotaryOrderCreated (订单已创建);
  * - `GET /api/evidences/orderList {startTime, endTime, page, payType, notarialType, orderNo}` → {count, list};

@@ -1,6 +1,6 @@
 /**
  * Notarisation orders (spec 02 §3 "Notary order list query", "Notary detail response", §4 "Notary order rows", "End
- * operation", §9; issue 14 points 1 and 3; docs/decisions/034-notary.md): a verified user's order over preserved
+ * operation", §9; docs/decisions/034-notary.md): a verified user's order over preserved
  * evidences of their own, priced in points from contract NOTARY_TYPES; the user's list (10 a page, newest first) with
  * its filters; one order's detail with a page of its evidences; and ending an unfinished order. Another user's
  * order or evidence reads as not found. Points are integers, times unix seconds.

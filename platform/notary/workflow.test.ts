@@ -1,6 +1,6 @@
 /**
  * Steps 2–4 of a notarisation order, its refund, the notary office's decisions and the public check, on SQLite and
- * PostgreSQL (issue 14 points 2–6): the documents come only from the gateway (internal key) and only as four PDFs;
+ * PostgreSQL (decision 034): the documents come only from the gateway (internal key) and only as four PDFs;
  * the extraction code authorises the office; paying with points writes one consumption row, and two concurrent
  * payments charge once; ending a paid order refunds it once; the office accepts, sends back, terminates (refund) and
  * issues; the public check confirms the number and the PDF's hash; another user's order and an operator without the

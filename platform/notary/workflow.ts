@@ -1,5 +1,5 @@
 /**
- * Steps 2–4 of a notarisation order and its refund (issue 14 point 2; docs/decisions/034-notary.md):
+ * Steps 2–4 of a notarisation order and its refund (docs/decisions/034-notary.md):
  * - step 2, signature: what the four documents print ({@link documentData}: the saved application, the evidences,
  *   the user's default seal), then the four PDFs the gateway printed and signed (PAdES) stored in the `notary`
  *   bucket with their rows ({@link storeDocuments}: one transaction, no row without its file);

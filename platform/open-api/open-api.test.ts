@@ -1,5 +1,5 @@
 /**
- * The open API on both dialects (issue 15 point 4; decision 038), driven by the typed client (clients/open-api.ts)
+ * The open API on both dialects (decision 038), driven by the typed client (clients/open-api.ts)
  * over real HTTP against the platform: a signed upload (streamed from a file, with device fields → app evidence) and
  * a signed hash save succeed and read back; a wrong signature, a body other than the signed one, a stale or future
  * timestamp, a reused nonce, an unsigned call, a key issued before the open API, a rotated-away key, an account that

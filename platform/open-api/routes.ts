@@ -1,5 +1,5 @@
 /**
- * The open API's routes (contract/open-api.ts `OpenApiPaths`; issue 15 point 4; decision 038): preserve a file
+ * The open API's routes (contract/open-api.ts `OpenApiPaths`; decision 038): preserve a file
  * (raw bytes) or a hash with optional device fields, read one's evidence, and the credentials' state `/newMobile`
  * shows. Signed calls are checked in platform/open-api/signed-request.ts; the saves are the evidence area's own
  * (evidence/save.ts), so an API upload is stored, ledgered and listed like any other.

@@ -1,6 +1,6 @@
 /**
  * Operator accounts CLI (docs/decisions/015-operator-console-roles.md): `npm run ops -- create <username>
- * <password> [--roles reviewer,finance]`, `npm run ops -- roles <username> [<roles>]` (also `node --import tsx
+ * <password> [--roles reviewer,finance]`, `npm run ops -- roles <username> [<roles>]` (also `node
  * platform/ops/cli.ts …`). Reads the platform's environment once (DATA_DIR, DATABASE_URL, SCRYPT_*; platform/config.ts:
  * a bad value exits 2 with the list of problems), migrates the database if needed and runs the command of
  * cli-commands.ts, printing its answer with its exit code.

@@ -1,5 +1,5 @@
 /**
- * The platform's document signer (issue 16 point 2; docs/decisions/029-signed-certificates.md): the key and X.509
+ * The platform's document signer (docs/decisions/029-signed-certificates.md): the key and X.509
  * chain that sign certificate PDFs as PAdES signatures (ETSI EN 319 142-1 baseline B-B: a detached CMS SignedData,
  * RFC 5652, with the signed attributes content-type, message-digest and signing-certificate-v2, RFC 5035; no
  * signing-time attribute, the time goes in the PDF signature dictionary). Certificates and CMS are built with PKI.js
@@ -22,7 +22,9 @@ import { readOrCreateKeyFile } from '../core/key-file.ts';
 
 /** File name of the generated bundle under `${dataDir}/keys/`. */
 export const DOCUMENT_SIGNING_FILE = 'document-signing.pem';
-/** File name of the notary office's generated bundle under `${dataDir}/keys/` (notarial certificates, issue 14). */
+/**
+ * File name of the notary office's generated bundle under `${dataDir}/keys/` (notarial certificates, decision 034).
+ */
 export const NOTARY_SIGNING_FILE = 'notary-signing.pem';
 
 const OID = {

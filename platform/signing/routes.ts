@@ -4,7 +4,7 @@
  * and signer the first time: ECDSA P-256, milliseconds). Serves
  * - `POST /api/internal/signing/cms` (internal key): a detached CMS SignedData over a SHA-256 digest, for the
  *   gateway's PAdES certificate PDFs, by the platform's signer or (`signer: 'notary'`) the notary office's, which
- *   signs notarial certificates (issue 14; NOTARY_SIGNING_PEM_FILE, else generated like the platform's);
+ *   signs notarial certificates (decision 034; NOTARY_SIGNING_PEM_FILE, else generated like the platform's);
  * - `GET /api/signing/certificates?signer=`: a signer's public chain, so anyone can check a signature against it.
  */
 import type { FastifyInstance } from 'fastify';
@@ -26,7 +26,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The document signer (platform/signing/document-signer.ts), opened once on first call. */
     documentSigner: () => Promise<DocumentSigner>;
-    /** The notary office's signer of notarial certificates, opened once on first call (issue 14). */
+    /** The notary office's signer of notarial certificates, opened once on first call (decision 034). */
     notarySigner: () => Promise<DocumentSigner>;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Which network addresses a capture may reach (issue 15 point 2, SSRF safety): only globally routable unicast —
+ * Which network addresses a capture may reach (decision 037, SSRF safety): only globally routable unicast —
  * every address a host resolves to is checked, and one that is loopback, private (RFC 1918, IPv6 unique local),
  * link-local (169.254.0.0/16 holds the cloud metadata services), carrier-grade NAT (100.64.0.0/10 holds Alibaba
  * Cloud's 100.100.100.200), multicast, broadcast, unspecified, reserved or documentation space, or an IPv6 form that

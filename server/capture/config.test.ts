@@ -1,4 +1,4 @@
-/** Capture settings (issue 15 point 2): defaults, bounds, and the test allow-list a production start refuses. */
+/** Capture settings (decision 037): defaults, bounds, and the test allow-list a production start refuses. */
 import { describe, expect, it } from 'vitest';
 import { allowKey } from './address-policy.ts';
 import { loadCaptureConfig } from './config.ts';

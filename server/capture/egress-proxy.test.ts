@@ -1,5 +1,5 @@
 /**
- * SSRF safety of captures (issue 15 point 2): Chromium, pointed at the egress proxy as a capture's context is, with a
+ * SSRF safety of captures (decision 037): Chromium, pointed at the egress proxy as a capture's context is, with a
  * fake resolver. A public name reaches the (allow-listed) test site; loopback (127.0.0.1, [::1]), 10/8, the cloud
  * metadata address, a name resolving to a private address, a name resolving to a public and a private address, a
  * public page redirecting to a private address, an image of a public page pointing at the metadata address and HTTPS

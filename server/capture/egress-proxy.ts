@@ -1,5 +1,5 @@
 /**
- * The capture's only way out (issue 15 point 2): a forward HTTP proxy on loopback that one capture job's Chromium
+ * The capture's only way out (decision 037): a forward HTTP proxy on loopback that one capture job's Chromium
  * context is pointed at (`proxyServer`, with `<-loopback>` so that not even loopback bypasses it). Every request the
  * page makes — the first, each redirect, each subresource, HTTPS through CONNECT — arrives here, and before any
  * connection the host is resolved (the injectable {@link Resolver}), every address it resolves to is checked

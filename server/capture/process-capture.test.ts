@@ -1,5 +1,5 @@
 /**
- * Process capture (issue 15 point 3) on the real Chromium and Debian's ffmpeg: a five-step script (visit, type, click
+ * Process capture (decision 037) on the real Chromium and Debian's ffmpeg: a five-step script (visit, type, click
  * a link by its text, scroll, screenshot) on a local site yields a playable WebM (ffprobe reports its duration) inside
  * a WACZ that validates, and a log line with a screenshot per step; a step that cannot be done (a selector that
  * matches nothing) is logged with its reason and stops the script.

@@ -1,5 +1,5 @@
 /**
- * Process capture (issue 15 point 3): the user's short script of steps — visit a URL, click (a CSS selector or a
+ * Process capture (decision 037): the user's short script of steps — visit a URL, click (a CSS selector or a
  * link's text), type text into a field, scroll, wait, take a screenshot — replayed in a capture session
  * (web-capture.ts: a fresh context behind the job's egress proxy, every exchange into the WARC) while the page is
  * recorded as a video (puppeteer's screencast, encoded by Debian's ffmpeg to WebM, then remuxed so it has a

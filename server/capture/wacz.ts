@@ -1,5 +1,5 @@
 /**
- * The capture's archive (issue 15 point 1): HTTP exchanges written as WARC 1.1 records with webrecorder's warcio (a
+ * The capture's archive (decision 037): HTTP exchanges written as WARC 1.1 records with webrecorder's warcio (a
  * request and a response record per exchange, each gzip member on its own, SHA-256 block and payload digests,
  * `WARC-IP-Address` where the egress proxy knew the address), and the WACZ 1.1.1 package around them
  * (specs.webrecorder.net/wacz/1.1.1): `archive/data.warc.gz`, `indexes/index.cdx` (CDXJ by warcio's indexer),

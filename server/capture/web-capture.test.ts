@@ -1,5 +1,5 @@
 /**
- * Web page capture (issue 15 point 1) on the real Chromium against a local test site through the egress proxy and a
+ * Web page capture (decision 037) on the real Chromium against a local test site through the egress proxy and a
  * fake resolver: three pages, a redirect, an image, and an HTTPS server with a self-signed certificate (accepted in
  * tests only). The WACZ validates (tests/support/wacz-check.ts: every listed file's SHA-256, the package digest, the
  * WARC's records parse with warcio and hold each exchange with the server's address), the screenshot shows the page

@@ -1,5 +1,5 @@
 /**
- * Web page capture (issue 15 point 1): one job captures one or more URLs in a fresh Chromium browser context of its
+ * Web page capture (decision 037): one job captures one or more URLs in a fresh Chromium browser context of its
  * own whose only way out is the job's egress proxy (egress-proxy.ts: every address checked and pinned). For each URL
  * it records a full-page screenshot (PNG), a PDF print, the DOM as HTML, the final URL and the redirect chain, the
  * server's IP address (the proxy's pinned address), the TLS connection and certificate the browser saw (CDP

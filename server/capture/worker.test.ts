@@ -1,5 +1,5 @@
 /**
- * The capture worker end to end (issue 15 points 1, 6) against a platform listening on loopback: a job a user queued
+ * The capture worker end to end (decision 037) against a platform listening on loopback: a job a user queued
  * for a local test site (allow-listed as tests do) is claimed, captured in Chromium and completed — the job is done,
  * the owner has web evidence whose ledger record is the WACZ's SHA-256 — and a job for a private address fails with
  * the SSRF reason. The evidence's certificate names the URL, the server's address, the title and the package's hash.

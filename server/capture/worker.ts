@@ -1,5 +1,5 @@
 /**
- * The gateway's capture worker (issue 15 points 1, 6): while the process runs it claims capture jobs from the
+ * The gateway's capture worker (decision 037): while the process runs it claims capture jobs from the
  * platform (`POST /api/internal/capture/claim` with the internal key; a lease of the job timeout plus a margin), at
  * most CAPTURE_CONCURRENCY at once, captures each in its own Chromium context through its own egress proxy
  * (web-capture.ts), and completes the job with the WACZ (multipart, the file streamed from disk) or fails it with

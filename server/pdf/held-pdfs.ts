@@ -2,8 +2,8 @@
  * The certificate PDFs the renderer (server/pdf/renderer.ts) keeps in memory beside their cached files: the most
  * recently served complete ones, under the same keys as the files (evidence number, language, template version, view
  * state), so a cached request reads no file. Stat, open, read and close were four trips through libuv's thread pool,
- * and a cached PDF took 8–9 ms at p50 on the 2-core machine (issue 11 point 4: ≤ 5 ms). Each process holds its own;
- * the keys carry the state, so no process serves a PDF of a state that has changed.
+ * and a cached PDF took 8–9 ms at p50 on the 2-core machine (the goal of decision 032: ≤ 5 ms). Each process holds
+ * its own; the keys carry the state, so no process serves a PDF of a state that has changed.
  */
 import fsp from 'node:fs/promises';
 

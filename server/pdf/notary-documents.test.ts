@@ -1,6 +1,6 @@
 /**
- * The signed documents and the notarial certificate through the platform, on SQLite and PostgreSQL (issue 14 "Done
- * when", integration): PDFs signed as the gateway signs them (PAdES by the platform's own document signer) are
+ * The signed documents and the notarial certificate through the platform, on SQLite and PostgreSQL (decision 034):
+ * PDFs signed as the gateway signs them (PAdES by the platform's own document signer) are
  * stored by step 2 and the office's issue, come back byte for byte through the signed links, and poppler's pdfsig
  * (a verifier we did not write) reports each signature valid over the whole document; the same PDF changed by one
  * byte after signing fails verification, and the public check says a changed certificate is not the issued one.

@@ -1,5 +1,5 @@
 /**
- * PAdES signing of a finished PDF (issue 16 point 2; decisions 029, 033): an invisible signature field whose
+ * PAdES signing of a finished PDF (decisions 029, 033): an invisible signature field whose
  * dictionary says `/SubFilter /ETSI.CAdES.detached` (ETSI EN 319 142-1), the signing time `/M`, the reason and
  * location; @signpdf/signpdf fills `/ByteRange` and puts the CMS SignedData into `/Contents`. The CMS comes from a
  * {@link CmsSource}: the platform's document signer over `POST /api/internal/signing/cms` (so the key never leaves
@@ -37,7 +37,7 @@ export class PlatformCmsSource implements CmsSource {
     target: PlatformTarget,
     internalKey: string,
     timeoutMs = 10_000,
-    /** Which of the platform's signers: its own (certificates, documents) or the notary office's (issue 14). */
+    /** Which of the platform's signers: its own (certificates, documents) or the notary office's (decision 034). */
     signer: SignerName = 'platform',
   ) {
     this.target = target;

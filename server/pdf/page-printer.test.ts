@@ -1,9 +1,9 @@
 /**
- * The page printer on the real Chromium (issue 14: private pages printed with the caller's session): the page sees
- * exactly the caller's Cookie header, even after a public print view of the same origin left a cookie in the shared
- * browser (it once replaced the session, and the page redirected to the login); the next print, without a cookie,
- * sees none of it; a page answering 404 or redirecting is refused with PagePrintError; the signer is called with
- * the reason and the signer's name. Skipped only when Chromium is missing.
+ * The page printer on the real Chromium (decision 034: private pages printed with the caller's session): the page
+ * sees exactly the caller's Cookie header, even after a public print view of the same origin left a cookie in the
+ * shared browser (it once replaced the session, and the page redirected to the login); the next print, without a
+ * cookie, sees none of it; a page answering 404 or redirecting is refused with PagePrintError; the signer is called
+ * with the reason and the signer's name. Skipped only when Chromium is missing.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,9 +1,9 @@
 /**
- * Private pages printed to signed PDFs (issue 14: the notarisation documents of step 2 and the notarial certificate):
- * the gateway opens one of its own pages in the shared headless browser with the caller's Cookie header (so the page
- * loads with the caller's own session and sees exactly what the caller may see), prints it to A4 and signs it
- * (PAdES). Nothing is cached: each print is a new document. The page is readied as the certificate print views are
- * ({@link prepareLocalPage}: JavaScript off, only the gateway's own origin and data: reachable).
+ * Private pages printed to signed PDFs (decision 034: the notarisation documents of step 2 and the notarial
+ * certificate): the gateway opens one of its own pages in the shared headless browser with the caller's Cookie header
+ * (so the page loads with the caller's own session and sees exactly what the caller may see), prints it to A4 and
+ * signs it (PAdES). Nothing is cached: each print is a new document. The page is readied as the certificate print
+ * views are ({@link prepareLocalPage}: JavaScript off, only the gateway's own origin and data: reachable).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Page } from 'puppeteer-core';

@@ -136,7 +136,7 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
     : await templateVersionOf(opts.buildDirectory, printed.join('\0'));
   const target = { upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''), platformCall: opts.platformCall };
   const cms = opts.internalKey ? new PlatformCmsSource(target, opts.internalKey) : null;
-  // Notarial certificates are signed by the notary office's own signer (issue 14 point 4).
+  // Notarial certificates are signed by the notary office's own signer (decision 034).
   const officeCms = opts.internalKey
     ? new PlatformCmsSource(target, opts.internalKey, undefined, 'notary')
     : null;

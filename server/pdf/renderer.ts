@@ -166,7 +166,7 @@ export class CertificateRenderer {
 
   /**
    * Renders the Chinese certificate PDF of evidence just saved, in the background, so that its first visitor gets it
-   * from the cache (issue 11 point 4). Only one such render runs at a time, and only while no visitor's render is
+   * from the cache (decision 032). Only one such render runs at a time, and only while no visitor's render is
    * running or waiting: it yields the browser to them. At most {@link MAX_AHEAD} numbers wait; more are dropped
    * (their first visitor renders them as before). Nothing happens with PDF_RENDER_AHEAD=0 or in development (no
    * cache reuse). Never throws; failures are logged at debug level.

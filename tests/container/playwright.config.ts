@@ -1,7 +1,8 @@
 /**
  * Playwright against a running container of the image (scripts/test-container.sh starts it and sets
- * CONTAINER_BASE_URL): the walking-skeleton flow with JavaScript off, in Debian's Chromium like tests/e2e (nothing
- * downloads a browser). No web server of its own: the container is the server under test.
+ * CONTAINER_BASE_URL): the preserve flow (tests/container/preserve-flow.spec.ts) with JavaScript off, in Debian's
+ * Chromium like tests/e2e (nothing downloads a browser). No web server of its own: the container is the server under
+ * test.
  */
 import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';

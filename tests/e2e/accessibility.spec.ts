@@ -1,6 +1,6 @@
 /**
  * Accessibility: axe-core (WCAG 2.x A and AA rules) finds no violation on the pages of every area, with JavaScript
- * on and off (issue 16 point 6). Pages of an account are checked as a fresh verified user; the console's as an
+ * on and off. Pages of an account are checked as a fresh verified user; the console's as an
  * operator would see it after login.
  */
 import AxeBuilder from '@axe-core/playwright';

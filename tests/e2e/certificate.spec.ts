@@ -30,7 +30,7 @@ test('the certificate PDF has the number, the SHA-256 and the Chinese title in a
   expect(text).toContain(baoquan);
   expect(text).toContain(sha256);
   expect(text).toContain(title);
-  // Issuer, issue time with its zone, the statement (issue 16 point 2); the hash on one line, never split.
+  // Issuer, issue time with its zone, the statement (decision 029); the hash on one line, never split.
   for (const part of [
     '出具机构',
     '存证云',

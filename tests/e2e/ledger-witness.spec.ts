@@ -1,5 +1,5 @@
 /**
- * The ledger's witness in the operator console (issue 17 point 3; decision 035), JS on and off: each e2e server's
+ * The ledger's witness in the operator console (decision 035), JS on and off: each e2e server's
  * checkpoints are cosigned by a local witness of its own (playwright.config.ts); an admin sees it at /ops/ledger as
  * 已联署. Then history is rewritten in the server's database (a stored subtree hash that the next tree's root is
  * read from): the next checkpoint does not extend the one the witness cosigned, the witness refuses it, and the console

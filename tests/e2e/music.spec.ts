@@ -1,5 +1,5 @@
 /**
- * Music works (issue 15 point 5), JS on and off: /evidences-all/music/new takes an audio file (a WAV written here),
+ * Music works (decision 039), JS on and off: /evidences-all/music/new takes an audio file (a WAV written here),
  * the title, two authors by role and an ISRC; the certificate it lands on states them with the duration and format
  * read from the file, and the work is listed at /evidences-all/music. A file that is not audio is refused with the
  * platform's message on the form.

@@ -1,9 +1,9 @@
 /**
- * Online notarisation end to end (issue 14; spec 02 §2 "Notary list", "Notary detail", "Notary order payment", §4),
- * JS on and off, as the verified demo account: points bought in the Alipay sandbox; two preserved evidences picked on
- * /notary/selectList; step 1 (the application, its messages), a later step's URL redirected to the current step,
- * step 2 signs the four documents (PDFs printed by the gateway and signed, PAdES), step 3 authorises the office with
- * the extraction code, step 4 pays with points (one consumption row); the notary office accepts and issues the
+ * Online notarisation end to end (decision 034; spec 02 §2 "Notary list", "Notary detail", "Notary order payment",
+ * §4), JS on and off, as the verified demo account: points bought in the Alipay sandbox; two preserved evidences
+ * picked on /notary/selectList; step 1 (the application, its messages), a later step's URL redirected to the current
+ * step, step 2 signs the four documents (PDFs printed by the gateway and signed, PAdES), step 3 authorises the office
+ * with the extraction code, step 4 pays with points (one consumption row); the notary office accepts and issues the
  * notarial certificate; the user downloads the four documents and the certificate, pdfsig reports every signature
  * valid, /queryAuthentication/notarial confirms the number and the file; the list shows 已支付 / 出证成功. Then
  * "end operation" before payment voids an order and after payment refunds the points; an unverified user is sent to

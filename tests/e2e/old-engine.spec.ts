@@ -1,5 +1,5 @@
 /**
- * Old engines (issue 16 point 4): IE11 and Android 4.x WebViews take the no-JavaScript path and ignore what they do
+ * Old engines (decision 030): IE11 and Android 4.x WebViews take the no-JavaScript path and ignore what they do
  * not know in CSS. Emulated in Chromium by serving the built stylesheets with every declaration that uses var() or
  * sets a gap removed and the `@supports (aspect-ratio …)` blocks dropped (what such an engine ignores), then checking
  * login, list, certificate and address: the main buttons stay visible, readable (not white on white), inside the

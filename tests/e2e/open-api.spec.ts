@@ -1,5 +1,5 @@
 /**
- * App evidence through the open API (issue 15 point 4), JS on and off: a fresh account becomes a verified enterprise
+ * App evidence through the open API (decision 039), JS on and off: a fresh account becomes a verified enterprise
  * (test hook; approval gives the AppID), /newMobile first asks it to generate a key that can sign, then shows its
  * credentials as ready; an "app" of this test (the typed client, clients/open-api.ts) uploads a photo with device
  * fields; the upload appears at /evidences-all/mobile-process, its queue page lists the steps and the device, and

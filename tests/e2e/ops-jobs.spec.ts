@@ -1,5 +1,5 @@
 /**
- * The job queue in the operator console (issue 18 point 3): an admin sees the platform's recurring tasks — face
+ * The job queue in the operator console (decision 045): an admin sees the platform's recurring tasks — face
  * polling and payment reconciliation — at /ops/jobs, worked in-process on SQLite by the e2e server; the task runs
  * (face.poll every 3 s) keep its chain queued or running; a reviewer is not shown the page.
  */

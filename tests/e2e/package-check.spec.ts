@@ -1,5 +1,5 @@
 /**
- * /verify (issue 17 point 5; decisions 035, 036): the evidence package of a file just preserved is accepted step by
+ * /verify (decisions 035, 036): the evidence package of a file just preserved is accepted step by
  * step; a package with a flipped byte of the original, a wrong proof node, a tree head signed by a foreign key, or a
  * stale checkpoint (an earlier tree's, put in the newer head) is refused, naming the step that failed; a file that is
  * no ZIP cannot be read. With JavaScript the page checks in the browser and uploads nothing; without it the upload
@@ -105,7 +105,7 @@ async function packageCases(page: Page, request: APIRequestContext, tag: string)
   ];
 }
 
-/** axe-core's WCAG 2.1 A/AA and best-practice violations on `page` as it is now (issue 16 point 6). */
+/** axe-core's WCAG 2.1 A/AA and best-practice violations on `page` as it is now. */
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])

@@ -1,5 +1,5 @@
 /**
- * Phones (issue 16 point 5) at 375 × 740 CSS pixels: no page scrolls sideways; list tables are one card per row
+ * Phones (decision 030) at 375 × 740 CSS pixels: no page scrolls sideways; list tables are one card per row
  * with each cell led by its column's label (so no column is squeezed to a character a line and the actions stay in
  * view); buttons keep their words on one line and stay inside the screen; the certificate's labels sit above their
  * values. Checked on the evidence list, the address book, the certificate, KYC, orders and invoices; a screenshot of

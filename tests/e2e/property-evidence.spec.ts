@@ -44,7 +44,7 @@ test('the in-app link from the list opens /newProperty, which works with no page
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await loginAs(DEMO, '/attestation-list/property');
-  // The copy (issue 16 point 7): 数据保全 names the area; the tabs name the kinds; the primary button names an action.
+  // The copy (decision 030): 数据保全 names the area; the tabs name the kinds; the primary button names an action.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('数据保全');
   await expect(page.getByRole('navigation', { name: '保全类型' }).getByRole('link')).toHaveText([
     '文件保全',

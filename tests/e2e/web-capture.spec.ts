@@ -1,5 +1,5 @@
 /**
- * Web capture (issue 15 point 1), JS on and off: the demo user asks /newWeb to capture pages of a local test site
+ * Web capture (decision 037), JS on and off: the demo user asks /newWeb to capture pages of a local test site
  * (allow-listed for this server's captures only: CAPTURE_TEST_ALLOW) — a page with an image, a redirect to it, a
  * second page and the same over HTTPS with a self-signed certificate —
  * and is sent to /evidences-all/web, which refreshes itself until the job is preserved and links to the evidence's

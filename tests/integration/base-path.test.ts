@@ -1,6 +1,6 @@
 /**
- * The whole product under BASE_PATH=/cunzheng/ behind a reverse proxy that forwards only that prefix (issue 18
- * point 6, docs/decisions/047-base-path.md): the production build, the embedded platform, the gateway with
+ * The whole product under BASE_PATH=/cunzheng/ behind a reverse proxy that forwards only that prefix
+ * (docs/decisions/047-base-path.md): the production build, the embedded platform, the gateway with
  * TRUST_PROXY. Checks what a corporate deployment depends on: redirects, cookies (Path, `__Secure-` behind TLS),
  * the API and health under the prefix, and — crawling every page a user and an operator can reach by links — that
  * no page links, posts, refreshes or loads anything outside the prefix, and none fails.

@@ -1,5 +1,5 @@
 /**
- * Scale-out under failure (issue 18 "Done when", first point): two platform processes and two gateway processes on
+ * Scale-out under failure (decision 046): two platform processes and two gateway processes on
  * loopback, on one PostgreSQL database and one S3-compatible store (s3rver), gateway 1 in front of platform 1 and
  * gateway 2 in front of platform 2. Logins, uploads and a payment go through both gateways alternately; failed
  * logins through both count against one limit; then gateway 1 and platform 2 are killed with SIGKILL while an upload

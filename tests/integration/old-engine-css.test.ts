@@ -1,5 +1,5 @@
 /**
- * Old engines (issue 16 point 4): IE11 and Android 4.x WebViews drop any declaration with var(). In the built
+ * Old engines (decision 030): IE11 and Android 4.x WebViews drop any declaration with var(). In the built
  * stylesheets every such declaration must follow the same property with a plain value (postcss-custom-properties,
  * vite.config.ts), or the 登录 button turns white on white. Reads the production build's CSS with PostCSS.
  */

@@ -1,5 +1,5 @@
 /**
- * The open API through the real process (gateway + embedded platform, production build; issue 15 point 4):
+ * The open API through the real process (gateway + embedded platform, production build; decision 039):
  * - the gateway serves `/openapi.json`, a valid OpenAPI 3.1 document (checked by @seriousme/openapi-schema-validator);
  * - the typed client (clients/open-api.ts) is tested against that document: a signed, streamed upload with device
  *   fields, a hash save and a read succeed through the gateway, and every answer — successes and refusals — matches

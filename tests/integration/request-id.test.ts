@@ -1,5 +1,5 @@
 /**
- * One id per request (issue 18 point 5): the gateway answers it as X-Request-Id (a well-formed incoming id kept,
+ * One id per request (decision 040): the gateway answers it as X-Request-Id (a well-formed incoming id kept,
  * anything else replaced by a UUID), shows it on its error page so a user can quote it, and the platform logs the
  * same id it was given.
  */

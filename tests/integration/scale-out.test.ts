@@ -1,5 +1,5 @@
 /**
- * The scale-out shape (issue 18 point 1): two platform processes (`npm run start:platform`'s entry) started at the
+ * The scale-out shape (decision 040): two platform processes (`npm run start:platform`'s entry) started at the
  * same moment on one fresh PostgreSQL database and one shared data directory, and two gateways, each in front of its
  * own platform. The migrations apply once (neither platform fails to start); evidence saved through either gateway
  * is read through the other; uploads through both at once get distinct, consecutive ledger positions.

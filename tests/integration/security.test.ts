@@ -1,5 +1,5 @@
 /**
- * Hardening, part A, against the real process (the embedded default, production UI build):
+ * Caches, redirects, data at rest and cookies, against the real process (the embedded default, production UI build):
  * - private answers are not stored by caches (OWASP ASVS 5.0 14.3.2): logged-in pages, `/api` answers to a bearer
  *   token and answers that set a cookie carry `Cache-Control: no-store`; anonymous public pages and hashed assets
  *   keep theirs;
@@ -58,7 +58,7 @@ function expectLocalRedirect(res: Response, base: string): void {
   expect(new URL(location, base).origin).toBe(new URL(base).origin);
 }
 
-describe.sequential('hardening A on the embedded default', () => {
+describe.sequential('private answers, redirects, lockout and PUBLIC_URL on the embedded default', () => {
   let whole: Whole;
   let jar: CookieJar;
   let token: string;

@@ -1,5 +1,5 @@
 /**
- * Traces (issue 18 point 5): with OTEL_EXPORTER_OTLP_ENDPOINT set, one upload through the gateway's `/api` proxy
+ * Traces (decision 044): with OTEL_EXPORTER_OTLP_ENDPOINT set, one upload through the gateway's `/api` proxy
  * gives one trace in the collector — the gateway's request span (service cunzheng-gateway), the platform's request
  * span as its child (cunzheng-platform, in the embedded platform's worker thread, reached through W3C traceparent)
  * and the platform's SQL statements as client spans below that — and a page's upstream call joins its page's trace.

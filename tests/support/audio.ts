@@ -1,5 +1,5 @@
 /**
- * Audio for the music-work tests (issue 15 point 5): a RIFF/WAVE file of 16-bit mono PCM written out byte by byte,
+ * Audio for the music-work tests (decision 039): a RIFF/WAVE file of 16-bit mono PCM written out byte by byte,
  * so the tests need no sample file.
  */
 

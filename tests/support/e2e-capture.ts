@@ -1,5 +1,5 @@
 /**
- * The local sites web-capture e2e tests capture (issue 15): served by the spec itself on ports derived from its
+ * The local sites web-capture e2e tests capture (decision 037): served by the spec itself on ports derived from its
  * server's, which playwright.config.ts allow-lists for that server's captures (CAPTURE_TEST_ALLOW; with it the
  * server's captures also accept the HTTPS site's self-signed certificate).
  */

@@ -1,5 +1,5 @@
 /**
- * A local RFC 3161 Time-Stamp Authority for the tests (issue 17 point 4): OpenSSL's `ts -reply` behind a small HTTP
+ * A local RFC 3161 Time-Stamp Authority for the tests (decision 035): OpenSSL's `ts -reply` behind a small HTTP
  * server speaking RFC 3161 §3.4 (POST `application/timestamp-query` → `application/timestamp-reply`). It makes its
  * own CA and a TSA certificate (P-256, extended key usage critical timeStamping) in a temp directory; `caPem` is
  * what verifiers trust, as `openssl ts -verify -CAfile` does.

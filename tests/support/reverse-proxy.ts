@@ -1,5 +1,5 @@
 /**
- * A small corporate reverse proxy for the BASE_PATH tests (issue 18 point 6; docs/decisions/047-base-path.md):
+ * A small corporate reverse proxy for the BASE_PATH tests (docs/decisions/047-base-path.md):
  * `http://127.0.0.1:${PORT}${PROXY_PREFIX}/…` is forwarded unchanged (prefix kept, bodies streamed) to `PROXY_TARGET`
  * with X-Forwarded-Proto/Host/For, the way nginx's `location /cunzheng/ { proxy_pass http://app; }` does; any other
  * path is answered 404 by the proxy itself ("another application of the host"), so a link or redirect that leaves

@@ -1,5 +1,5 @@
 /**
- * A local S3-compatible server for the object-storage tests (issue 18 point 2): s3rver (tests only) on a loopback
+ * A local S3-compatible server for the object-storage tests (decision 040): s3rver (tests only) on a loopback
  * port with a temp directory and one bucket, and the S3StorageConfig that reaches it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * An independent C2SP tlog-tiles client for the tests (issue 17: "an independent checkpoint/tiles client … verifies
- * our checkpoint and proofs fetched only from tiles"). Written from the specification texts alone —
+ * An independent C2SP tlog-tiles client for the tests (decision 035): it verifies our checkpoint and proofs fetched
+ * only from tiles. Written from the specification texts alone —
  * c2sp.org/signed-note, c2sp.org/tlog-checkpoint, c2sp.org/tlog-tiles and RFC 6962 §2.1 / RFC 9162 §2.1.3.2 — in the
  * manner of Go's golang.org/x/mod/sumdb/note and sumdb/tlog (hashes of any complete subtree read from tiles, proofs
  * computed from those): it imports nothing from the platform or the contract, so a mistake shared by our server and

@@ -1,7 +1,7 @@
 /**
- * An independent check of a capture's WACZ (issue 15): every file that `datapackage.json` lists is in the ZIP with
- * that SHA-256 and size, `datapackage-digest.json` holds the SHA-256 of `datapackage.json`, and the WARC's records
- * parse with warcio. Reads the ZIP with yauzl (not the code that wrote it).
+ * An independent check of a capture's WACZ (decision 037): every file that `datapackage.json` lists is in the ZIP
+ * with that SHA-256 and size, `datapackage-digest.json` holds the SHA-256 of `datapackage.json`, and the WARC's
+ * records parse with warcio. Reads the ZIP with yauzl (not the code that wrote it).
  */
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';

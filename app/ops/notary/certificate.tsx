@@ -1,6 +1,6 @@
 /**
- * /ops/notary/:id/certificate: the notarial certificate (公证书) of an accepted order as an A4 print view (issue 14
- * point 4; docs/decisions/034-notary.md). The office's 出证 prints it as the operator (their console session) to a
+ * /ops/notary/:id/certificate: the notarial certificate (公证书) of an accepted order as an A4 print view
+ * (docs/decisions/034-notary.md). The office's 出证 prints it as the operator (their console session) to a
  * signed PDF and uploads it (app/ops/notary/detail.tsx); a browser can print it too. Bare (no console frame, no
  * script); the Chinese text is set in Noto Sans SC shipped as an npm package so the PDF embeds it, as the evidence
  * certificate's print view does. Only an order in progress (accepted, not yet issued) has one: any other answers 404,

@@ -1,5 +1,5 @@
 /**
- * /ops/notary/:id: one paid notarisation order in the notary office's console (role `notary`; issue 14 point 4;
+ * /ops/notary/:id: one paid notarisation order in the notary office's console (role `notary`;
  * docs/decisions/034-notary.md): the order, the applicant and the application, the stored documents (the four the
  * user signed and, once issued, the notarial certificate) and the evidences the order covers, each downloadable
  * (an evidence only once the user authorised the office at step 3; every read audited by the platform). While the

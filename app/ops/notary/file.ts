@@ -1,5 +1,5 @@
 /**
- * The notary office's downloads (issue 14 point 4; docs/decisions/034-notary.md), one resource route for two URLs:
+ * The notary office's downloads (docs/decisions/034-notary.md), one resource route for two URLs:
  * `/ops/notary/:id/file/:fileId` (a stored document of the order, or its notarial certificate) and
  * `/ops/notary/:id/evidence/:evidenceId` (an evidence's file, once the user authorised the office at step 3).
  */

@@ -1,5 +1,5 @@
 /**
- * The notary office's 出证 (issue 14 point 4; docs/decisions/034-notary.md): the gateway prints the notarial
+ * The notary office's 出证 (docs/decisions/034-notary.md): the gateway prints the notarial
  * certificate view (/ops/notary/:id/certificate) as the operator who asks (their console session) to a PDF signed by
  * the platform's document signer, and uploads it to the platform, which stores it as the order's document 5 and
  * marks the order issued.

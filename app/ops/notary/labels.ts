@@ -1,5 +1,5 @@
 /**
- * Labels of the notary office's console pages (zh-CN, ours; issue 14 point 4; docs/decisions/034-notary.md): an
+ * Labels of the notary office's console pages (zh-CN, ours; docs/decisions/034-notary.md): an
  * order's state as the office reads it, the steps an order can be sent back to, the stored documents' names, and
  * dates as a notarial certificate writes them (二〇二六年一月五日). No I/O.
  */

@@ -1,5 +1,5 @@
 /**
- * The paper notarial certificate on the office's order page (issue 14 point 4): once the user asked for it to be
+ * The paper notarial certificate on the office's order page (decision 034): once the user asked for it to be
  * mailed, when they asked, how many copies, and the waybill number — or, until it is sent, the form that records it
  * (`intent=ship`, a plain POST answered by Post/Redirect/Get).
  */

@@ -1,6 +1,6 @@
 /**
- * /ops/notary: the notary office's queue of paid notarisation orders in the operator console (role `notary`; issue 14
- * point 4; docs/decisions/034-notary.md): tabs 待受理 (paid, not yet accepted, oldest paid first; an order sent back
+ * /ops/notary: the notary office's queue of paid notarisation orders in the operator console (role `notary`;
+ * docs/decisions/034-notary.md): tabs 待受理 (paid, not yet accepted, oldest paid first; an order sent back
  * to the user for more material waits here too), 出证中 (accepted) and 已办结 (issued or terminated, newest first),
  * 20 a page, all plain links; each row opens /ops/notary/:id.
  */

@@ -1,5 +1,5 @@
 /**
- * The script of the saved offline verifier (issue 17 point 5; decision 036), built by scripts/build-offline-verifier.ts
+ * The script of the saved offline verifier (decision 036), built by scripts/build-offline-verifier.ts
  * into one IIFE that app/verify/offline.ts inlines into `cunzheng-verify.html`. The page holds the keys it checks
  * against in `<script type="application/json" id="cz-keys">` (the LedgerPublicKey published when it was saved); this
  * script takes the package the user picks or drops, checks it with package-browser.ts — the same seven steps as

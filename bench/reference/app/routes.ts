@@ -1,5 +1,5 @@
 /**
- * The reference app's routes (issue 11): `/` a minimal login form (no frame), `/login` the product's `/login`
+ * The reference app's routes (decision 032): `/` a minimal login form (no frame), `/login` the product's `/login`
  * document rendered by plain React Router components without the product's machinery.
  */
 import { type RouteConfig, index, route } from '@react-router/dev/routes';

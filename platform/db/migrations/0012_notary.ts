@@ -1,5 +1,5 @@
 /**
- * Notarisation orders (spec 02 §3 "Notary order list query", "Notary detail response", §4; issue 14;
+ * Notarisation orders (spec 02 §3 "Notary order list query", "Notary detail response", §4;
  * docs/decisions/034-notary.md): `notary_orders` (one order of a user: its type, number, price in points, the step
  * it is at, its pay and issuance states) and `notary_order_evidences` (the preserved evidences it covers). Points are
  * integers, times unix seconds.

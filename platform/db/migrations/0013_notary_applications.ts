@@ -1,5 +1,5 @@
 /**
- * Step 1 of a notarisation order (issue 14 point 2; docs/decisions/034-notary.md): `notary_applications`, one per
+ * Step 1 of a notarisation order (docs/decisions/034-notary.md): `notary_applications`, one per
  * order, with the applicant's identity and the delivery address copied in as they were when saved (the user's KYC
  * data and addresses may change later; the application the documents are made from must not). Times unix seconds.
  */

@@ -1,5 +1,5 @@
 /**
- * Steps 2–4 of a notarisation order and the notary office's work (issue 14; docs/decisions/034-notary.md):
+ * Steps 2–4 of a notarisation order and the notary office's work (docs/decisions/034-notary.md):
  * `notary_documents` (the four signed documents of step 2 and, as type 5, the issued notarial certificate: one file
  * per order and type, bytes in the `notary` bucket) and the order's later facts — when the user authorised the office
  * to read the evidences (step 3), the consumption order that paid it, when the office accepted it, the notarial

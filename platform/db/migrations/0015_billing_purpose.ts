@@ -1,5 +1,5 @@
 /**
- * What a recharge was bought for (issue 14: a notarisation order paid with Alipay or WeChat Pay;
+ * What a recharge was bought for (a notarisation order paid with Alipay or WeChat Pay;
  * docs/decisions/034-notary.md): `billing_orders.purpose` ('' for a plain recharge, 'notary' for one bought to pay a
  * notary order) and `purpose_id` (that order's id). When the recharge is credited, the purpose's handler spends the
  * points on it in the same transaction (platform/billing/apply.ts).

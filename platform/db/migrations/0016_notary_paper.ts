@@ -1,5 +1,5 @@
 /**
- * The paper notarial certificate (issue 14 point 4: "can request the paper copy to their address"): when the user
+ * The paper notarial certificate (decision 034: the user can ask for the paper copy at their address): when the user
  * asked for it to be mailed (`paper_requested_at`), and the courier's waybill number once the office sent it
  * (`courier_number`, `shipped_at`). Times unix seconds.
  */

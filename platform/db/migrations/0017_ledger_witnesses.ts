@@ -1,5 +1,5 @@
 /**
- * Witness cosignatures of the ledger's checkpoints (issue 17 point 3; decision 035):
+ * Witness cosignatures of the ledger's checkpoints (decision 035):
  * - `ledger_witnesses`: one row per witness asked (its verifier key's name, its URL): the checkpoint it last cosigned
  *   (`size`, `root_hash`, `cosigned_note`: our checkpoint note with the witness's cosignature line appended,
  *   `cosigned_at` unix seconds) and how the last attempt went (`status` ok | refused | unreachable, `detail`,

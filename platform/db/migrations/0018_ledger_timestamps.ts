@@ -1,5 +1,5 @@
 /**
- * RFC 3161 time-stamp tokens of the ledger's checkpoints (issue 17 point 4; decision 035): one row per checkpoint a
+ * RFC 3161 time-stamp tokens of the ledger's checkpoints (decision 035): one row per checkpoint a
  * Time-Stamp Authority stamped — its tree size and root, the signed checkpoint note exactly as stamped (the token's
  * message imprint is SHA-256 of its UTF-8 bytes), the token (DER TimeStampToken, base64), the TSA's time and name,
  * and when we got it (unix seconds).

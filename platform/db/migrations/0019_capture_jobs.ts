@@ -1,5 +1,5 @@
 /**
- * Capture jobs (issue 15; contract/capture.ts): one row per capture a user asked for — its kind (`web`), title,
+ * Capture jobs (decision 037; contract/capture.ts): one row per capture a user asked for — its kind (`web`), title,
  * label, the URLs (JSON array), its state (queued → running → done | failed), the worker holding it and the lease's
  * end (unix seconds; a running job whose lease passed is claimed again, at most MAX_CAPTURE_ATTEMPTS times), the
  * failure reason, the evidence it became and what the capture recorded (`meta_json`). Indexed for the claim (state,

@@ -1,5 +1,5 @@
 /**
- * Process captures (issue 15 point 3): a capture job may be of kind `process`, whose script of steps is
+ * Process captures (decision 037): a capture job may be of kind `process`, whose script of steps is
  * `steps_json` (JSON array of contract ProcessStep); `urls_json` then holds the URLs the script opens.
  */
 import type { Kysely, Migration } from 'kysely';

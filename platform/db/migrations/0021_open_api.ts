@@ -1,5 +1,5 @@
 /**
- * The open API's signing (issue 15 point 4; docs/decisions/038-open-api-signing.md):
+ * The open API's signing (docs/decisions/038-open-api-signing.md):
  * - `kyc_profiles.security_key_sealed`: the SecurityKey encrypted under the platform's API-keys key
  *   (platform/open-api/sealed-keys.ts), so that the platform can check HMAC signatures keyed with it. Keys issued
  *   before have none: their owners rotate once.

@@ -1,5 +1,5 @@
 /**
- * Music works (issue 15 point 5; contract/music.ts): `evidences.work_json` holds a music evidence's work metadata —
+ * Music works (decision 039; contract/music.ts): `evidences.work_json` holds a music evidence's work metadata —
  * ISRC, authors by role, and the duration and format read from the file (JSON of contract MusicWork); null for other
  * kinds.
  */

@@ -1,5 +1,5 @@
 /**
- * The job queue's table on SQLite (issue 18 point 3; platform/jobs/sqlite-queue.ts; decision 045). On PostgreSQL
+ * The job queue's table on SQLite (platform/jobs/sqlite-queue.ts; decision 045). On PostgreSQL
  * pg-boss keeps its own schema (`pgboss`), so nothing is created there.
  *
  * `platform_jobs`: one row per queued, running or failed run of a task. At most one queued and one active row per

@@ -2,7 +2,7 @@
  * The product's `/login` document (app/account/login.tsx in the app/root.tsx frame) as a bare React Router page: the
  * same elements, attributes and texts, and a loader returning data of the same shape as the product's two loaders
  * (the root's and the page's), from constants — no session, CSRF cookie, Conform, user info, headers or logging.
- * What the product pays beyond this is what issue 11 point 1 counts.
+ * What the product pays beyond this is what the page rows of `npm run bench` count (decision 032).
  */
 import { Form, Link, useLoaderData } from 'react-router';
 import stylesheet from '../styles.css?url';

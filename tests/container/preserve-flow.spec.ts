@@ -1,5 +1,5 @@
 /**
- * The walking skeleton, JavaScript off: log in with the demo account through the form, preserve a file, land on its
+ * The preserve flow, JavaScript off: log in with the demo account through the form, preserve a file, land on its
  * certificate, download the certificate PDF and read back its number, the file's SHA-256 and the Chinese title (set
  * in the embedded Noto Sans SC) with poppler. Run against the container image (scripts/test-container.sh, decision
  * 041: the SQLite container and the PostgreSQL one) and, by the e2e suite's `base-path` projects, against the app

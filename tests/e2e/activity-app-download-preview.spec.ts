@@ -1,8 +1,9 @@
 /**
- * Spec remainders, JS on and off (spec 01 §2.1, spec 02 §2; decision 027): /activity and /appDownload show their
- * empty states when nothing is configured (the e2e server sets no ACTIVITIES / APP_VERSIONS; the configured lists
- * are covered by tests/integration/spec-remainders.test.ts), and the previewProgress route guard turns the extra
- * slashes of a file-url into asterisks, so a token whose base64 kept its slashes still opens the file.
+ * Activities, app downloads and the previewProgress guard, JS on and off (spec 01 §2.1, spec 02 §2; decision 027):
+ * /activity and /appDownload show their empty states when nothing is configured (the e2e server sets no ACTIVITIES /
+ * APP_VERSIONS; the configured lists are covered by tests/integration/app-versions-activities-certificates.test.ts),
+ * and the previewProgress route guard turns the extra slashes of a file-url into asterisks, so a token whose base64
+ * kept its slashes still opens the file.
  */
 import { encodeFileToken } from '../../app/certificate/file-token.server.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';

@@ -1,8 +1,9 @@
 /**
- * Spec remainders through the real process (gateway + embedded platform + built UI; spec 01 §2.1, §7; decision 027):
- * the configured app versions and activities on /appDownload and /activity (and their calls through the /api
- * proxy), and the certificate calls: check/downCertificate after a public lookup and data/downContract answer the
- * gateway's certificate PDF path, which really serves a PDF; share/downBaoquan's package URL for the owner.
+ * App versions, activities and the certificate calls through the real process (gateway + embedded platform + built
+ * UI; spec 01 §2.1, §7; decision 027): the configured app versions and activities on /appDownload and /activity (and
+ * their calls through the /api proxy), and the certificate calls: check/downCertificate after a public lookup and
+ * data/downContract answer the gateway's certificate PDF path, which really serves a PDF; share/downBaoquan's package
+ * URL for the owner.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DownloadData, SaveEvidenceData } from '../../contract/evidence.ts';
@@ -34,7 +35,7 @@ const ACTIVITIES: Activity[] = [
   { title: '未来峰会', startAt: '2099-06-01', endAt: '2099-06-01' },
 ];
 
-describe.sequential('spec remainders through the gateway', () => {
+describe.sequential('app versions, activities and certificate calls through the gateway', () => {
   let whole: Whole;
   beforeAll(async () => {
     whole = await startWhole({

@@ -1,8 +1,9 @@
 /**
- * Spec remainders, part B (spec 01 §2.3, §2.4; decision 028), JS on and off: the batch download screen filters by
- * file type and label and offers user data; the certificate page previews a file from its `fileUrl`, `fileType`,
- * `vedioType` query and refuses a forged token; each certificate says what its package holds (a hash evidence
- * promises no original); English pages are `<html lang="en">` with English labels throughout.
+ * Batch download, file previews, package wording and English pages (spec 01 §2.3, §2.4; decision 028), JS on and off:
+ * the batch download screen filters by file type and label and offers user data; the certificate page previews a file
+ * from its `fileUrl`, `fileType`, `vedioType` query and refuses a forged token; each certificate says what its
+ * package holds (a hash evidence promises no original); English pages are `<html lang="en">` with English labels
+ * throughout.
  */
 import { createHash } from 'node:crypto';
 import type { Page } from '@playwright/test';
