@@ -1,20 +1,29 @@
 /**
  * The checks of the page walk (tests/e2e/layout-walk.spec.ts, decision 049), run in the page by one
- * `page.evaluate(pageProblems, tags)`: self-contained (Playwright serialises the function), so it imports nothing and
- * calls only functions declared inside it. One line per problem, naming the element by a short selector and its size:
- * - the document wider than the viewport;
- * - an element sticking out of the content box of its container by more than {@link TOLERANCE_PX} (horizontally),
- *   or text or a placeholder overflowing its own box;
- * - a visible control smaller than 24 × 24 CSS px without one of WCAG 2.2 2.5.8's exceptions (inline in a sentence,
- *   or spaced so that a 24 px circle on it touches no other target), as axe's `target-size` rule judges them;
- * - axe's violations of impact serious or critical for the rule sets `tags` (axe-core is already in the page:
- *   tests/support/layout-walk.ts adds it as an init script).
+ * `page.evaluate(pageProblems, LAYOUT_LIMITS)`: self-contained (Playwright serialises the function), so it imports
+ * nothing and calls only functions declared inside it. One line per problem, naming the element by a short selector,
+ * its text and its size:
+ * - (a) the document wider than the viewport;
+ * - (b) an element sticking out of the content box of its containing block horizontally, its text wider than its
+ *   box, an input's placeholder wider than the input, or a short term (a column's label, a status, a tab) broken
+ *   over lines in a squeezed column or box;
+ * - (c) a visible control smaller than 24 × 24 CSS px without one of WCAG 2.2 2.5.8's exceptions (inline in a
+ *   sentence, or spaced so that a 24 px circle on it touches no other target), as axe's `target-size` rule judges;
+ * - (d) axe's violations of impact serious or critical (axe-core is in the page already: tests/support/layout-walk.ts
+ *   adds it as an init script).
  */
 
-/** What may stick out before it counts: sub-pixel rounding and anti-aliasing, 1 CSS px. */
-export const TOLERANCE_PX = 1;
-/** WCAG 2.2 2.5.8 Target Size (Minimum): 24 × 24 CSS px. */
-export const MIN_TARGET_PX = 24;
+/** The thresholds of the checks (decision 049), handed to the page with the axe rule sets to run. */
+export const LAYOUT_LIMITS = {
+  /** What may stick out before it counts: sub-pixel rounding, 1 CSS px. */
+  tolerancePx: 1,
+  /** WCAG 2.2 2.5.8 Target Size (Minimum): 24 × 24 CSS px. */
+  minTargetPx: 24,
+  /** A term of this many characters or fewer must not break over lines (选/择, 文件类/型). */
+  shortTermChars: 8,
+  /** axe's rule sets: WCAG 2.0, 2.1 and 2.2 at A and AA (2.2 holds `target-size`), and its best practices. */
+  axeTags: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'],
+};
 
 /** The bits of axe-core's result the walk reports. */
 interface AxeResult {
@@ -26,9 +35,8 @@ interface AxeResult {
 }
 
 /** The problems of the page as shown, one line each (empty when it lays out well and axe finds nothing serious). */
-export async function pageProblems(tags: string[]): Promise<string[]> {
-  const tolerance = 1; // TOLERANCE_PX (the function runs in the page: no outer names)
-  const minTarget = 24; // MIN_TARGET_PX
+export async function pageProblems(limits: typeof LAYOUT_LIMITS): Promise<string[]> {
+  const { tolerancePx: tolerance, minTargetPx: minTarget, shortTermChars, axeTags } = limits;
   const problems: string[] = [];
   const vw = document.documentElement.clientWidth;
   const skipTags = new Set([
@@ -66,7 +74,8 @@ export async function pageProblems(tags: string[]): Promise<string[]> {
       el.parentElement && el.parentElement !== document.body ? `${one(el.parentElement)} > ` : '';
     const text = (el.textContent ?? el.getAttribute('placeholder') ?? '').replace(/\s+/g, ' ').trim();
     const r = rect ?? el.getBoundingClientRect();
-    return `${parent}${one(el)}${text ? ` "${text.length > 24 ? `${text.slice(0, 24)}…` : text}"` : ''} (${Math.round(r.width)}×${Math.round(r.height)})`;
+    const quoted = text ? ` "${text.length > 24 ? `${text.slice(0, 24)}…` : text}"` : '';
+    return `${parent}${one(el)}${quoted} (${Math.round(r.width)}×${Math.round(r.height)})`;
   };
 
   /** Hidden on purpose: not rendered, invisible, clipped to a pixel (visually-hidden) or parked off screen. */
@@ -175,7 +184,8 @@ export async function pageProblems(tags: string[]): Promise<string[]> {
     if (!el.matches('th, td, a, button, summary, label, legend, dt, [role=tab]') || inScroller(el)) continue;
     if (style(el).display === 'inline') continue; // a link in running text wraps with it
     const text = (el.textContent ?? '').replace(/\s+/g, '');
-    if (text.length < 2 || text.length > 8 || el.querySelector('input, select, textarea, img, br')) continue;
+    if (text.length < 2 || text.length > shortTermChars) continue;
+    if (el.querySelector('input, select, textarea, img, br')) continue;
     const n = lines(el);
     if (n > 1) problems.push(`${describe(el)} breaks its ${text.length} characters over ${n} lines`);
   }
@@ -219,14 +229,15 @@ export async function pageProblems(tags: string[]): Promise<string[]> {
     });
     if (crowded)
       problems.push(
-        `target ${describe(el, r)} is under 24×24px, ${minTarget / 2}px from ${describe(crowded)}`,
+        `target ${describe(el, r)} is under ${minTarget}×${minTarget}px and within ${minTarget / 2}px of ` +
+          describe(crowded),
       );
   }
 
   // (d) axe, serious and critical only (moderate and minor ones are accessibility.spec.ts's to judge)
   const axe = (window as unknown as { axe: { run: (c: Document, o: object) => Promise<AxeResult> } }).axe;
   const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: tags },
+    runOnly: { type: 'tag', values: axeTags },
     resultTypes: ['violations'],
   });
   for (const v of result.violations) {

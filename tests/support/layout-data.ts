@@ -25,7 +25,8 @@ export const LONG_TITLE = '房屋租赁合同扫描件（第一页至第十二�
 /** A random valid ID number (GB 11643): one number verifies one personal account (decision 025). */
 export function uniqueIdCard(): string {
   const birth = new Date(Date.UTC(1950, 0, 1) + randomInt(0, 17_500) * 86_400_000);
-  const first17 = `110102${birth.toISOString().slice(0, 10).replaceAll('-', '')}${String(randomInt(0, 999)).padStart(3, '0')}`;
+  const ymd = birth.toISOString().slice(0, 10).replaceAll('-', '');
+  const first17 = `110102${ymd}${String(randomInt(0, 999)).padStart(3, '0')}`;
   return first17 + idCardCheckChar(first17);
 }
 
