@@ -210,7 +210,7 @@ function PointsTable({ rows, recharge }: { rows: Row[]; recharge: boolean }) {
           <td>{r.points}</td>
           {recharge ? <td>{r.yuan}</td> : null}
           <td className="nowrap">{r.payType}</td>
-          <td className="nowrap">{r.payStatus}</td>
+          <td>{r.payStatus}</td>
           {recharge ? (
             <>
               <td className="nowrap">{r.invoice}</td>
