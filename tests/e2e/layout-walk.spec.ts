@@ -19,6 +19,7 @@ import {
   appUpload,
   buyWithAlipay,
   LONG_TITLE,
+  pendingAlipay,
   pendingWechat,
   preserveHash,
   preserveMusic,
@@ -192,6 +193,7 @@ test('account, points, orders and invoices, and the finance console', async ({
   await addInvoiceHead(request, user);
   const paid = await buyWithAlipay(page, 120);
   const pending = await pendingWechat(page);
+  const handoff = await pendingAlipay(request, user);
   // an invoice application over the paid recharge
   await page.goto('/orders');
   await page.getByRole('checkbox', { name: `选择订单${paid}开票` }).check();
@@ -222,7 +224,7 @@ test('account, points, orders and invoices, and the finance console', async ({
     '/signature',
     '/address',
     '/buyCredits',
-    `/buyCredits/pay/${pending}`,
+    `/buyCredits/pay/${handoff}`,
     `/buyCredits/result?order_no=${paid}`,
     `/weChat/${pending}`,
     '/orders',

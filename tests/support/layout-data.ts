@@ -112,6 +112,17 @@ export async function buyWithAlipay(page: Page, points: number): Promise<string>
   return new URL(page.url()).searchParams.get('order_no')!;
 }
 
+/** Starts an Alipay recharge of `user` through the API and leaves it pending. @returns the order number */
+export async function pendingAlipay(request: APIRequestContext, user: Credentials): Promise<string> {
+  const res = await request.post('/api/alipay/pay', {
+    headers: await authHeaders(request, user),
+    data: { integral: 10, type: 2 },
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: { order_no: string } };
+  expect(body.code, body.msg).toBe(200);
+  return body.data.order_no;
+}
+
 /** Starts a WeChat Pay recharge and leaves it pending on its QR page. @returns the order number */
 export async function pendingWechat(page: Page): Promise<string> {
   await page.goto('/buyCredits');

@@ -50,7 +50,9 @@ async function checkOne(target: Page, stop: WalkStop, info: TestInfo, js: boolea
   const found: string[] = [];
   if (res?.status() !== status) found.push(`answered HTTP ${res?.status() ?? '?'} (expected ${status})`);
   const landed = new URL(target.url());
-  if (landed.pathname.endsWith('/login') && !path.endsWith('/login'))
+  if (landed.origin !== new URL(String(info.project.use.baseURL)).origin)
+    found.push(`left the site for ${landed.origin}${landed.pathname}`);
+  else if (landed.pathname.endsWith('/login') && !path.endsWith('/login'))
     found.push(`was sent to ${landed.pathname}${landed.search}`);
   // With JavaScript, laid out as hydrated: the root marks html[data-enhanced]; the bare print and console pages load
   // no script, and an error page renders no root component to mark it (there, the network falling quiet will do).
