@@ -8,11 +8,12 @@ const appNotPlatform = { group: ['**/platform/**'], message: 'app/ reaches the p
 /**
  * Comments cite the spec section (`spec 02 §4`) or the decision record (`decision 035`), never a tracker's issue
  * number: whoever maintains the code has neither the tracker nor its history. Catches "issue" or "issues" followed by
- * a number (after a space, `#`, `-` or `_`, any case), and `#` with a number in parentheses or after see, fixes,
- * closes, refs, PR or GH; a bare `#` with a number, PKCS#8 and colours are left alone.
+ * a number (after a space, `#`, `-` or `_`, also across a block comment's line break and `*`, any case), and `#`
+ * with a number in parentheses or after see, fixes, closes, refs, PR or GH; a bare `#` with a number, PKCS#8 and
+ * colours are left alone.
  */
 const ISSUE_REF =
-  /\bissues?(?:\s*#\s*|[\s_-]+)\d+|(?:\(|\b(?:see|fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|pr|gh)\s+)#\d+\b/gi;
+  /\bissues?(?:\s*#\s*|[\s_-]+(?:\*\s+)?)\d+|(?:\(|\b(?:see|fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|pr|gh)\s+)#\d+\b/gi;
 const local = {
   rules: {
     'no-issue-refs': {

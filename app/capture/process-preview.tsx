@@ -1,6 +1,6 @@
 /**
- * /evidences-all/process/preview?baoquan=: the owner watches a process capture's recording (spec 01 §2 routes; issue
- * 15 point 3). The video is read from the preserved WACZ by the platform behind a signed URL valid for ten minutes
+ * /evidences-all/process/preview?baoquan=: the owner watches a process capture's recording (spec 01 §2 routes;
+ * decision 039). The video is read from the preserved WACZ by the platform behind a signed URL valid for ten minutes
  * (a <video> element cannot send the session's token); the page also offers it as a plain link, for browsers that
  * cannot play WebM. Not the owner's, or no video: 404.
  */

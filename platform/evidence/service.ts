@@ -138,8 +138,8 @@ function likePattern(keyword: string): string {
 
 /**
  * The kinds the batch download screen offers (`v=download`) and getLabelList gives labels of by default: every kind
- * whose package holds the preserved bytes — file, app, user data, and the captures and music works of 在线取证 (issue
- * 15 point 6) — never hash evidence.
+ * whose package holds the preserved bytes — file, app, user data, and the captures and music works of 在线取证 (decision
+ * 039) — never hash evidence.
  */
 export const BATCH_KINDS: readonly EvidenceKind[] = ['file', 'app', 'property', 'web', 'process', 'music'];
 
