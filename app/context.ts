@@ -49,11 +49,6 @@ export interface GatewayLoadContext {
    * upstream as X-Forwarded-For so per-client limits count browsers, not the gateway. */
   clientIp: string;
   /**
-   * Called with the preservation number of evidence a page just saved: the gateway renders its certificate PDF in
-   * the background so that the first visitor gets it from the cache (absent where there is no renderer).
-   */
-  evidenceSaved?: (baoquan: string) => void;
-  /**
    * Prints the gateway page `path` as the holder of `cookie` (the caller's Cookie header) sees it to an A4 PDF signed
    * (PAdES) with `reason` by the platform's document signer or, `signer` 'notary', the notary office's
    * (server/pdf/page-printer.ts); absent without a UI build.

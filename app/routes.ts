@@ -98,6 +98,8 @@ export default [
   route('buyCredits/result', 'billing/result.tsx'),
   route('weChat/:orderNo', 'billing/wechat.tsx'),
   route('orders', 'billing/orders.tsx'),
+  // the points history (积分明细; decision 057)
+  route('points', 'billing/points.tsx'),
   // invoices (spec 02 §2 "Invoices": heads, applications from paid recharges, details)
   route('invoice', 'invoice/invoice.tsx'),
   route('invoice/details', 'invoice/details.tsx'),

@@ -1,21 +1,20 @@
 /**
  * The billing area's contract (spec 02 §1, §2 "Orders" and "Notary order payment", §3 "Recharge and consumption
  * order", §4 "Orders", §7 "Orders, payment and invoices", §9; spec 01 `/weChat/{orderId}`): points, recharge orders,
- * Alipay page pay and WeChat Pay Native, the orders list with its three tabs, the payment callbacks, the operators'
- * orders view and every billing message (`BillingMsg`); the zod-free codes, labels and constants (packages, bounds,
+ * Alipay page pay and WeChat Pay Native, the orders list with its three tabs, the payment callbacks and every billing
+ * message (`BillingMsg`); the operators' orders view is contract/billing-ops.ts; the zod-free codes, labels and constants (packages, bounds,
  * page size) live in contract/billing-codes.ts and are re-exported here. Money is integer fen and points are integers
  * everywhere; what the spec leaves open is in docs/decisions/018-billing.md. No I/O.
  */
 import { z } from 'zod';
 import './zod-locale.ts';
-import { opsPage, type OpsRole } from './ops.ts';
+import type { OpsRole } from './ops.ts';
 import { blankToUndefined, optionalInt } from './validators.ts';
 import {
   MAX_RECHARGE_POINTS,
   MIN_RECHARGE_POINTS,
   type InvoiceStatusCode,
   type NOTARY_PAY_TEXT,
-  type NotifyVerdict,
   type OrderTab,
   type OrderTabCode,
   type PayStatusCode,
@@ -34,6 +33,8 @@ export const BILLING_OPS_ROLE: OpsRole = 'finance';
 export const BillingMsg = {
   integralRequired: '请选择或输入充值积分',
   integralRange: `充值积分须为${MIN_RECHARGE_POINTS}-${MAX_RECHARGE_POINTS}的整数`,
+  /** A points field given as text with anything but the digits 0-9 (`1e3`, `0x10`, `+5`, `5.0`; decision 057). */
+  integralDigits: '充值积分只能填写数字0-9，不能含小数点、正负号、字母或空格',
   payTypeRequired: '请选择支付方式',
   orderNoInvalid: '订单号格式不正确',
   orderNotFound: '订单不存在',
@@ -55,6 +56,10 @@ export const BillingMsg = {
   rechargeDesc: (points: number) => `充值${points}积分`,
   spendDesc: (points: number) => `消费${points}积分`,
   reversalDesc: (points: number) => `退还${points}积分`,
+  /** The labels of billing's points sources on the points page (积分明细; decision 057). */
+  sourceRecharge: '充值',
+  sourceSpend: '公证消费',
+  sourceReversal: '退还',
   /** The notification a user receives when a recharge is credited. */
   rechargedNews: (points: number) => `您已成功充值${points}积分。`,
   // the operators' orders view
@@ -99,12 +104,18 @@ export const BillingPaths = {
 } as const;
 
 /**
- * The providers' asynchronous notifications: public URLs of the gateway (proxied to the platform unchanged). Alipay
- * posts form-encoded and gets the literal `success`/`fail`; WeChat posts JSON and gets 204 or `{code:'FAIL',message}`.
+ * The providers' asynchronous notifications: public URLs of the gateway (proxied to the platform unchanged), one
+ * `POST /api/notify/{provider}` for every registered provider, which parses and answers its own wire format
+ * (decision 058). Alipay posts form-encoded and gets the literal `success`/`fail`; WeChat posts JSON and gets 204 or
+ * `{code:'FAIL',message}`.
  */
 export const BillingNotifyPaths = {
   alipay: '/api/notify/alipay',
   wechat: '/api/notify/wechat',
+  /** The route of every provider (Fastify's pattern). */
+  route: '/api/notify/:provider',
+  /** The notification URL of the provider registered as `name`. */
+  of: (name: string) => `/api/notify/${encodeURIComponent(name)}`,
 } as const;
 
 /** Pages of the app the platform builds URLs to (the Alipay return URL; the WeChat pay page, spec 01). */
@@ -120,16 +131,6 @@ export const BillingPages = {
 /** The gateway job's call (`x-internal-key`): `POST` → {@link ReconcileData}. */
 export const BillingInternalPaths = { reconcile: '/api/internal/billing/reconcile' } as const;
 
-/** The operators' orders view ({@link BILLING_OPS_ROLE}; 403 无权访问 without it). Every call is audited. */
-export const BillingOpsPaths = {
-  /** `GET` {@link OpsOrdersQuery} → {@link OpsOrderListData}: by order number or mobile, newest first, 20 a page. */
-  orders: '/api/ops/billing/orders',
-  /** `GET {order_no}` → {@link OpsOrderDetail}: the order, its notifications (raw) and its journal entries. */
-  order: '/api/ops/billing/order',
-  /** `POST {order_no}` → {@link OpsOrderDetail}, msg 已完成对账: queries the provider now and applies the result. */
-  reconcile: '/api/ops/billing/reconcile',
-} as const;
-
 /** An order number: 'R' (recharge) or 'C' (consumption) then 20–40 letters and digits. */
 export const ORDER_NO_RE = /^[RC][0-9A-Za-z]{20,40}$/;
 /** `order_no` field: required, {@link ORDER_NO_RE}. */
@@ -141,15 +142,44 @@ export const orderNo = z.preprocess(
 export const OrderNoBody = z.object({ order_no: orderNo });
 export type OrderNoBody = z.infer<typeof OrderNoBody>;
 
-/** Points to buy: an integer from {@link MIN_RECHARGE_POINTS} to {@link MAX_RECHARGE_POINTS}. */
-export const integral = z.preprocess(
-  blankToUndefined,
-  z.coerce
-    .number({ error: BillingMsg.integralRequired })
-    .int(BillingMsg.integralRange)
-    .min(MIN_RECHARGE_POINTS, BillingMsg.integralRange)
-    .max(MAX_RECHARGE_POINTS, BillingMsg.integralRange),
-);
+/** What a points or money field given as text may hold: decimal digits and nothing else (decision 057). */
+export const DECIMAL_DIGITS_RE = /^[0-9]+$/;
+
+/**
+ * A whole number of points or fen within [min, max]: a JSON number, or text of decimal digits only
+ * ({@link DECIMAL_DIGITS_RE} after trimming the blanks around it), so `1e3`, `0x10`, `+5`, `5.0`, `0b11` or
+ * `Infinity` never pass for a number as `Number()` would read them (decision 057).
+ * @param msg `required` (blank or missing), `digits` (text with anything but 0-9), `range` (not an integer within
+ *   [min, max])
+ */
+export function decimalCount(
+  min: number,
+  max: number,
+  msg: { required: string; digits: string; range: string },
+) {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .unknown()
+      .transform((v, ctx) => {
+        if (typeof v === 'number') return v;
+        if (typeof v === 'string' && DECIMAL_DIGITS_RE.test(v.trim())) return Number(v.trim());
+        ctx.addIssue({ code: 'custom', message: typeof v === 'string' ? msg.digits : msg.required });
+        return z.NEVER;
+      })
+      .pipe(z.number().int(msg.range).min(min, msg.range).max(max, msg.range)),
+  );
+}
+
+/**
+ * Points to buy: an integer from {@link MIN_RECHARGE_POINTS} to {@link MAX_RECHARGE_POINTS}, a JSON number or
+ * decimal digits ({@link decimalCount}).
+ */
+export const integral = decimalCount(MIN_RECHARGE_POINTS, MAX_RECHARGE_POINTS, {
+  required: BillingMsg.integralRequired,
+  digits: BillingMsg.integralDigits,
+  range: BillingMsg.integralRange,
+});
 
 /** Pay type of the payment call: '2' Alipay or '3' WeChat (spec 02 §9 codes), as text or number. */
 export const providerPayType = z.preprocess(
@@ -197,13 +227,6 @@ export const OrderListQuery = z.object({
   isType: optionalInt(1, 4).transform((v) => v as PayStatusCode | undefined),
 });
 export type OrderListQuery = z.infer<typeof OrderListQuery>;
-
-/** `GET` ops orders query: `q` an order number (exact) or a mobile (exact); blank lists every order. */
-export const OpsOrdersQuery = z.object({
-  q: z.preprocess(blankToUndefined, z.string().trim().max(64, BillingMsg.searchTooLong).optional()),
-  page: opsPage,
-});
-export type OpsOrdersQuery = z.infer<typeof OpsOrdersQuery>;
 
 /** `GET options`. */
 export interface RechargeOptions {
@@ -318,57 +341,4 @@ export interface ReconcileData {
   closed: number;
   /** Orders whose provider could not be reached (retried later with backoff). */
   failed: number;
-}
-
-/** A row of the ops orders list. */
-export interface OpsOrderRow {
-  order_no: string;
-  userId: number;
-  mobile: string;
-  integral: number;
-  amountFen: number;
-  pay_type: PayTypeCode;
-  status: PayStatusCode;
-  pay_status: PayStatusText;
-  /** The provider's trade number once known, else ''. */
-  tradeNo: string;
-  /** A notification disagreed with the order or came after a close (see BillingMsg.flagged). */
-  flagged: boolean;
-  flagReason: string;
-  createdAt: string;
-  paidAt: string;
-}
-export interface OpsOrderListData {
-  list: OpsOrderRow[];
-  count: number;
-}
-
-/** A notification as stored: the raw request and our verdict. */
-export interface OpsNotificationRow {
-  id: number;
-  provider: 'alipay' | 'wechat';
-  verdict: NotifyVerdict;
-  detail: string;
-  /** The raw body as received (UTF-8) and the signature headers (WeChat). */
-  raw: string;
-  headers: string;
-  receivedAt: string;
-}
-
-/** A points journal entry: `points` signed (credit > 0, debit < 0). */
-export interface JournalRow {
-  id: number;
-  kind: 'recharge' | 'spend' | 'reversal';
-  points: number;
-  order_no: string;
-  at: string;
-}
-
-/** `GET` ops order answer. */
-export interface OpsOrderDetail {
-  order: OpsOrderRow;
-  notifications: OpsNotificationRow[];
-  journal: JournalRow[];
-  /** The user's balance now, points. */
-  balance: number;
 }

@@ -3,7 +3,6 @@
  * labels, limits and the answer types. Pages that only show evidence import this module, so they load no schema
  * code; contract/evidence.ts re-exports it with the request schemas. No I/O.
  */
-import { OpenApiPaths } from './open-api-codes.ts';
 import type { SignedTreeHead } from './ledger.ts';
 
 /** Messages of the evidence area: the spec's (spec 01 §8) verbatim, ours where it shows none. */
@@ -14,7 +13,8 @@ export const EvidenceMsg = {
   selectEvidenceToDownload: '请选择需要下载的证据',
   noDownloadFiles: '无下载文件',
   fileRequired: '请选择需要保全的文件',
-  evidenceSaved: '保全成功',
+  /** A save succeeded (spec 01 §8). */
+  preserved: '保全成功',
   evidenceNotFound: '证据不存在',
   extractCodeWrong: '提取码错误',
   extractCodeRequired: '请输入提取码',
@@ -148,22 +148,6 @@ export const EvidencePaths = {
   /** `POST OwnerCertificateBody {dataId}` → CertificateDownloadData of one's own evidence (decision 027). */
   ownerCertificate: '/api/data/downContract',
 } as const;
-
-/** The calls that save evidence and answer its preservation number (SaveEvidenceData). */
-export const EVIDENCE_SAVE_PATHS: ReadonlySet<string> = new Set([
-  EvidencePaths.save,
-  EvidencePaths.saveHash,
-  EvidencePaths.saveProperty,
-  // the open API's saves
-  OpenApiPaths.file,
-  OpenApiPaths.hash,
-]);
-
-/** The preservation number a save call's answer carries when it succeeded (code 200), else null. */
-export function savedBaoquan(answer: { code?: unknown; data?: unknown } | null | undefined): string | null {
-  const baoquan = (answer?.data as { baoquan?: unknown } | null | undefined)?.baoquan;
-  return Number(answer?.code) === 200 && typeof baoquan === 'string' ? baoquan : null;
-}
 
 /** `POST /api/data/save` → result. `filehash` is the SHA-256 of the bytes, `chainhash` the ledger entry hash. */
 export interface SaveEvidenceData {

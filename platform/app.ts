@@ -1,7 +1,8 @@
 /**
  * The platform: the upstream /api of the spec with real persistence (ARCHITECTURE "Three parts"). `buildPlatform`
- * assembles a Fastify app from plugins — envelope, services, auth, then the account and evidence areas — runs the
- * migrations, and seeds the demo account. It does not listen: main.ts does, or a test injects.
+ * assembles a Fastify app from plugins — envelope, services, auth, then the areas, then every area's operator routes
+ * from one list (`OPS_AREA_ROUTES`) — runs the migrations, and seeds the demo account. It does not listen: main.ts
+ * does, or a test injects.
  */
 import { metricsPlugin } from './core/metrics.ts';
 import { jobsPlugin, type JobsPluginOptions } from './jobs/plugin.ts';
@@ -9,7 +10,12 @@ import { registerRequestTracing } from './core/tracing.ts';
 import multipart from '@fastify/multipart';
 import { embeddedTrustProxy } from './core/trust-proxy.ts';
 import { sql } from 'kysely';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+} from 'fastify';
 import { API_BODY_LIMIT_BYTES, ApiCode, fail, ok } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
 import { authPlugin } from './account/auth.ts';
@@ -20,8 +26,11 @@ import { billingRoutes } from './billing/routes.ts';
 import type { FaceCertifier } from './kyc/alipay-face.ts';
 import { faceServicePlugin } from './kyc/face.ts';
 import { invoiceRoutes } from './invoice/routes.ts';
+import { billingOpsRoutes } from './billing/ops-routes.ts';
+import { invoiceOpsRoutes } from './invoice/ops-routes.ts';
 import { notaryRoutes } from './notary/routes.ts';
-import { kycReviewRoutes } from './kyc/review-routes.ts';
+import { notaryOpsRoutes } from './notary/ops-routes.ts';
+import { kycOpsRoutes } from './kyc/ops-routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { operatorAuthPlugin } from './ops/auth.ts';
 import { opsRoutes } from './ops/routes.ts';
@@ -55,6 +64,20 @@ import { envelopeFrameworkError } from './core/framework-errors.ts';
  * HTTP 503 with an envelope otherwise.
  */
 export const HEALTH_PATH = '/api/healthz';
+
+/**
+ * The operator console's routes of every area (`/api/ops/<area>/…`, decision 060): each area keeps them in
+ * `platform/<area>/ops-routes.ts` (rules in `ops-service.ts`), adds its queue to `app.opsQueues` and checks the
+ * queue's role on every call (`requireRole`, platform/ops/auth.ts). They are registered from this list only, in this
+ * order (the console home lists the queues in it), never from an area's own `routes.ts`. A new area with an operator
+ * queue adds one line here. The console's own calls (login, home, audit log) are platform/ops/routes.ts.
+ */
+const OPS_AREA_ROUTES: readonly FastifyPluginAsync[] = [
+  kycOpsRoutes,
+  billingOpsRoutes,
+  invoiceOpsRoutes,
+  notaryOpsRoutes,
+];
 
 /** Options of {@link buildPlatform}. */
 export interface BuildPlatformOptions {
@@ -131,7 +154,6 @@ export async function buildPlatform(
     await app.register(addressRoutes);
     await app.register(kycRoutes);
     await app.register(opsRoutes);
-    await app.register(kycReviewRoutes);
     await app.register(evidenceRoutes);
     await app.register(evidenceDownloadRoutes);
     await app.register(ledgerRoutes);
@@ -145,6 +167,9 @@ export async function buildPlatform(
     await app.register(evidenceShareRoutes);
     await app.register(homeRoutes);
     await app.register(signingRoutes);
+    // Every area's operator routes, and only here (decision 060): after the areas' own plugins, whose services
+    // they use; each adds its console queue in this order and guards every call with requireRole.
+    for (const areaOpsRoutes of OPS_AREA_ROUTES) await app.register(areaOpsRoutes);
     await app.register(jobsPlugin, opts.jobs ?? {}); // recurring jobs on the queue (jobs/plugin.ts)
     if (config.testHooks) {
       await app.register(testHookRoutes);

@@ -1,7 +1,8 @@
 /**
  * The services plugin: opens and migrates the database, prepares the data directories, the file storage, the SMS
  * provider and the URL signer, and decorates the Fastify instance with them (`app.config`, `app.pdb`, `app.files`,
- * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`, `app.treeHeads`). Closing the app closes the database.
+ * `app.storage`, `app.sms`, `app.downloads`, `app.tmpDir`, `app.treeHeads`), and registers the evidence events'
+ * internal take call (events/plugin.ts). Closing the app closes the database.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -14,6 +15,7 @@ import { ApiKeySealer, apiKeysKeyPath } from './open-api/sealed-keys.ts';
 import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
+import { eventsPlugin } from './events/plugin.ts';
 import { FileService } from './files/service.ts';
 import { startSha256Thread } from './files/sha256-thread.ts';
 import { LocalFileStorage, type FileBucket, type FileStorage } from './files/storage.ts';
@@ -116,6 +118,8 @@ export const servicesPlugin = fp(
       'treeHeads',
       new TreeHeads(pdb.db, await LedgerSigner.open(config.dataDir, config.ledgerOrigin)),
     );
+    // the evidence events' take call for the gateway's consumers (events/plugin.ts; decision 059)
+    await app.register(eventsPlugin);
     app.log.info({ dialect: pdb.dialect, dataDir: config.dataDir }, 'platform database ready');
   },
   { name: 'cunzheng-services' },

@@ -72,7 +72,7 @@ export async function testHookRoutes(app: FastifyInstance): Promise<void> {
       .where('mobile', '=', body.mobile)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0) throw new ApiError(ApiCode.NOT_FOUND, 'user not found');
-    // A verified enterprise has an AppID, as approval gives it (kyc/review-service.ts); its key comes from rotation.
+    // A verified enterprise has an AppID, as approval gives it (kyc/ops-service.ts); its key comes from rotation.
     if (body.userStatus === '3' && body.status === 2) {
       const user = await db
         .selectFrom('users')

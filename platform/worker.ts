@@ -11,6 +11,9 @@
  * - the gateway posts `{type: 'call', id, request}` for a page's envelope call without HTTP
  *   (contract/platform-call.ts); the worker answers `{type: 'answer', id, answer}`, or `{type: 'answer', id, error}`
  *   when the platform could not take it;
+ * - the worker posts `{type: 'events'}` after a transaction that wrote evidence events committed (at most one per
+ *   turn of its event loop), so the gateway's event consumers take them at once (platform/events/signal.ts;
+ *   docs/decisions/059-evidence-events.md); the gateway re-signals it in its own thread;
  * - the gateway posts `{type: 'close'}` to stop it: the worker closes Fastify (in-flight requests finish, the
  *   database closes) and its event loop ends (the gateway waits for the worker's exit).
  */
@@ -24,6 +27,7 @@ import { createLogger } from './core/logger.ts';
 import { installProxy } from './core/outbound-proxy.ts';
 import { startTracing } from './core/tracing.ts';
 import { answerInProcess } from './in-process-call.ts';
+import { onEventsCommitted } from './events/signal.ts';
 import { startLoopbackPlatform } from './loopback.ts';
 
 /** What the gateway hands the worker at start. */
@@ -46,7 +50,8 @@ export type PlatformWorkerMessage =
   | { type: 'ready'; url: string; internalKey: string }
   | { type: 'failed'; name: string; message: string }
   | { type: 'answer'; id: number; answer: PlatformCallAnswer }
-  | { type: 'answer'; id: number; error: string };
+  | { type: 'answer'; id: number; error: string }
+  | { type: 'events' };
 
 /** Messages from the gateway to the worker. */
 export type PlatformWorkerRequest =
@@ -69,6 +74,16 @@ try {
     accessLog: data.accessLog,
   });
   const host = new URL(url).host;
+  // Committed evidence events wake the gateway's consumers: one message for a burst of commits.
+  let wakePosted = false;
+  const stopWaking = onEventsCommitted(() => {
+    if (wakePosted) return;
+    wakePosted = true;
+    setImmediate(() => {
+      wakePosted = false;
+      post({ type: 'events' });
+    });
+  });
   port.on('message', (message: PlatformWorkerRequest) => {
     if (message?.type === 'call') {
       const { id } = message;
@@ -80,6 +95,7 @@ try {
       return;
     }
     if (message?.type !== 'close') return;
+    stopWaking();
     app
       .close()
       .catch((err: unknown) => app.log.error({ err }, 'error while closing the platform'))

@@ -41,7 +41,7 @@ describe('the docs check on a made-up repository', () => {
         'Start with `npm start`, then `npm run bench:pdf` and `npm run bench:nope`.',
         'Files: `server/main.ts`, `server/gone.ts`, `platform/<area>/service.ts`, `app/*.tsx`, `docs/decisions/`.',
         'Settings: `DATA_DIR`, `SESSION_SECRET_FILE`, `NO_SUCH_SETTING`, `NODE_EXTRA_CA_CERTS`.',
-        'Routes: `/login`, `/ops/kyc/{userId}`, `GET /api/thing/7`, `/api/file/<baoquan>?exp=`, `/nowhere`, `/usr/bin/chromium`.',
+        'Routes: `/login`, `/ops/kyc/{userId}`, `GET /api/thing/7`, `/api/file/<baoquan>?exp=`, `/nowhere`, `/usr/bin/chromium`, `POST`.',
         'Links: [architecture](docs/ARCHITECTURE.md), [missing](docs/missing.md).',
         '',
         '```sh',

@@ -184,7 +184,8 @@ function spanProblems(ix: RepoIndex, span: string): string[] {
   }
   out.push(...variableProblems(ix, span));
   const method = HTTP_METHODS.has(tokens[0] ?? '');
-  if (tokens.length === 1 || (method && tokens.length === 2)) {
+  // a span of a route alone, or of a method and a route (a method alone names no route)
+  if ((tokens.length === 1 && !method) || (method && tokens.length === 2)) {
     const p = routeProblem(ix, tokens[method ? 1 : 0]!);
     if (p) out.push(p);
   }

@@ -24,7 +24,6 @@ import { openApiDocument } from '../contract/open-api-document.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
-import { isSaveCall } from './saved-evidence.ts';
 import { relayUpstreamAnswer } from './proxy-answer.ts';
 import { appendPageBuffering } from './page-answer.ts';
 import { notFoundHtml, pdfPlugin } from './pdf/plugin.ts';
@@ -89,7 +88,6 @@ export function createLoadContext(
   upstreamUrl: string,
   cspNonce: string,
   clientIp = '',
-  evidenceSaved?: (baoquan: string) => void,
   documents?: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'>,
   requestId = '',
   httpsRequest = false,
@@ -109,7 +107,6 @@ export function createLoadContext(
     upstreamTimeoutMs: config.upstreamTimeoutMs,
     announcement: config.announcement,
     site: config.site,
-    ...(evidenceSaved ? { evidenceSaved } : {}),
     ...documents,
   };
   return Object.assign(new RouterContextProvider(), fields);
@@ -283,15 +280,9 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       replyOptions: {
         rewriteRequestHeaders: (request, headers) => forwardedHeaders(request, headers, config.trustProxy),
         onError: (reply, { error }) => replyConnectionFailed(reply, error),
-        // An API client's save: its certificate PDF is rendered ahead of the first visitor (server/pdf).
-        onResponse: (request, reply, res) => {
-          const pdf = app.hasDecorator('certificatePdf') ? app.certificatePdf : null;
-          const saved =
-            pdf && res.statusCode === 200 && isSaveCall(request.method, request.url)
-              ? (baoquan: string) => pdf.prerender(baoquan)
-              : undefined;
-          relayUpstreamAnswer(reply, res, saved);
-        },
+        // every answer passes through untouched; saved evidence reaches the PDF renderer as a platform event
+        // (server/pdf/plugin.ts; decision 059), never by reading answers
+        onResponse: (_request, reply, res) => relayUpstreamAnswer(reply, res),
       },
     });
   });
@@ -332,10 +323,6 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
       web.addHook('onSend', guardCompressionSniff);
       web.addHook('onSend', trimAssetHeaders);
       web.addHook('onRoute', appendPageBuffering); // after compression's own route hook: the bytes that go out
-      // Evidence a page saved gets its certificate PDF rendered ahead of its first visitor (server/pdf).
-      const evidenceSaved = web.hasDecorator('certificatePdf')
-        ? (baoquan: string) => web.certificatePdf.prerender(baoquan)
-        : undefined;
       // Private pages printed to signed PDFs (notarisation documents), their upload's key, the platform's own call.
       const documents: Pick<GatewayLoadContext, 'printPage' | 'internalKey' | 'platformCall'> = {
         ...(web.hasDecorator('pagePrinter')
@@ -358,7 +345,6 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
           upstreamUrl,
           reply.cspNonce.script,
           request.ip,
-          evidenceSaved,
           documents,
           request.id,
           request.protocol === 'https',

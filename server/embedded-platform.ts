@@ -6,7 +6,8 @@
  * - `inline`: buildPlatform in the gateway's own thread (what tests use when they reach into the platform's
  *   database or services, and a choice for single-core hosts).
  * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config.ts); both run the configuration the gateway
- * parsed at its start (the worker gets a structured clone).
+ * parsed at its start (the worker gets a structured clone). Either way a committed evidence event wakes the gateway's
+ * consumers at once (platform/events/signal.ts: inline in this thread; from the worker over its message port).
  */
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +18,7 @@ import type { PlatformConfig } from '../platform/config.ts';
 import { untilAborted, type PlatformCall, type PlatformCallAnswer } from '../contract/platform-call.ts';
 import type { PlatformWorkerData, PlatformWorkerMessage, PlatformWorkerRequest } from '../platform/worker.ts';
 import { ConfigError } from '../platform/config-error.ts';
+import { signalEventsCommitted } from '../platform/events/signal.ts';
 
 /** How the embedded platform runs: in a worker thread or in the gateway's thread. */
 export type EmbeddedPlatformMode = 'worker' | 'inline';
@@ -164,6 +166,11 @@ export async function startEmbeddedPlatform(
   const pending = new Map<number, { resolve: (a: PlatformCallAnswer) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   worker.on('message', (m: PlatformWorkerMessage) => {
+    // evidence events committed in the worker: this thread's consumers take them now (decision 059)
+    if (m.type === 'events') {
+      signalEventsCommitted();
+      return;
+    }
     if (m.type !== 'answer') return;
     const waiting = pending.get(m.id);
     if (!waiting) return;

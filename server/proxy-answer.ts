@@ -17,7 +17,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyReply, RawServerBase, RouteGenericInterface } from 'fastify';
 import { replyConnectionFailed } from './upstream.ts';
-import { savedFromAnswer, watchSavedEvidence } from './saved-evidence.ts';
 
 /** Largest declared answer length (bytes) read whole before it is sent on. */
 export const BUFFERED_ANSWER_MAX_BYTES = 128 * 1024;
@@ -67,12 +66,11 @@ export function readWhole(stream: Readable, limit = Number.POSITIVE_INFINITY): P
 
 /**
  * Sends `answer` on through `reply` (whose status and headers, the declared length among them, reply-from has
- * already copied); `onSaved`, when given, hears the preservation number of a save answer (server/saved-evidence.ts).
+ * already copied), its bytes untouched and unread for anything else (decision 059: saves are platform events).
  */
 export function relayUpstreamAnswer(
   reply: FastifyReply<RouteGenericInterface, RawServerBase>,
   answer: UpstreamAnswer,
-  onSaved?: (baoquan: string) => void,
 ): void {
   const declared = declaredLengthWithin(reply.getHeader('content-length'), BUFFERED_ANSWER_MAX_BYTES);
   const streamed =
@@ -81,14 +79,12 @@ export function relayUpstreamAnswer(
     answer.statusCode === 204 ||
     answer.statusCode === 304;
   if (streamed) {
-    void reply.send(onSaved ? watchSavedEvidence(answer.stream, onSaved) : answer.stream);
+    void reply.send(answer.stream);
     return;
   }
   readWhole(answer.stream, declared).then(
     (body) => {
       void reply.send(body);
-      const baoquan = onSaved ? savedFromAnswer(body) : null;
-      if (baoquan !== null) onSaved!(baoquan);
     },
     (err: unknown) => {
       // The platform's headers describe a body that will not come: the envelope gets its own.

@@ -3,7 +3,9 @@
  * buy points with a preset package or a custom integer amount (the contract's bounds), priced by the platform
  * (`pointPriceFen` fen a point), paid with Alipay or WeChat Pay. One plain POST form: the action creates the pending
  * recharge and sends the browser to pay it (Post/Redirect/Get): WeChat Pay to `/weChat/{orderNo}`, Alipay to the
- * handoff page that opens the cashier (decision 019). With JavaScript the amount due follows the choice.
+ * handoff page that opens the cashier (decision 019). With JavaScript the amount due follows the choice. The custom
+ * amount is decimal digits only (`1e3` or `0x10` answer 400 with the contract's message; decision 057). Links to
+ * the orders and to the points history (/points).
  */
 import { useState, type ReactNode } from 'react';
 import { data, Form, Link, redirect } from 'react-router';
@@ -72,9 +74,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(payPageOf(paid.pay.order_no, paid.pay.type));
 }
 
-/** The points the form's current choice buys: the custom amount when it is a positive integer, else the package. */
+/**
+ * The points the form's current choice buys: the custom amount when it is decimal digits of a positive integer (as
+ * the platform reads it: `1e3` or `0x10` buy nothing, decision 057), else the package.
+ */
 function chosenPoints(v: Values): number | null {
-  const n = Number(v.custom || v.package);
+  const text = v.custom || v.package;
+  const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
@@ -136,7 +142,7 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
           label="自定义积分"
           id="buy-custom"
           errors={errors.integral ? [errors.integral] : undefined}
-          hint={`填写后以自定义积分为准，可填 ${min}-${max} 的整数`}
+          hint={`填写后以自定义积分为准，可填 ${min}-${max} 的整数（只填数字0-9）`}
         >
           <input
             id="buy-custom"
@@ -172,7 +178,7 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
           <button type="submit" className="button primary">
             立即支付
           </button>{' '}
-          <Link to="/orders">我的订单</Link>
+          <Link to="/orders">我的订单</Link> <Link to="/points">积分明细</Link>
         </p>
       </Form>
     </section>

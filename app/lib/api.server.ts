@@ -13,7 +13,6 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { data as routeData, type AppLoadContext } from 'react-router';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
-import { EVIDENCE_SAVE_PATHS, savedBaoquan } from '../../contract/evidence-codes.ts';
 import { Msg } from '../../contract/messages.ts';
 import { callPlatform } from './platform-call.server.ts';
 
@@ -65,7 +64,7 @@ export async function apiCall<T>(
   const timeoutMs = ctx.upstreamTimeoutMs || FALLBACK_UPSTREAM_TIMEOUT_MS;
   if (opts.stream) {
     headers['Content-Type'] = opts.stream.contentType;
-    return afterSave(ctx, path, await postStream<T>(url, headers, opts.stream.body, opts.signal, timeoutMs));
+    return postStream<T>(url, headers, opts.stream.body, opts.signal, timeoutMs);
   }
   let body: string | undefined;
   if (opts.body) {
@@ -93,7 +92,7 @@ export async function apiCall<T>(
       abort.signal,
       url,
     );
-    return afterSave(ctx, path, readEnvelope<T>(answer.status, answer.contentType, answer.body));
+    return readEnvelope<T>(answer.status, answer.contentType, answer.body);
   } catch (err) {
     if (err instanceof Response || isRouteData(err)) throw err;
     if (timedOut) throw routeData({ message: Msg.connectionFailed }, { status: 504 });
@@ -103,13 +102,6 @@ export async function apiCall<T>(
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCancel);
   }
-}
-
-/** Tells the gateway (`ctx.evidenceSaved`: render its certificate PDF ahead) when `env` answers a save. */
-function afterSave<T>(ctx: AppLoadContext, path: string, env: ApiEnvelope<T>): ApiEnvelope<T> {
-  const baoquan = EVIDENCE_SAVE_PATHS.has(path) ? savedBaoquan(env) : null;
-  if (baoquan !== null) ctx.evidenceSaved?.(baoquan);
-  return env;
 }
 
 /** The headers of every upstream call: JSON wanted, the client's address, the bearer token, the page path. */

@@ -1,16 +1,15 @@
 /**
  * Upstream calls of the pages, against a fake upstream: the user's info is asked once per GET request, shared by the
  * root loader (top bar) and a route's loader (settings, the KYC gate), and afresh on a POST, whose action may have
- * changed it (app/lib/auth.server.ts); a successful save tells the gateway its preservation number, so that the
- * certificate PDF is rendered ahead (app/lib/api.server.ts); with the embedded platform's call (`ctx.platformCall`)
- * the same request goes without HTTP, with the same deadline, cancellation and failures.
+ * changed it (app/lib/auth.server.ts); with the embedded platform's call (`ctx.platformCall`) the same request goes
+ * without HTTP, with the same deadline, cancellation and failures. (Saved evidence reaches the certificate PDF
+ * renderer as a platform event, not through the pages' calls: docs/decisions/059-evidence-events.md.)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RouterContextProvider, type AppLoadContext } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountPaths } from '../../contract/account.ts';
-import { EvidencePaths } from '../../contract/evidence.ts';
 import type { PlatformCall, PlatformCallRequest } from '../../contract/platform-call.ts';
 import { apiCall } from './api.server.ts';
 import { optionalUser, requireUserInfo } from './auth.server.ts';
@@ -46,19 +45,7 @@ beforeAll(async () => {
       return;
     }
     res.setHeader('content-type', 'application/json');
-    if (req.url === EvidencePaths.saveHash) {
-      res.end(
-        JSON.stringify({
-          code: 200,
-          msg: '操作成功',
-          data: { id: 1, baoquan: 'BQ20261126SAVED', filehash: '', chainhash: '' },
-        }),
-      );
-    } else if (req.url === EvidencePaths.saveProperty) {
-      res.end(JSON.stringify({ code: 400, msg: '请上传文件', data: null }));
-    } else {
-      res.end(JSON.stringify({ code: 200, msg: '操作成功', data: { mobile: '13800138000', userStatus: 3 } }));
-    }
+    res.end(JSON.stringify({ code: 200, msg: '操作成功', data: { mobile: '13800138000', userStatus: 3 } }));
   });
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   const fields = {
@@ -112,22 +99,6 @@ describe('user info per request', () => {
     await optionalUser(request, context);
     await requireUserInfo(request, context);
     expect(calls).toBe(2);
-  });
-});
-
-describe('evidence saved', () => {
-  it('tells the gateway the number of evidence a save call saved, and nothing for other answers', async () => {
-    const saved: string[] = [];
-    const context = Object.assign(Object.create(Object.getPrototypeOf(ctx)), ctx, {
-      evidenceSaved: (baoquan: string) => saved.push(baoquan),
-    }) as AppLoadContext;
-    await apiCall(context, EvidencePaths.saveHash, {
-      body: { hash: 'ab'.repeat(32), title: 't' },
-      token: 't',
-    });
-    await apiCall(context, EvidencePaths.saveProperty, { body: { title: 't' }, token: 't' });
-    await apiCall(context, AccountPaths.authInfo, { method: 'POST', token: 't' });
-    expect(saved).toEqual(['BQ20261126SAVED']);
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * The top bar (spec 02 "Top bar"): logo and menu, help, notification badge (capped at 99), points with a buy link,
- * the account menu (a <details> disclosure, so it opens without JavaScript) and logout; login/register for visitors.
+ * The top bar (spec 02 "Top bar"): logo and menu, help, notification badge (capped at 99), points (the figure links
+ * to the points history /points, decision 057) with a buy link, the account menu (a <details> disclosure, so it
+ * opens without JavaScript) and logout; login/register for visitors.
  * Also the verification tip for userStatus 1, 2 and 4 (spec 02 §4) with its link: 1 去认证 → the form of the account
  * type or /no-type, 2 认证中 → the info page, 4 重新认证 → the form. Where those links lead is the KYC area's rule:
  * the root loader works them out and hands them in ({@link VerifyLinks}); the shell imports no area.
@@ -71,7 +72,10 @@ export function TopBar({ user, verifyLinks }: { user: UserInfo | null; verifyLin
                 <span className="visually-hidden">（{user.newsNum}条未读）</span>
               </Link>
               <span className="points">
-                积分 <strong>{user.points}</strong> <Link to="/buyCredits">购买</Link>
+                <Link to="/points" title="积分明细">
+                  积分 <strong>{user.points}</strong>
+                </Link>{' '}
+                <Link to="/buyCredits">购买</Link>
               </span>
               <details className="account-menu">
                 <summary>{user.userName || maskMobile(user.mobile)}</summary>

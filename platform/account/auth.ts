@@ -9,7 +9,7 @@ import { ApiCode } from '../../contract/envelope.ts';
 import { KycMsg } from '../../contract/kyc.ts';
 import { Msg } from '../../contract/messages.ts';
 import { ApiError } from '../core/errors.ts';
-import type { UserRow } from '../db/schema.ts';
+import type { UserRow } from './schema.ts';
 import { bearerFrom, resolveToken } from '../core/tokens.ts';
 
 declare module 'fastify' {

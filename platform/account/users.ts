@@ -7,7 +7,8 @@ import type { UserInfo } from '../../contract/account.ts';
 import type { ScryptCost } from '../config.ts';
 import { randomFromAlphabet } from '../core/crypto.ts';
 import { nowSeconds } from '../core/time.ts';
-import type { Database, NewUser, UserRow } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { NewUser, UserRow } from './schema.ts';
 import { hashPassword } from './passwords.ts';
 
 /** Mobile of the seeded demo account. */

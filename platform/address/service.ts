@@ -17,7 +17,8 @@ import { ApiError } from '../core/errors.ts';
 import { addOwnedWithinLimit, deleteOwned, requireOwned } from '../core/owned-rows.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
-import type { AddressRow, Database } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { AddressRow } from './schema.ts';
 import { isValidRegion, regionPayload } from './regions.ts';
 
 /** The contract shape of a row. */

@@ -1,14 +1,18 @@
 /**
  * Alipay page pay (电脑网站支付) through `alipay-sdk`: `alipay.trade.page.pay` in its GET form (a plain redirect, so
  * paying needs no JavaScript) and its POST form, `alipay.trade.query`, `alipay.trade.close`, and the asynchronous
- * notification's signature check with the SDK's `checkNotifySignV2`. Real Alipay or the loopback sandbox
- * (alipay-cashier.ts) alike; only the config differs. Every answer's RSA2 signature is verified by the SDK.
+ * notification read and answered here (its signature checked with the SDK's `checkNotifySignV2`; decision 058).
+ * Real Alipay or the loopback sandbox (alipay-cashier.ts) alike; only the config differs. Every answer's RSA2 signature is verified by the SDK.
  */
 import { AlipaySdk } from 'alipay-sdk';
 import { alipayProxyOption, type AlipayClientConfig } from '../kyc/alipay-face.ts';
 import { fenToYuan, yuanToFen } from './money.ts';
 import {
   ProviderUnavailable,
+  type IncomingNotification,
+  type NotificationAnswer,
+  type NotificationResult,
+  type ParsedNotification,
   type PaymentProvider,
   type PaymentRequest,
   type ProviderTrade,
@@ -31,6 +35,15 @@ export type AlipayTradeStatus = 'WAIT_BUYER_PAY' | 'TRADE_CLOSED' | 'TRADE_SUCCE
 /** "YYYY-MM-DD HH:mm:ss" in Beijing time, as Alipay's time_expire wants it. */
 function beijingTime(unixSeconds: number): string {
   return new Date((unixSeconds + 8 * 3600) * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** Alipay's "YYYY-MM-DD HH:mm:ss" Beijing time (`gmt_payment`) → unix seconds; null for anything else. */
+export function alipayTimeToUnix(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, se] = m.map(Number) as [number, number, number, number, number, number, number];
+  const ms = Date.UTC(y, mo - 1, d, h - 8, mi, se);
+  return Number.isNaN(ms) ? null : ms / 1000;
 }
 
 /** Maps a trade_status to our view of the trade. */
@@ -129,6 +142,51 @@ export class AlipayPay implements PaymentProvider {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Reads an asynchronous notification (form-encoded `trade_status_sync`): the RSA2 signature over every field but
+   * `sign` ({@link verifyNotification}), then the trade it reports (`total_amount` yuan → fen, `gmt_payment` → unix
+   * seconds). A missing or wrong signature is refused as `bad-signature`; the order number it names is kept either
+   * way. The body is stored as received and the headers as '{}' (the signature is in the body).
+   */
+  async parseNotification(input: IncomingNotification): Promise<ParsedNotification> {
+    const body = input.rawBody.toString('utf8');
+    const params = Object.fromEntries(new URLSearchParams(body));
+    const raw = { body, headers: '{}' };
+    const orderNo = params.out_trade_no ?? '';
+    const notifyId = params.notify_id ?? '';
+    if (!params.sign || !this.verifyNotification(params)) {
+      const detail = 'RSA2 signature does not verify';
+      return { ok: false, verdict: 'bad-signature', detail, reason: 'bad-signature', orderNo, notifyId, raw };
+    }
+    const trade: ProviderTrade = {
+      state: alipayState(params.trade_status ?? ''),
+      tradeNo: params.trade_no ?? '',
+      amountFen: yuanToFen(params.total_amount ?? ''),
+      currency: params.trans_currency || 'CNY',
+      appId: params.app_id || '(none)',
+      merchant: params.seller_id ?? '',
+    };
+    return {
+      ok: true,
+      orderNo,
+      amountFen: trade.amountFen,
+      tradeNo: trade.tradeNo,
+      paidAt: alipayTimeToUnix(params.gmt_payment ?? ''),
+      trade,
+      notifyId,
+      raw,
+    };
+  }
+
+  /** The literal `success` (Alipay stops retrying) or `fail` (it retries), as text/plain with HTTP 200. */
+  acknowledge(result: NotificationResult): NotificationAnswer {
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: result.accepted ? 'success' : 'fail',
+    };
   }
 
   private async exec(method: string, orderNo: string): Promise<Record<string, unknown>> {

@@ -14,7 +14,7 @@ import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { notify } from '../notification/notifications.ts';
-import { appendJournal } from './journal.ts';
+import { creditRecharge } from './journal.ts';
 import type { PaymentProvider, ProviderName, ProviderTrade } from './providers.ts';
 import type { BillingOrderRow } from './schema.ts';
 
@@ -189,7 +189,7 @@ async function applyLocked(
     if (moved) {
       const userId = Number(moved.user_id);
       const points = Number(moved.points);
-      await appendJournal(trx, { userId, orderId: moved.id, kind: 'recharge', points, now });
+      await creditRecharge(trx, moved, now);
       await notify(trx, userId, BillingMsg.rechargedNews(points), now);
       if (moved.purpose) await purposes.get(moved.purpose)?.credited(trx, moved, now);
       return { verdict: 'applied', detail: `credited ${points} points`, order: moved };

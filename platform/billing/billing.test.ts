@@ -13,6 +13,7 @@ import {
   PayStatus,
   type OrderListData,
   type OrderStatusData,
+  type PayData,
   type PayPageData,
   type PointsOrderRow,
   type RechargeOptions,
@@ -75,6 +76,44 @@ forEachDialect(
         BillingMsg.payTypeRequired,
       );
       expect((await post(h.app, BillingPaths.pay, { integral: 10, type: 2 })).code).toBe(408);
+    });
+
+    it('takes points only as decimal digits, as JSON and as a form (decision 057)', async () => {
+      const orders = () =>
+        h.app.pdb.db
+          .selectFrom('billing_orders')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', demoId)
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n));
+      const before = await orders();
+      for (const integral of ['1e3', '0x10', '+5', '5.0', '0b11', '1_000', 'Infinity', '１０', '10 0']) {
+        for (const form of [false, true]) {
+          const r = await post(h.app, BillingPaths.pay, { integral, type: '2' }, token, form);
+          expect({ integral, form, code: r.code, msg: r.msg }).toEqual({
+            integral,
+            form,
+            code: 400,
+            msg: BillingMsg.integralDigits,
+          });
+        }
+      }
+      const spend = await post(
+        h.app,
+        BILLING_SPEND_HOOK,
+        { mobile: '13800138000', points: '1e3' },
+        undefined,
+        true,
+      );
+      expect(spend.code).toBe(400);
+      expect(await orders()).toBe(before);
+      // digits (with blanks around them, as a form may send) are a number
+      const ok = await post<PayData>(h.app, BillingPaths.pay, { integral: ' 0016 ', type: '3' }, token, true);
+      expect(ok.code).toBe(200);
+      expect(ok.data.integral).toBe(16);
+      expect((await post(h.app, BillingPaths.cancelPay, { order_no: ok.data.order_no }, token)).code).toBe(
+        200,
+      );
     });
 
     it('buys 50 points with Alipay: cashier, notification, exactly +50, 已支付 with pay_type 2', async () => {

@@ -1,81 +1,60 @@
 /**
- * The points journal (docs/decisions/018-billing.md): the append-only record of every change of a user's points —
- * recharge credits, consumption debits, reversals — each tied to an order. The balance (`users.points`, shown by
- * getAuthInfo and the top bar) moves only here, in the same transaction as the entry, so it always equals the
- * journal's sum and never goes below 0: callers run inside `withUserTransaction`, which serializes every change of
- * one user's points (PostgreSQL `FOR UPDATE` on the user row, SQLite `BEGIN IMMEDIATE`). The unique index on
- * (order, kind) is the database's own guard against a second credit of one order.
+ * Billing's points entries (docs/decisions/018-billing.md, 057-points-api.md), all through the points API
+ * (platform/points/journal.ts): the credit of a paid recharge, the consumption debit (a paid 'C' order,
+ * notarisation's spend) and its reversal when a notary order is refunded. Billing registers its three kinds of source here, at
+ * start; each entry's reference is its order's number (the reversal's, the consumption's), and each names its order
+ * (`points_journal.order_id`) for finance's order view. Callers run inside `withUserTransaction` of the user, as the
+ * points API requires; the unique index on (source_kind, source_ref) refuses a second credit of one recharge or a
+ * second reversal of one consumption.
  */
 import type { Kysely } from 'kysely';
-import { BillingMsg, PayStatus, PayType, type JournalRow } from '../../contract/billing.ts';
+import { BillingMsg, PayStatus, PayType } from '../../contract/billing.ts';
+import { type JournalRow } from '../../contract/billing-ops.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
 import { formatBeijing } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { credit, debit, registerPointsSource } from '../points/journal.ts';
 import { newOrderNo } from './money.ts';
 import type { JournalKind } from './schema.ts';
 
-/** One entry to append. `points` is signed: credits > 0, debits < 0. */
-export interface JournalEntry {
-  userId: number;
-  orderId: number;
-  kind: JournalKind;
-  points: number;
-  now: number;
-}
+export { balanceOf, journalSum } from '../points/journal.ts';
+
+/** Billing's kinds of points sources (`points_journal.source_kind`). */
+export const BILLING_SOURCES = ['recharge', 'spend', 'reversal'] as const satisfies readonly JournalKind[];
+
+registerPointsSource({ kind: 'recharge', label: BillingMsg.sourceRecharge, direction: 'credit' });
+registerPointsSource({ kind: 'spend', label: BillingMsg.sourceSpend, direction: 'debit' });
+registerPointsSource({ kind: 'reversal', label: BillingMsg.sourceReversal, direction: 'credit' });
 
 /**
- * Appends an entry and moves the user's balance. Call inside `withUserTransaction(userId)`.
- * @returns the balance after it, points
- * @throws ApiError 400 积分不足 when a debit would take the balance below 0 (the caller's transaction rolls back)
+ * Credits a paid recharge's points (source `recharge`, its order number), inside the owner's
+ * `withUserTransaction`. @returns the balance after it, points
+ * @throws DuplicatePointsSource (platform/points) when the recharge was credited before
  */
-export async function appendJournal(trx: Kysely<Database>, e: JournalEntry): Promise<number> {
-  const user = await trx
-    .updateTable('users')
-    .set((eb) => ({ points: eb('points', '+', e.points) }))
-    .where('id', '=', e.userId)
-    .returning('points')
-    .executeTakeFirstOrThrow();
-  const after = Number(user.points);
-  // Thrown inside the caller's transaction, so the balance change above is rolled back with it.
-  if (after < 0) throw new ApiError(ApiCode.BAD_REQUEST, BillingMsg.insufficientPoints);
-  await trx
-    .insertInto('points_journal')
-    .values({
-      user_id: e.userId,
-      order_id: e.orderId,
-      kind: e.kind,
-      points: e.points,
-      balance_after: after,
-      created_at: e.now,
-    })
-    .execute();
-  return after;
-}
-
-/** The sum of a user's journal, points (equals `users.points`; tests and the ops view check it). */
-export async function journalSum(db: Kysely<Database>, userId: number): Promise<number> {
-  const r = await db
-    .selectFrom('points_journal')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('points'), eb.lit(0)).as('s'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(r.s);
-}
-
-/** A user's balance, points. */
-export async function balanceOf(db: Kysely<Database>, userId: number): Promise<number> {
-  const r = await db.selectFrom('users').select('points').where('id', '=', userId).executeTakeFirst();
-  return Number(r?.points ?? 0);
+export function creditRecharge(
+  trx: Kysely<Database>,
+  order: { id: number; user_id: number; order_no: string; points: number },
+  now: number,
+): Promise<number> {
+  return credit(
+    trx,
+    Number(order.user_id),
+    Number(order.points),
+    { kind: 'recharge', ref: order.order_no },
+    now,
+    { orderId: Number(order.id) },
+  );
 }
 
 /**
  * Spends `points` of the user's balance: a paid consumption order (pay_type 1, 'C' number) and its debit, in one
  * transaction. The TEST_HOOKS spend call; notarisation spends with {@link spendInTransaction} inside its own.
  * @returns the consumption order's number and the balance after it
- * @throws ApiError 400 积分不足 when the balance is smaller (nothing is written)
+ * @throws ApiError 400 积分须为正整数 for points that are not an integer ≥ 1, 400 积分不足 when the balance is
+ *   smaller (nothing is written)
  */
 export async function spendPoints(
   pdb: PlatformDb,
@@ -93,8 +72,9 @@ export async function spendPoints(
 }
 
 /**
- * The consumption order and debit of {@link spendPoints}, inside the caller's `withUserTransaction(userId)` (so the
- * caller's own change, e.g. a notary order becoming paid, commits with it or not at all). `points` ≥ 1.
+ * The consumption order and debit of {@link spendPoints} (source `spend`, the order's number), inside the caller's
+ * `withUserTransaction(userId)` (so the caller's own change, e.g. a notary order becoming paid, commits with it or
+ * not at all). `points` ≥ 1.
  * @returns the consumption order's row id and number, and the balance after it
  * @throws ApiError 400 积分不足 when the balance is smaller
  */
@@ -124,20 +104,16 @@ export async function spendInTransaction(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const balance = await appendJournal(trx, {
-    userId,
-    orderId: Number(id),
-    kind: 'spend',
-    points: -points,
-    now,
-  });
-  return { orderId: Number(id), orderNo, balance };
+  const orderId = Number(id);
+  const balance = await debit(trx, userId, points, { kind: 'spend', ref: orderNo }, now, { orderId });
+  return { orderId, orderNo, balance };
 }
 
 /**
- * Gives back the points of consumption order `orderId` (a reversal entry of +its points), inside the caller's
- * `withUserTransaction(userId)`. The journal's unique (order, kind) index makes a second reversal of one order fail.
+ * Gives back the points of consumption order `orderId` (source `reversal`, the consumption's number: +its points),
+ * inside the caller's `withUserTransaction(userId)`.
  * @returns the balance after it
+ * @throws DuplicatePointsSource (platform/points) when the consumption was reversed before
  */
 export async function reverseSpend(
   trx: Kysely<Database>,
@@ -147,15 +123,15 @@ export async function reverseSpend(
 ): Promise<number> {
   const o = await trx
     .selectFrom('billing_orders')
-    .select(['points'])
+    .select(['points', 'order_no'])
     .where('id', '=', orderId)
     .where('user_id', '=', userId)
     .where('kind', '=', 'spend')
     .executeTakeFirstOrThrow();
-  return appendJournal(trx, { userId, orderId, kind: 'reversal', points: Number(o.points), now });
+  return credit(trx, userId, Number(o.points), { kind: 'reversal', ref: o.order_no }, now, { orderId });
 }
 
-/** The journal entries of one order, oldest first (the ops view). */
+/** The journal entries of one order, oldest first (finance's order view). */
 export async function orderJournal(
   db: Kysely<Database>,
   orderId: number,
@@ -163,13 +139,14 @@ export async function orderJournal(
 ): Promise<JournalRow[]> {
   const rows = await db
     .selectFrom('points_journal')
-    .selectAll()
+    .select(['id', 'source_kind', 'points', 'created_at'])
     .where('order_id', '=', orderId)
+    .where('source_kind', 'in', BILLING_SOURCES)
     .orderBy('id')
     .execute();
   return rows.map((r) => ({
     id: Number(r.id),
-    kind: r.kind,
+    kind: r.source_kind as JournalKind,
     points: Number(r.points),
     order_no: orderNo,
     at: formatBeijing(Number(r.created_at)),

@@ -1,24 +1,22 @@
 /**
- * The providers' asynchronous notifications (contract `BillingNotifyPaths`; docs/decisions/018-billing.md), public
- * URLs of the gateway proxied here unchanged:
- * - `POST /api/notify/alipay` (form-encoded `trade_status_sync`): RSA2 signature checked with the SDK's
- *   `checkNotifySignV2`, answered with the literal `success` or `fail` (Alipay retries until `success`);
- * - `POST /api/notify/wechat` (JSON, API v3): verified from the raw bytes (signature over timestamp, nonce and body,
- *   ±300 s, AES-256-GCM tag; ./wechatpay/notify.ts), answered 204, or `{code:'FAIL'}` with 4xx/5xx.
- * This plugin is encapsulated: its content-type parsers keep bodies as raw bytes for these two routes only. Every
- * notification is stored raw with its verdict; a verified one is applied exactly once (apply.ts). Accepted answers
- * (`success` / 204): applied, duplicate, after-close (flagged) and not-paid; the others are refused so the
- * provider's retry (or finance) can follow up.
+ * The providers' asynchronous notifications (contract `BillingNotifyPaths`; docs/decisions/018-billing.md,
+ * 058-providers-own-notifications.md): one public route, `POST /api/notify/:provider`, for every provider registered
+ * in `app.billing.providers` — today's `/api/notify/alipay` and `/api/notify/wechat` among them, proxied here by the
+ * gateway unchanged. The route knows no provider's wire format: the provider named by the path reads the exact bytes
+ * received (`parseNotification`, its signature check included) and writes its own answer (`acknowledge`): Alipay's
+ * literal `success`/`fail`, WeChat Pay's 204 or `{code:'FAIL'}`, another provider's own.
+ * This plugin is encapsulated: its content-type parsers keep every body as raw bytes for this route only. Every
+ * notification is stored raw with its verdict; a verified one is applied exactly once (apply.ts). Accepted verdicts
+ * (the provider may stop retrying): applied, duplicate, after-close (flagged) and not-paid; the others are refused so
+ * the provider's retry (or finance) can follow up. An unregistered provider's name answers 404 and is not stored.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { BillingNotifyPaths, type NotifyVerdict } from '../../contract/billing.ts';
-import { alipayState } from './alipay-pay.ts';
+import { ApiCode } from '../../contract/envelope.ts';
+import { Msg } from '../../contract/messages.ts';
+import { ApiError } from '../core/errors.ts';
 import { applyTrade, recordNotification, type ReceivedNotification } from './apply.ts';
-import { yuanToFen } from './money.ts';
-import type { PaymentProvider, ProviderTrade } from './providers.ts';
-import { wechatState } from './wechat-pay.ts';
-import { notifyFailureAnswer, notifySuccessAnswer } from './wechatpay/notify.ts';
-import { WECHATPAY_HEADERS } from './wechatpay/v3.ts';
+import type { NotificationAnswer, PaymentProvider, ProviderTrade } from './providers.ts';
 
 /** Largest notification body accepted, bytes. */
 const MAX_NOTIFY_BYTES = 64 * 1024;
@@ -47,83 +45,49 @@ function counted(app: FastifyInstance, n: ReceivedNotification, verdict: NotifyV
   return verdict;
 }
 
-/** Registers the two notification routes (needs `app.billing`). */
+/** Registers the notification route (needs `app.billing`). */
 export async function notifyRoutes(app: FastifyInstance): Promise<void> {
-  const types = ['application/json', 'application/x-www-form-urlencoded'];
-  for (const t of types) if (app.hasContentTypeParser(t)) app.removeContentTypeParser(t);
-  app.addContentTypeParser(types, { parseAs: 'buffer', bodyLimit: MAX_NOTIFY_BYTES }, (_req, body, done) =>
+  // Every body as raw bytes, whatever its type: the signature covers the exact bytes (a provider of its own format
+  // may post XML or text). The JSON and form parsers of the root are replaced inside this plugin only.
+  for (const t of ['application/json', 'application/x-www-form-urlencoded'])
+    if (app.hasContentTypeParser(t)) app.removeContentTypeParser(t);
+  app.addContentTypeParser(
+    ['application/json', 'application/x-www-form-urlencoded'],
+    { parseAs: 'buffer', bodyLimit: MAX_NOTIFY_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_NOTIFY_BYTES }, (_req, body, done) =>
     done(null, body),
   );
-  const rawOf = (body: unknown) => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
 
-  app.post(BillingNotifyPaths.alipay, async (request, reply) => {
-    const raw = rawOf(request.body).toString('utf8');
-    const params = Object.fromEntries(new URLSearchParams(raw));
+  app.post<{ Params: { provider: string } }>(BillingNotifyPaths.route, async (request, reply) => {
+    const provider = app.billing.providers.named(request.params.provider);
+    if (!provider) throw new ApiError(ApiCode.NOT_FOUND, Msg.notFoundPage, 404);
+    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const parsed = await provider.parseNotification({ headers: request.headers, rawBody });
     const n: ReceivedNotification = {
-      provider: 'alipay',
-      orderNo: params.out_trade_no ?? '',
-      notifyId: params.notify_id ?? '',
-      rawBody: raw,
-      headers: '{}',
+      provider: provider.name,
+      orderNo: parsed.orderNo,
+      notifyId: parsed.notifyId,
+      rawBody: parsed.raw.body,
+      headers: parsed.raw.headers,
     };
-    const answer = (ok: boolean) =>
-      reply
-        .code(200)
-        .type('text/plain; charset=utf-8')
-        .send(ok ? 'success' : 'fail');
-    const { alipay } = app.billing;
-    if (!params.sign || !alipay.verifyNotification(params)) {
-      await recordNotification(app.pdb.db, n, 'bad-signature', 'RSA2 signature does not verify');
-      counted(app, n, 'bad-signature');
-      return answer(false);
-    }
-    const trade: ProviderTrade = {
-      state: alipayState(params.trade_status ?? ''),
-      tradeNo: params.trade_no ?? '',
-      amountFen: yuanToFen(params.total_amount ?? ''),
-      currency: params.trans_currency || 'CNY',
-      appId: params.app_id || '(none)',
-      merchant: params.seller_id ?? '',
-    };
-    return answer(ACCEPTED.has(await settle(app, alipay, n, trade)));
-  });
-
-  app.post(BillingNotifyPaths.wechat, async (request, reply: FastifyReply) => {
-    const raw = rawOf(request.body);
-    const signing = Object.fromEntries(
-      Object.values(WECHATPAY_HEADERS).map((h) => [h, request.headers[h]] as const),
-    );
-    const n: ReceivedNotification = {
-      provider: 'wechat',
-      orderNo: '',
-      notifyId: '',
-      rawBody: raw.toString('utf8'),
-      headers: JSON.stringify(signing),
-    };
-    const send = (a: ReturnType<typeof notifySuccessAnswer>) =>
-      reply
-        .code(a.status)
-        .headers(a.headers)
-        .send(a.body === '' ? undefined : a.body);
-    const { wechat } = app.billing;
-    const v = wechat.verifyNotification(request.headers, raw);
-    if (!v.ok) {
-      const verdict = v.reason === 'unknown-serial' ? 'bad-signature' : v.reason;
-      await recordNotification(app.pdb.db, n, verdict, v.detail);
+    let verdict: NotifyVerdict;
+    if (parsed.ok) {
+      verdict = await settle(app, provider, n, parsed.trade);
+    } else {
+      verdict = parsed.verdict;
+      await recordNotification(app.pdb.db, n, verdict, parsed.detail);
       counted(app, n, verdict);
-      return send(notifyFailureAnswer(v.reason));
     }
-    const tx = v.transaction;
-    const trade: ProviderTrade = {
-      state: wechatState(tx.trade_state),
-      tradeNo: tx.transaction_id,
-      amountFen: tx.amount.total,
-      currency: tx.amount.currency,
-      appId: tx.appid,
-      merchant: tx.mchid,
-    };
-    const verdict = await settle(app, wechat, { ...n, orderNo: tx.out_trade_no, notifyId: v.id }, trade);
-    if (ACCEPTED.has(verdict)) return send(notifySuccessAnswer());
-    return send(notifyFailureAnswer(undefined, verdict, verdict === 'error' ? 500 : 400));
+    const answer: NotificationAnswer = provider.acknowledge({
+      parsed,
+      verdict,
+      accepted: parsed.ok && ACCEPTED.has(verdict),
+    });
+    return reply
+      .code(answer.status)
+      .headers(answer.headers)
+      .send(answer.body === '' ? undefined : answer.body);
   });
 }

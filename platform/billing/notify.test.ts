@@ -6,13 +6,8 @@
  * view shows it all, audited.
  */
 import { beforeAll, expect, it } from 'vitest';
-import {
-  BillingOpsPaths,
-  BillingPaths,
-  PayStatus,
-  type OpsOrderDetail,
-  type OpsOrderListData,
-} from '../../contract/billing.ts';
+import { BillingPaths, PayStatus } from '../../contract/billing.ts';
+import { BillingOpsPaths, type OpsOrderDetail, type OpsOrderListData } from '../../contract/billing-ops.ts';
 import { OpsPaths, type AuditListData, type OpsHomeData, type OpsLoginData } from '../../contract/ops.ts';
 import {
   balances,

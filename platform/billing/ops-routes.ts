@@ -4,13 +4,8 @@
  * (area `billing`); the queue of flagged orders is plugged into the console home.
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  BILLING_OPS_ROLE,
-  BillingMsg,
-  BillingOpsPaths,
-  OpsOrdersQuery,
-  OrderNoBody,
-} from '../../contract/billing.ts';
+import { BILLING_OPS_ROLE, BillingMsg, OrderNoBody } from '../../contract/billing.ts';
+import { BillingOpsPaths, OpsOrdersQuery } from '../../contract/billing-ops.ts';
 import { ApiCode, ok } from '../../contract/envelope.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { writeAudit } from '../ops/audit.ts';

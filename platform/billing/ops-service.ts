@@ -9,12 +9,10 @@ import {
   ORDER_NO_RE,
   PAY_STATUS_TEXT,
   type NotifyVerdict,
-  type OpsOrderDetail,
-  type OpsOrderListData,
-  type OpsOrderRow,
   type PayStatusCode,
   type PayTypeCode,
 } from '../../contract/billing.ts';
+import { type OpsOrderDetail, type OpsOrderListData, type OpsOrderRow } from '../../contract/billing-ops.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import { MOBILE_RE } from '../../contract/validators.ts';
 import { OPS_PAGE_SIZE, type OpsQueueItem } from '../../contract/ops.ts';

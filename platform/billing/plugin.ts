@@ -1,8 +1,9 @@
 /**
- * The billing services (docs/decisions/018-billing.md): `app.billing` — the Alipay page pay and WeChat Pay Native
- * providers, real when their settings are present (`ALIPAY_*`, `WECHATPAY_*`), else the loopback sandboxes started
- * here (the Alipay gateway with its cashier, alipay-cashier.ts; the WeChat Pay sandbox of decision 017), closed
- * with the app. Tests reach the sandboxes' hooks through `app.billing.sandboxes`.
+ * The billing services (docs/decisions/018-billing.md, 058-providers-own-notifications.md): `app.billing` — the
+ * provider registry with the Alipay page pay and WeChat Pay Native providers, real when their settings are present
+ * (`ALIPAY_*`, `WECHATPAY_*`), else the loopback sandboxes started here (the Alipay gateway with its cashier,
+ * alipay-cashier.ts; the WeChat Pay sandbox of decision 017), closed with the app. Tests reach the sandboxes' hooks
+ * through `app.billing.sandboxes`; a provider registered at run time goes into `app.billing.providers`.
  *
  * Test only: with TEST_HOOKS on, SANDBOX_RESUME_DELAY_MS (`config.testResumeDelayMs`, platform/config-core.ts)
  * replaces both sandboxes' delay before re-sending the notifications a restart resumes (default 5000 ms), so restart
@@ -10,17 +11,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  PayType,
-  type NotaryOrderRow,
-  type OrderListData,
-  type OrderListQuery,
-} from '../../contract/billing.ts';
+import { type NotaryOrderRow, type OrderListData, type OrderListQuery } from '../../contract/billing.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
 import { AlipayPay } from './alipay-pay.ts';
 import { startAlipayCashier, type AlipayCashier } from './alipay-cashier.ts';
-import type { PaymentProvider } from './providers.ts';
+import { ProviderRegistry, type PaymentProvider } from './providers.ts';
 import { WechatPayProvider } from './wechat-pay.ts';
 import { WechatPayV3Client, type WechatPayConfig } from './wechatpay/client.ts';
 import type { AlipayClientConfig } from '../kyc/alipay-face.ts';
@@ -37,7 +33,12 @@ export interface BillingServices {
   wechat: WechatPayProvider;
   /** The loopback sandboxes, null when the real provider is configured. */
   sandboxes: { alipay: AlipayCashier | null; wechat: WechatPaySandbox | null };
-  /** The provider of pay_type 2 or 3. @throws ApiError 400 for another pay_type */
+  /**
+   * The providers by name and pay type: Alipay (2) and WeChat Pay (3) at start; another provider registers here at
+   * run time and its notifications, reconciliation and cancels then work unchanged (decision 058).
+   */
+  providers: ProviderRegistry;
+  /** The provider of a pay_type (2 Alipay, 3 WeChat, or a registered one). @throws ApiError 400 for another */
   provider(payType: number): PaymentProvider;
   notaryOrders: NotaryOrderSource | null;
 }
@@ -83,13 +84,17 @@ export const billingServicesPlugin = fp(
       wechatConfig,
       config.billing.wechatNotifyUrl,
     );
+    const providers = new ProviderRegistry();
+    providers.register(alipay);
+    providers.register(wechat);
     app.decorate('billing', {
       alipay,
       wechat,
       sandboxes: { alipay: cashier, wechat: wechatSandbox },
+      providers,
       provider(payType: number): PaymentProvider {
-        if (payType === PayType.alipay) return alipay;
-        if (payType === PayType.wechat) return wechat;
+        const found = providers.ofPayType(payType);
+        if (found) return found;
         throw new ApiError(ApiCode.BAD_REQUEST, `pay_type ${payType} has no provider`);
       },
       notaryOrders: null,

@@ -9,8 +9,10 @@
  * - `GET /api/alipay/wxOrder {order_no}` (public) and `GET /api/processorder/orderDetail {order_no}`;
  * - `GET /api/processorder/getOrderList {startTime, endTime, page, type, isType}`;
  * - `POST /api/internal/billing/reconcile` (header `x-internal-key`): one pass of the reconciliation job;
- * - the notification routes (notify-routes.ts), the operators' orders view (ops-routes.ts) and, with TEST_HOOKS, the
- *   spend hook (test-hooks.ts).
+ * - `POST /api/notify/:provider`: every registered provider's notifications (notify-routes.ts; decision 058);
+ * - `GET|POST /api/points/history {page}`: the caller's points entries (points-routes.ts; decision 057);
+ * - with TEST_HOOKS, the spend hook (test-hooks.ts). The operators' orders view (ops-routes.ts) is registered with
+ *   every area's operator routes by platform/app.ts (decision 060).
  * Not encapsulated (fastify-plugin), so `app.billing` (plugin.ts) is visible to the whole app and its tests.
  */
 import type { FastifyInstance } from 'fastify';
@@ -29,8 +31,8 @@ import { internalOnly } from '../core/internal-key.ts';
 import { parseInput } from '../core/errors.ts';
 import { balanceOf } from './journal.ts';
 import { notifyRoutes } from './notify-routes.ts';
-import { billingOpsRoutes } from './ops-routes.ts';
 import { billingServicesPlugin } from './plugin.ts';
+import { pointsRoutes } from './points-routes.ts';
 import { reconcilePending } from './reconcile.ts';
 import {
   cancelOrder,
@@ -94,7 +96,7 @@ export const billingRoutes = fp(
     );
 
     await app.register(notifyRoutes);
-    await app.register(billingOpsRoutes);
+    await app.register(pointsRoutes);
     if (app.config.testHooks) await app.register(billingTestHooks);
   },
   { name: 'cunzheng-billing', dependencies: ['cunzheng-services', 'cunzheng-operator-auth'] },

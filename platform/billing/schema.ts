@@ -1,8 +1,8 @@
 /**
- * The billing area's tables as Kysely sees them (migration 0007_billing): recharge and consumption orders, the
- * append-only points journal and every payment notification received. They join the platform's `Database` by
- * interface merging, so the area adds no line to platform/db/schema.ts. Money is integer fen, points integers, times
- * unix seconds.
+ * The billing area's tables as Kysely sees them (migrations 0007_billing, 0015_billing_purpose, 0026_points_sources):
+ * recharge and consumption orders and every payment notification received. They join the platform's `Database` by
+ * interface merging, so the area adds no line to platform/db/schema.ts. The points journal is the points API's
+ * table (platform/points/schema.ts). Money is integer fen, points integers, times unix seconds.
  */
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
@@ -11,7 +11,10 @@ type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 /** `recharge`: points bought with a provider; `spend`: points consumed (pay_type 1). */
 export type OrderKind = 'recharge' | 'spend';
-/** Journal entry kinds: credit of a paid recharge, debit of a consumption, reversal of a debit. */
+/**
+ * Billing's kinds of points sources (platform/billing/journal.ts registers them): the credit of a paid recharge, the
+ * debit of a consumption, the reversal of a debit. Each entry's reference is its order's number.
+ */
 export type JournalKind = 'recharge' | 'spend' | 'reversal';
 
 export interface BillingOrdersTable {
@@ -53,21 +56,10 @@ export interface BillingOrdersTable {
   updated_at: number;
 }
 
-export interface PointsJournalTable {
-  id: Generated<number>;
-  user_id: number;
-  order_id: number;
-  kind: JournalKind;
-  /** Signed: credits > 0, debits < 0. At most one entry per (order_id, kind). */
-  points: number;
-  /** The user's balance after this entry (never negative). */
-  balance_after: number;
-  created_at: number;
-}
-
 export interface BillingNotificationsTable {
   id: Generated<number>;
-  provider: 'alipay' | 'wechat';
+  /** The registered provider's name (`alipay`, `wechat`, or another; platform/billing/providers.ts). */
+  provider: string;
   /** The order number the notification names ('' when it could not be read). */
   order_no: string;
   verdict: string;
@@ -84,11 +76,9 @@ export interface BillingNotificationsTable {
 declare module '../db/schema.ts' {
   interface Database {
     billing_orders: BillingOrdersTable;
-    points_journal: PointsJournalTable;
     billing_notifications: BillingNotificationsTable;
   }
 }
 
 export type BillingOrderRow = Selectable<BillingOrdersTable>;
-export type JournalEntryRow = Selectable<PointsJournalTable>;
 export type BillingNotificationRow = Selectable<BillingNotificationsTable>;

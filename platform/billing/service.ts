@@ -346,8 +346,8 @@ export async function listOrders(
 
 /**
  * Which of the consumption orders `ids` were given back: those with a reversal entry in the points journal (at most
- * one an order, the journal's unique (order, kind) index; docs/decisions/019-billing-screens.md "Refunded
- * consumptions"). No query for an empty list.
+ * one an order: the journal's unique (source_kind, source_ref) index, the reversal's reference being the
+ * consumption's number; docs/decisions/019-billing-screens.md "Refunded consumptions"). No query for an empty list.
  */
 async function refundedOrders(db: Kysely<Database>, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
@@ -355,7 +355,7 @@ async function refundedOrders(db: Kysely<Database>, ids: number[]): Promise<Set<
     .selectFrom('points_journal')
     .select('order_id')
     .where('order_id', 'in', ids)
-    .where('kind', '=', 'reversal')
+    .where('source_kind', '=', 'reversal')
     .execute();
   return new Set(rows.map((r) => Number(r.order_id)));
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { BillingMsg } from '../../contract/billing.ts';
+import { BillingMsg, decimalCount } from '../../contract/billing.ts';
 import { ApiCode, ok } from '../../contract/envelope.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
@@ -17,7 +17,12 @@ export const BILLING_SPEND_HOOK = '/api/__test/billing/spend';
 
 const SpendBody = z.object({
   mobile: z.string().min(1),
-  points: z.coerce.number().int().min(1).max(1_000_000),
+  // Decimal digits only, as every points field (decision 057).
+  points: decimalCount(1, 1_000_000, {
+    required: BillingMsg.pointsInvalid,
+    digits: BillingMsg.pointsInvalid,
+    range: BillingMsg.pointsInvalid,
+  }),
 });
 
 /** Registers the hook. */

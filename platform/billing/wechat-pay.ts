@@ -1,17 +1,26 @@
 /**
  * WeChat Pay Native as a billing provider: the decision-017 client (./wechatpay/client.ts) behind the
- * {@link PaymentProvider} interface, and the notification check with its configuration. Amounts in fen.
+ * {@link PaymentProvider} interface, and its notifications read and answered with its configuration (decision 058).
+ * Amounts in fen.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { WechatPayClient, WechatPayConfig } from './wechatpay/client.ts';
 import { WechatPayError } from './wechatpay/client.ts';
 import {
+  notifyFailureAnswer,
+  notifySuccessAnswer,
   verifyNotification,
+  type NotifyFailureReason,
   type RefusedNotification,
   type VerifiedNotification,
 } from './wechatpay/notify.ts';
+import { WECHATPAY_HEADERS } from './wechatpay/v3.ts';
 import {
   ProviderUnavailable,
+  type IncomingNotification,
+  type NotificationAnswer,
+  type NotificationResult,
+  type ParsedNotification,
   type PaymentProvider,
   type PaymentRequest,
   type ProviderTrade,
@@ -98,6 +107,56 @@ export class WechatPayProvider implements PaymentProvider {
       if (rejectedWith(err, 'ORDER_NOT_EXIST')) return 'absent';
       throw new ProviderUnavailable('wechat close failed', { cause: err });
     }
+  }
+
+  /**
+   * Reads a notification (API v3 支付通知, JSON): verified and decrypted from the raw bytes (signature over
+   * timestamp, nonce and body, ±300 s, AES-256-GCM tag; ./wechatpay/notify.ts), then the transaction it reports. A
+   * refused one keeps its reason for {@link acknowledge} and is stored as that verdict (an unknown serial as
+   * `bad-signature`). The signature headers are stored as JSON.
+   */
+  async parseNotification(input: IncomingNotification): Promise<ParsedNotification> {
+    const signing = Object.fromEntries(
+      Object.values(WECHATPAY_HEADERS).map((h) => [h, input.headers[h]] as const),
+    );
+    const raw = { body: input.rawBody.toString('utf8'), headers: JSON.stringify(signing) };
+    const v = this.verifyNotification(input.headers, input.rawBody);
+    if (!v.ok) {
+      const verdict = v.reason === 'unknown-serial' ? 'bad-signature' : v.reason;
+      return { ok: false, verdict, detail: v.detail, reason: v.reason, orderNo: '', notifyId: '', raw };
+    }
+    const tx = v.transaction;
+    const trade: ProviderTrade = {
+      state: wechatState(tx.trade_state),
+      tradeNo: tx.transaction_id,
+      amountFen: tx.amount.total,
+      currency: tx.amount.currency,
+      appId: tx.appid,
+      merchant: tx.mchid,
+    };
+    const paidMs = tx.success_time ? Date.parse(tx.success_time) : Number.NaN;
+    return {
+      ok: true,
+      orderNo: tx.out_trade_no,
+      amountFen: trade.amountFen,
+      tradeNo: trade.tradeNo,
+      paidAt: Number.isNaN(paidMs) ? null : Math.floor(paidMs / 1000),
+      trade,
+      notifyId: v.id,
+      raw,
+    };
+  }
+
+  /**
+   * 204 without body when accepted (WeChat stops retrying); otherwise `{code:'FAIL'}` with 401 (signature reasons) or
+   * 400 (malformed, bad ciphertext) for a refused notification, 400 for a verdict we do not accept and 500 for our
+   * own error (a retry may succeed).
+   */
+  acknowledge(result: NotificationResult): NotificationAnswer {
+    if (!result.parsed.ok) return notifyFailureAnswer(result.parsed.reason as NotifyFailureReason);
+    if (result.accepted) return notifySuccessAnswer();
+    const { verdict } = result;
+    return notifyFailureAnswer(undefined, verdict, verdict === 'error' ? 500 : 400);
   }
 
   /** Verifies and decrypts a notification from its raw body (./wechatpay/notify.ts). */

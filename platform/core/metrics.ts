@@ -77,8 +77,8 @@ export class PlatformMetrics {
     });
   }
 
-  /** Counts one payment notification. */
-  paymentNotification(provider: 'alipay' | 'wechat', verdict: string): void {
+  /** Counts one payment notification; `provider` a registered provider's name (platform/billing/providers.ts). */
+  paymentNotification(provider: string, verdict: string): void {
     this.notifications.inc({ provider, verdict });
   }
 }

@@ -6,7 +6,9 @@
  */
 import type { Compilable, Kysely } from 'kysely';
 import type { PlatformConfig } from '../config.ts';
-import type { Database, OperatorRow, UserRow } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { UserRow } from '../account/schema.ts';
+import type { OperatorRow } from '../ops/schema.ts';
 import { randomBase64Url, sha256Hex } from './crypto.ts';
 import { nowSeconds } from './time.ts';
 import { preparedQuery } from '../db/prepared.ts';

@@ -13,6 +13,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { withStatementCache } from './statement-cache.ts';
 import { tracedDialect } from '../core/tracing.ts';
 import type { Database } from './schema.ts';
+import type {} from './schema-areas.ts'; // every area's tables in `Database` (decision 060)
 
 /** An open database: the Kysely handle, which dialect it speaks, and how to close it. */
 export interface PlatformDb {

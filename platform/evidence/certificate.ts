@@ -20,7 +20,7 @@ import { formatBytes } from '../../contract/messages.ts';
 import { formatBeijing } from '../core/time.ts';
 import type { MusicWork } from '../../contract/music.ts';
 import { musicRows } from '../music/certificate-music.ts';
-import type { EvidenceKind } from '../db/schema.ts';
+import type { EvidenceKind } from './schema.ts';
 
 /** Device facts of app-captured evidence (empty strings when unknown), as the evidence view states them. */
 export type DeviceFacts = Pick<

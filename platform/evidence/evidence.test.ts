@@ -68,7 +68,7 @@ forEachDialect('evidence', (h) => {
 
   async function save(token: string, data: Buffer, filename: string, fields: Record<string, string> = {}) {
     const r = await upload<SaveEvidenceData>(h.app, token, data, filename, fields);
-    expect(r.msg).toBe(EvidenceMsg.evidenceSaved);
+    expect(r.msg).toBe(EvidenceMsg.preserved);
     expect(r.code).toBe(200);
     return r.data;
   }

@@ -33,7 +33,7 @@ forEachDialect('hash evidence', (h) => {
       fileName: '合同.PDF',
       fileSize: 123456,
     });
-    expect(r).toMatchObject({ code: 200, msg: EvidenceMsg.evidenceSaved });
+    expect(r).toMatchObject({ code: 200, msg: EvidenceMsg.preserved });
     expect(r.data.filehash).toBe(hash.toLowerCase());
     expect(r.data.chainhash).toMatch(/^[0-9a-f]{64}$/);
     expect(await exists(stored(r.data.baoquan))).toBe(false);

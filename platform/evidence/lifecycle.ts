@@ -8,8 +8,13 @@
  * leaves at worst an orphan file of a row that says "deleted", which {@link sweepDeletedData} removes at start.
  */
 import type { Kysely } from 'kysely';
-import type { Database, EvidenceRow } from '../db/schema.ts';
+import type { PlatformDb } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { EvidenceRow } from './schema.ts';
+import { recordEvidenceEvent } from '../events/events.ts';
+import { signalEventsCommitted } from '../events/signal.ts';
 import type { FileBucket } from '../files/storage.ts';
+import { withLedgerTransaction } from '../ledger/ledger.ts';
 
 /** Rows the sweep handles per query. */
 const SWEEP_PAGE = 500;
@@ -51,24 +56,34 @@ async function purge(
 
 /**
  * Deletes the stored data of evidence `id` if `userId` owns it, in the order of the module comment. Idempotent:
- * deleting again keeps the first date (and retries a purge that failed).
+ * deleting again keeps the first date (and retries a purge that failed). The first deletion changes what the
+ * certificate shows (its deletion date, no download): its `state-changed` event (platform/events; decision 059)
+ * commits with `deleted_at`, in a ledger transaction as every event's (events.ts), and wakes the consumers.
  * @param now unix seconds
  * @returns `deletedAt` unix seconds, or null when the evidence is not found or someone else's
  */
 export async function deleteEvidenceData(
-  db: Kysely<Database>,
+  pdb: PlatformDb,
   storage: FileBucket,
   id: number,
   userId: number,
   now: number,
 ): Promise<number | null> {
-  await db
-    .updateTable('evidences')
-    .set({ deleted_at: now })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const { db } = pdb;
+  const marked = await withLedgerTransaction(pdb, async (trx) => {
+    const row = await trx
+      .updateTable('evidences')
+      .set({ deleted_at: now })
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('deleted_at', 'is', null)
+      .returning('baoquan')
+      .executeTakeFirst();
+    if (row)
+      await recordEvidenceEvent(trx, { kind: 'state-changed', evidenceId: id, baoquan: row.baoquan }, now);
+    return row !== undefined;
+  });
+  if (marked) signalEventsCommitted();
   const ev = await db
     .selectFrom('evidences')
     .select(['id', 'storage_key', 'deleted_at', 'purged_at'])

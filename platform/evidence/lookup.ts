@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import type { EvidenceView } from '../../contract/evidence-codes.ts';
-import type { Database, EvidenceRow } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { EvidenceRow } from './schema.ts';
 import { preparedQuery, type ParamReader } from '../db/prepared.ts';
 
 /**

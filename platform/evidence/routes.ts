@@ -56,7 +56,7 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
   /** Logs a saved evidence and answers it. */
   function answer(request: FastifyRequest, saved: Saved, what: string) {
     request.log.info(saved.log, what);
-    return ok(saved.data, EvidenceMsg.evidenceSaved);
+    return ok(saved.data, EvidenceMsg.preserved);
   }
 
   app.post(EvidencePaths.save, verified, async (request) => {
@@ -131,7 +131,13 @@ export async function evidenceRoutes(app: FastifyInstance): Promise<void> {
 
   const delData = async (request: FastifyRequest) => {
     const { dataId } = parseInput(DelDataBody, request.method === 'GET' ? request.query : request.body);
-    const deletedAt = await deleteEvidenceData(db, storage, dataId, currentUser(request).id, nowSeconds());
+    const deletedAt = await deleteEvidenceData(
+      app.pdb,
+      storage,
+      dataId,
+      currentUser(request).id,
+      nowSeconds(),
+    );
     if (deletedAt === null) throw new ApiError(ApiCode.NOT_FOUND, EvidenceMsg.evidenceNotFound);
     request.log.info({ id: dataId }, 'evidence data deleted by its owner');
     const data: DelDataData = { id: dataId, deletedAt: formatBeijingDate(deletedAt) };

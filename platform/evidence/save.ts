@@ -27,7 +27,7 @@ import {
   type NormalisedData,
 } from './property.ts';
 import { saveEvidence, type EvidenceExtras } from './service.ts';
-import type { EvidenceKind } from '../db/schema.ts';
+import type { EvidenceKind } from './schema.ts';
 
 /** Largest user-data file accepted (bytes), below MAX_UPLOAD_BYTES: 100 000 rows of text fit easily. */
 export const PROPERTY_MAX_UPLOAD_BYTES = 200 * 1024 * 1024;

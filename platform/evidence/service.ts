@@ -21,8 +21,11 @@ import { formatBeijing, nowSeconds } from '../core/time.ts';
 import { artefactsOf } from '../capture/artefacts.ts';
 import { parseMusicWork } from '../music/certificate-music.ts';
 import type { PlatformDb } from '../db/database.ts';
-import type { Database, EvidenceKind, EvidenceRow, EvidencesTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { EvidenceKind, EvidenceRow, EvidencesTable } from './schema.ts';
 import { notify } from '../notification/notifications.ts';
+import { recordEvidenceEvent } from '../events/events.ts';
+import { signalEventsCommitted } from '../events/signal.ts';
 import { appendLeaf, ownerRef, withLedgerTransaction } from '../ledger/ledger.ts';
 import { newBaoquan, storageKeyFor } from './baoquan.ts';
 import { parseCaptureMeta, parseProcessMeta } from './certificate-web.ts';
@@ -61,8 +64,10 @@ export interface NewEvidence {
 }
 
 /**
- * Stores `ev`: moves the temp file into storage, then inserts the evidence row, appends its ledger entry and notifies
- * the owner (spec 01 §3 News) in one transaction. The move runs before that transaction, outside the ledger's lock
+ * Stores `ev`: moves the temp file into storage, then inserts the evidence row, appends its ledger entry, notifies
+ * the owner (spec 01 §3 News) and writes its `saved` event (platform/events; decision 059) in one transaction, and
+ * wakes the event consumers once it committed: every kind saved here gets its certificate PDF rendered ahead, whatever
+ * route saved it. The move runs before that transaction, outside the ledger's lock
  * (held across processes), so saves wait for one another only for their database work, not for each other's copy to
  * S3 (decision 046). If the move or the transaction fails, the stored file is deleted; the temp file is the caller's
  * to delete.
@@ -83,7 +88,7 @@ export async function saveEvidence(
   if (tempPath !== null) await announceObject(pdb.db, 'evidence', storageKey);
   try {
     if (tempPath !== null) await storage.putFile(tempPath, storageKey);
-    return await withLedgerTransaction(pdb, async (trx) => {
+    const saved = await withLedgerTransaction(pdb, async (trx) => {
       const { id } = await trx
         .insertInto('evidences')
         .values({
@@ -121,10 +126,13 @@ export async function saveEvidence(
         now,
       );
       await notify(trx, ev.userId, EvidenceMsg.savedNews(ev.title, baoquan), now);
+      await recordEvidenceEvent(trx, { kind: 'saved', evidenceId: id, baoquan }, now);
       await ev.alsoInTransaction?.(trx, id);
       if (tempPath !== null) await clearIntent(trx, 'evidence', storageKey);
       return { id, baoquan, filehash: ev.file.sha256, chainhash: entry.leafHash };
     });
+    signalEventsCommitted();
+    return saved;
   } catch (err) {
     if (tempPath !== null) await withdrawObject(pdb.db, storage, 'evidence', storageKey);
     throw err;

@@ -8,7 +8,8 @@
  * - `POST /api/user/invoiceList`, `/api/User/invoiceDetail {id}`, `/api/user/checkFail {id}`;
  * - `POST /api/User/invoiceFile {id, fileId}` → `{downUrl}`, and `GET /api/User/invoiceFile/:fileId?exp=&sig=`
  *   streaming it (files/signed-files.ts; the URL expires after DOWNLOAD_URL_TTL_SECONDS).
- * The finance queue is review-routes.ts, registered from here. The rules are in head-service.ts and service.ts.
+ * The finance queue is ops-routes.ts, registered with the other operator routes by platform/app.ts (decision 060).
+ * The rules are in head-service.ts and service.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
@@ -26,7 +27,6 @@ import { currentUser } from '../account/auth.ts';
 import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
-import { invoiceReviewRoutes } from './review-routes.ts';
 import { addHead, deleteHead, editHead, listHeads } from './head-service.ts';
 import {
   askInvoice,
@@ -41,7 +41,7 @@ import {
 /** Signature purpose of the owner's invoice file URLs. */
 const INVOICE_FILE_PURPOSE = 'invoice';
 
-/** Registers the invoice routes and the finance queue (needs the services, auth and operator auth plugins). */
+/** Registers the invoice area's user routes (needs the services and auth plugins). */
 export async function invoiceRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const userOnly = { preHandler: app.requireUser };
@@ -121,6 +121,4 @@ export async function invoiceRoutes(app: FastifyInstance): Promise<void> {
     notFound: InvoiceMsg.fileNotFound,
     lookup: (fileId) => storedInvoiceFile(db, fileId),
   });
-
-  await app.register(invoiceReviewRoutes);
 }

@@ -160,7 +160,7 @@ describe('the platform works its recurring tasks', () => {
     try {
       const startedAt = Date.now();
       const names = (await app.jobs!.stats()).map((s) => s.name).sort();
-      expect(names).toEqual(['billing.reconcile', 'face.poll', 'files.sweep']);
+      expect(names).toEqual(['billing.reconcile', 'events.prune', 'face.poll', 'files.sweep']);
       // face.poll's first run is due at once; when it is done, the next is queued 3 s later (spec 02 §9)
       const db = app.pdb.db as unknown as Kysely<{
         platform_jobs: { name: string; run_at: number; state: string };

@@ -7,7 +7,8 @@
  *   and applies each result once (kyc/face.ts); before, the gateway called the platform for this on a timer;
  * - `billing.reconcile` (every 30 s): queries the provider about pending recharge orders, credits paid ones once,
  *   closes expired ones (billing/reconcile.ts);
- * - `files.sweep` (every 10 min): deletes the objects a crashed save left without a row (files/intents.ts).
+ * - `files.sweep` (every 10 min): deletes the objects a crashed save left without a row (files/intents.ts);
+ * - `events.prune` (every hour): deletes evidence events older than a week (events/events.ts; decision 059).
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +17,7 @@ import { ok } from '../../contract/envelope.ts';
 import { reconcilePending } from '../billing/reconcile.ts';
 import { requireRole } from '../ops/auth.ts';
 import { sweepIntents } from '../files/intents.ts';
+import { pruneEvents } from '../events/events.ts';
 import { pollOpenCertifications } from '../kyc/face.ts';
 import type { PgQueueOptions } from './pg-queue.ts';
 import type { JobQueue, RecurringTask } from './queue.ts';
@@ -34,6 +36,8 @@ export const FACE_POLL_SECONDS = 3;
 export const RECONCILE_SECONDS = 30;
 /** Sweep of objects whose process died before their row committed (files/intents.ts), seconds. */
 export const SWEEP_SECONDS = 600;
+/** Prune of evidence events past their week (events/events.ts), seconds. */
+export const EVENTS_PRUNE_SECONDS = 3600;
 
 /** The platform's recurring tasks. */
 export function platformTasks(app: FastifyInstance): RecurringTask[] {
@@ -61,6 +65,14 @@ export function platformTasks(app: FastifyInstance): RecurringTask[] {
       retryLimit: 3,
       retryDelaySeconds: RECONCILE_SECONDS,
       run: async () => void (await reconcilePending(app)),
+    },
+    {
+      name: 'events.prune',
+      everySeconds: EVENTS_PRUNE_SECONDS,
+      expireSeconds: 300,
+      retryLimit: 3,
+      retryDelaySeconds: 60,
+      run: async () => void (await pruneEvents(app.pdb.db)),
     },
   ];
 }

@@ -5,9 +5,10 @@
  * once; a run whose process died stays `active` until `expire_at`, then the next poll by any process turns it back
  * into a queued retry (or a failure once `retryLimit` is spent).
  */
-import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/schema.ts';
+import type { PlatformJobRow as JobRow, SqliteJobsDatabase } from './schema.ts';
 import {
   backoffSeconds,
   ENSURE_EVERY_SECONDS,
@@ -23,22 +24,8 @@ const POLL_MS = 250;
 /** How long a run that failed for good stays visible, milliseconds (a week). */
 const FAILED_KEPT_MS = 7 * 24 * 3600 * 1000;
 
-/** The queue table (migration 0023). Times Unix milliseconds. */
-interface PlatformJobsTable {
-  id: Generated<number>;
-  name: string;
-  state: 'queued' | 'active' | 'failed';
-  run_at: number;
-  attempts: number;
-  expire_at: number | null;
-  last_error: string | null;
-  created_at: number;
-  updated_at: number;
-}
-type JobRow = Selectable<PlatformJobsTable>;
-
-// The table is SQLite-only (migration 0023), so it is not part of the shared Database interface.
-type Db = Kysely<Database & { platform_jobs: PlatformJobsTable }>;
+// The table is SQLite-only (migration 0023), so it is not part of the shared Database interface (jobs/schema.ts).
+type Db = Kysely<SqliteJobsDatabase>;
 
 /** {@link JobQueue} over `platform_jobs`. */
 export class SqliteJobQueue implements JobQueue {

@@ -12,7 +12,7 @@
  * - `GET /api/kyc/image/:id?exp=&sig=` a KYC image, to whoever holds the signed URL (owner via getAuthInfo,
  *   operators via the review detail), 403 otherwise;
  * - `POST /api/internal/face/poll` (header `x-internal-key`) polls every open face certification once.
- * The operators' review of submissions is in review-routes.ts. Nothing here logs an ID number, a bank number or a
+ * The operators' review of submissions is in ops-routes.ts. Nothing here logs an ID number, a bank number or a
  * name.
  */
 import type { FastifyInstance } from 'fastify';

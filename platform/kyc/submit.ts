@@ -19,7 +19,7 @@ import {
 import { ApiError } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { withUserTransaction } from '../core/transactions.ts';
-import type { UsersTable } from '../db/schema.ts';
+import type { UsersTable } from '../account/schema.ts';
 import { receiveMultipart } from '../files/intake.ts';
 import { newObjectKey, StagedPuts } from '../files/staged.ts';
 import type { FileBucket } from '../files/storage.ts';

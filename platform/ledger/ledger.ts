@@ -16,7 +16,8 @@
 import type { Kysely } from 'kysely';
 import type { LedgerRecord } from '../../contract/ledger.ts';
 import { sha256Hex } from '../core/crypto.ts';
-import type { Database, LedgerLeafRow } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { LedgerLeafRow } from './schema.ts';
 import { canonicalJson } from './canonical.ts';
 import {
   appendPlan,

@@ -19,7 +19,8 @@ import {
 } from '../../contract/ledger.ts';
 import { safeEqual } from '../core/crypto.ts';
 import { ApiError } from '../core/errors.ts';
-import type { Database, EvidenceRow } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { EvidenceRow } from '../evidence/schema.ts';
 import { consistencyProof, findLeafByHash, inclusionProof, treeSize } from './ledger.ts';
 import type { TreeHeads } from './signer.ts';
 import type { LedgerWitnessing } from './witnessing.ts';

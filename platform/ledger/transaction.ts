@@ -8,7 +8,8 @@
 import { sql, type Insertable, type Kysely } from 'kysely';
 import { sqliteImmediate } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
-import type { Database, LedgerLeavesTable, LedgerNodesTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { LedgerLeavesTable, LedgerNodesTable } from './schema.ts';
 
 /** Key of the PostgreSQL advisory lock that serializes appends ("CZLEDGER" as an int64-ish constant). */
 const PG_LEDGER_LOCK_KEY = 7_190_733_110_001;

@@ -72,7 +72,7 @@ export async function musicRoutes(app: FastifyInstance): Promise<void> {
         { kind: 'music', extras: { work_json: JSON.stringify(work) } },
       );
       request.log.info({ ...saved.log, durationSeconds: work.durationSeconds }, 'music work saved');
-      return ok(saved.data, EvidenceMsg.evidenceSaved);
+      return ok(saved.data, EvidenceMsg.preserved);
     } finally {
       await intake.discard();
     }

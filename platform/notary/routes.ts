@@ -8,7 +8,8 @@
  * - `GET /api/Evidences/application {orderId}` → step 1's applicant and saved application; `POST
  *   /api/Evidences/saveApplication {orderId, purpose, usePlace, copies, addressId, remark}` (申请表已提交) → step 2.
  * Another user's order or evidence answers 404. The rules are in service.ts. Tab 3 of the billing area's
- * `getOrderList` lists the orders through `app.billing.notaryOrders`.
+ * `getOrderList` lists the orders through `app.billing.notaryOrders`. The notary office's calls are ops-routes.ts,
+ * registered with the other operator routes by platform/app.ts (decision 060).
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
@@ -37,7 +38,6 @@ import { ApiError } from '../core/errors.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { applicationOf, saveApplication } from './application.ts';
 import { createOrder, listOrders, orderDetail, ordersTab, requestPaper, stopOrder } from './service.ts';
-import { notaryOfficeRoutes } from './office-routes.ts';
 import { notarialCheck } from './public-check.ts';
 import { countLookup } from '../verify/service.ts';
 import { registerRechargePurpose } from '../billing/apply.ts';
@@ -201,6 +201,4 @@ export async function notaryRoutes(app: FastifyInstance): Promise<void> {
     reply.headers(noStore);
     return ok(data);
   });
-
-  await app.register(notaryOfficeRoutes);
 }

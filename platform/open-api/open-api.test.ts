@@ -13,7 +13,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OpenApiClient, OpenApiError } from '../../clients/open-api.ts';
-import { EVIDENCE_SAVE_PATHS } from '../../contract/evidence-codes.ts';
 import { KycPaths } from '../../contract/kyc.ts';
 import { OpenApiMsg, OpenApiPaths, type OpenApiState } from '../../contract/open-api.ts';
 import { enterpriseFactory } from '../../tests/support/account.ts';
@@ -123,10 +122,14 @@ forEachDialect(
       const hashed = await e.client.saveHash({ hash: hash.toUpperCase(), title: '哈希存证', fileSize: 14 });
       expect([hashed.kind, hashed.filehash]).toEqual(['hash', hash]);
       expect((await e.client.getEvidence(hashed.baoquan)).fileSize).toBe(14);
-      // the gateway pre-renders the certificate PDF of the open API's saves as of the pages' ones
-      expect(EVIDENCE_SAVE_PATHS.has(OpenApiPaths.file) && EVIDENCE_SAVE_PATHS.has(OpenApiPaths.hash)).toBe(
-        true,
-      );
+      // the gateway pre-renders the certificate PDF of the open API's saves as of the pages' ones: each save wrote
+      // its `saved` event, which the renderer takes (docs/decisions/059-evidence-events.md)
+      const events = await h.app.pdb.db
+        .selectFrom('evidence_events')
+        .select(['baoquan', 'kind'])
+        .where('baoquan', 'in', [saved.baoquan, plain.baoquan, hashed.baoquan])
+        .execute();
+      expect(events.map((ev) => ev.kind)).toEqual(['saved', 'saved', 'saved']);
       expect(tempFiles()).toBe(0);
     });
 

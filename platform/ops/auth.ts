@@ -11,7 +11,7 @@ import { Msg } from '../../contract/messages.ts';
 import { OpsMsg, type OpsRole } from '../../contract/ops.ts';
 import { ApiError } from '../core/errors.ts';
 import { bearerFrom, resolveToken } from '../core/tokens.ts';
-import type { OperatorRow } from '../db/schema.ts';
+import type { OperatorRow } from './schema.ts';
 import { OpsQueues } from './queues.ts';
 import { rolesOf } from './service.ts';
 

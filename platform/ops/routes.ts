@@ -2,7 +2,8 @@
  * The operator console's own calls (contract `OpsPaths`; docs/decisions/015-operator-console-roles.md): login and
  * logout with operator accounts (the user login's throttle and password check), who is logged in, the home with
  * each queue the operator's roles open, and the audit log of those areas (all areas to an admin). Each area's
- * queue registers its own calls (the KYC review: platform/kyc/review-routes.ts).
+ * queue has its own calls in `platform/<area>/ops-routes.ts` (the KYC review: platform/kyc/ops-routes.ts), all
+ * registered in one list by platform/app.ts (decision 060).
  */
 import type { FastifyInstance } from 'fastify';
 import { AccountMsg } from '../../contract/account.ts';

@@ -9,7 +9,8 @@ import { hashPassword } from '../account/passwords.ts';
 import { isUniqueViolation } from '../account/users.ts';
 import type { ScryptCost } from '../config.ts';
 import { nowSeconds } from '../core/time.ts';
-import type { Database, OperatorRow } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+import type { OperatorRow } from './schema.ts';
 import { writeAudit } from './audit.ts';
 import { OPS_AREA, type OpsQueues } from './queues.ts';
 

@@ -24,7 +24,7 @@ import { IdBody } from '../../contract/validators.ts';
 import { currentUser } from '../account/auth.ts';
 import { ApiError, parseInput } from '../core/errors.ts';
 import { formatBeijing, nowSeconds } from '../core/time.ts';
-import type { SignatureRow } from '../db/schema.ts';
+import type { SignatureRow } from './schema.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { sniffType } from '../files/temp.ts';
 import { addSeal, deleteSeal, findSeal, listSeals, setDefaultSeal } from './service.ts';

@@ -1,7 +1,9 @@
 /**
  * The gateway's certificate PDF routes, `GET /attestation/:baoquan.pdf` and `GET /English/attestation/:baoquan.pdf`,
  * and the `app.certificatePdf` renderer the evidence packages use. Registered on the root scope by `server/app.ts`
- * (outside the compressing UI scope: PDFs go out as they are); the browser closes with the gateway (onClose).
+ * (outside the compressing UI scope: PDFs go out as they are); the browser closes with the gateway (onClose). With
+ * PDF_RENDER_AHEAD the renderer takes the platform's evidence events as consumer `certificate-pdf` and renders each
+ * saved or changed evidence's certificate ahead of its first visitor (server/event-consumer.ts; decision 059).
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +24,10 @@ import {
 } from './renderer.ts';
 import { plainPageHtml } from '../plain-page.ts';
 import { PagePrinter } from './page-printer.ts';
+import { EMBEDDED_POLL_MS, EventConsumer, REMOTE_POLL_MS } from '../event-consumer.ts';
+
+/** The renderer's name as a consumer of evidence events (its cursor in the platform). */
+export const CERTIFICATE_PDF_CONSUMER = 'certificate-pdf';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +35,8 @@ declare module 'fastify' {
     certificatePdf: CertificateRenderer;
     /** Prints the gateway's private pages (notarisation documents, notarial certificates) to signed PDFs. */
     pagePrinter: PagePrinter;
+    /** The renderer's consumer of evidence events; absent when nothing is rendered ahead (decision 059). */
+    certificateEvents?: EventConsumer;
   }
 }
 
@@ -183,6 +191,26 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
           : undefined,
     }),
   );
+  // Saved and changed evidence (events `saved`, `state-changed`: a changed view makes a cached PDF stale) is rendered
+  // ahead, from when the gateway listens (the print view is its own page) until it closes, before the browser does.
+  if (renderer.aheadEnabled && opts.internalKey) {
+    const consumer = new EventConsumer({
+      consumer: CERTIFICATE_PDF_CONSUMER,
+      target,
+      internalKey: opts.internalKey,
+      room: () => renderer.aheadRoom(),
+      handle: (events) => {
+        for (const event of events) renderer.prerender(event.baoquan);
+      },
+      // an embedded platform wakes the consumer after each commit; a remote one is polled
+      wakeUps: target.platformCall !== undefined,
+      pollMs: target.platformCall ? EMBEDDED_POLL_MS : REMOTE_POLL_MS,
+      logger: app.log,
+    });
+    app.decorate('certificateEvents', consumer);
+    app.addHook('onListen', async () => consumer.start());
+    app.addHook('preClose', async () => consumer.stop());
+  }
   // Before the server waits for its connections to end: the browser's own connections to this gateway (it loads the
   // print view from here) would otherwise keep that wait going while the browser is closed only after it.
   app.addHook('preClose', async () => {

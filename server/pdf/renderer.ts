@@ -164,18 +164,31 @@ export class CertificateRenderer {
   private readonly ahead: string[] = [];
   private aheadRunning = false;
 
+  /** Certificates rendered ahead since start (see {@link prerender}). */
+  renderedAhead = 0;
+
   /**
-   * Renders the Chinese certificate PDF of evidence just saved, in the background, so that its first visitor gets it
-   * from the cache (decision 032). Only one such render runs at a time, and only while no visitor's render is
-   * running or waiting: it yields the browser to them. At most {@link MAX_AHEAD} numbers wait; more are dropped
-   * (their first visitor renders them as before). Nothing happens with PDF_RENDER_AHEAD=0 or in development (no
-   * cache reuse). Never throws; failures are logged at debug level.
+   * Renders the Chinese certificate PDF of an evidence just saved or changed, in the background, so that its first
+   * visitor gets it from the cache (decision 032). Called for the platform's evidence events (consumer
+   * `certificate-pdf`, server/pdf/plugin.ts; decision 059). Only one such render runs at a time, and only while no
+   * visitor's render is running or waiting: it yields the browser to them. At most {@link MAX_AHEAD} numbers wait;
+   * more are dropped (their first visitor renders them as before). Nothing happens with PDF_RENDER_AHEAD=0 or in
+   * development (no cache reuse). Never throws; failures are logged at debug level.
    */
   prerender(baoquan: string): void {
-    if (!this.opts.renderAhead || !this.opts.reuseCache) return;
+    if (!this.aheadEnabled) return;
     if (!BAOQUAN_PATH_RE.test(baoquan) || this.ahead.length >= MAX_AHEAD) return;
     if (!this.ahead.includes(baoquan)) this.ahead.push(baoquan);
     void this.renderAhead();
+  }
+
+  /** Whether {@link prerender} renders: PDF_RENDER_AHEAD on and the cache reused (not development). */
+  get aheadEnabled(): boolean {
+    return this.opts.renderAhead && this.opts.reuseCache;
+  }
+  /** How many more numbers {@link prerender} would queue now (0 when it renders nothing ahead). */
+  aheadRoom(): number {
+    return this.aheadEnabled ? Math.max(0, MAX_AHEAD - this.ahead.length) : 0;
   }
 
   private async renderAhead(): Promise<void> {
@@ -189,8 +202,9 @@ export class CertificateRenderer {
           continue;
         }
         const baoquan = this.ahead.shift()!;
-        await this.getPdf(baoquan, 'zh').catch((err: unknown) =>
-          this.opts.logger.debug({ baoquan, err }, 'pdf: render ahead failed'),
+        await this.getPdf(baoquan, 'zh').then(
+          () => void this.renderedAhead++,
+          (err: unknown) => this.opts.logger.debug({ baoquan, err }, 'pdf: render ahead failed'),
         );
       }
     } finally {

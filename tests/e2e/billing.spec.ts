@@ -5,9 +5,12 @@
  * sandbox's pay page opened from its link, the page moving on by itself) as the demo account; the balance and the
  * top bar rise by exactly 50 and the recharge row shows 已支付 with its pay type; a consumption row after the
  * test-only spend; a failed payment credits nothing; a pending order paid again or cancelled; the finance
- * operator's orders view with the notification and the journal, a manual reconcile, and 无权访问 without `finance`.
+ * operator's orders view with the notification and the journal, a manual reconcile, and 无权访问 without `finance`;
+ * the points history /points (积分明细) with its labels, signs, balances and pages, reached from the top bar and
+ * /buyCredits; and a custom amount of `1e3` or `0x10` refused (decision 057).
  */
 import type { APIRequestContext, Page } from '@playwright/test';
+import { BillingMsg } from '../../contract/billing.ts';
 import { expect, test } from '../support/e2e-fixtures.ts';
 import { createOperator, DEMO } from '../support/e2e.ts';
 
@@ -196,4 +199,65 @@ test('finance: the orders view finds the order, shows its notification and journ
   const res = await page.goto(`/ops/billing/${orderNo}`);
   expect(res?.status()).toBe(403);
   await expect(page.getByRole('heading', { name: '无权访问' })).toBeVisible();
+});
+
+test('积分明细: the balance and every entry newest first with its label, signed points and balance after, paged; linked from the top bar and /buyCredits', async ({
+  page,
+  freshUser,
+  request,
+}) => {
+  const user = await freshUser('/buyCredits');
+  await startBuying(page, 50, '支付宝');
+  await payAtAlipayCashier(page);
+  await expect(page.getByTestId('pay-result')).toHaveText('支付成功');
+  for (let i = 0; i < 21; i++) await spend(request, user.mobile, 1);
+
+  // the top bar's points figure leads to the history
+  await page.goto('/buyCredits');
+  await page
+    .locator('.topbar .points')
+    .getByRole('link', { name: /^积分 \d+$/ })
+    .click();
+  await expect(page).toHaveURL(/\/points$/);
+  await expect(page.getByRole('heading', { name: '积分明细' })).toBeVisible();
+  await expect(page.getByTestId('points-balance')).toHaveText('29');
+  const rows = page.getByTestId('points-row');
+  await expect(rows).toHaveCount(20);
+  const time = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+  await expect(rows.first().locator('td')).toHaveText([time, '公证消费', '-1', '29']);
+  await expect(rows.nth(19).locator('td')).toHaveText([time, '公证消费', '-1', '48']);
+  await expect(page.getByRole('link', { name: '购买积分' })).toHaveAttribute('href', '/buyCredits');
+
+  // page 2: the two oldest entries, the recharge last
+  await page.getByRole('navigation', { name: '分页' }).getByRole('link', { name: '下一页' }).click();
+  await expect(page).toHaveURL(/\/points\?page=2$/);
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0).locator('td')).toHaveText([time, '公证消费', '-1', '49']);
+  await expect(rows.nth(1).locator('td')).toHaveText([time, '充值', '+50', '50']);
+
+  // /buyCredits links here too; the page holds at a phone's width
+  await page.goto('/buyCredits');
+  await page.getByRole('link', { name: '积分明细' }).click();
+  await expect(page).toHaveURL(/\/points$/);
+  await page.setViewportSize({ width: 375, height: 740 });
+  const box = await page.locator('section.page').boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+});
+
+test('/buyCredits takes a custom amount in decimal digits only: 1e3 and 0x10 are refused and nothing is ordered', async ({
+  page,
+  freshUser,
+}) => {
+  await freshUser('/buyCredits');
+  for (const custom of ['1e3', '0x10']) {
+    await page.goto('/buyCredits');
+    await page.getByLabel('自定义积分').fill(custom);
+    await page.getByRole('radio', { name: '微信支付' }).check();
+    await page.getByRole('button', { name: '立即支付' }).click();
+    await expect(page.getByText(BillingMsg.integralDigits)).toBeVisible();
+    await expect(page).toHaveURL(/\/buyCredits$/);
+    await expect(page.getByLabel('自定义积分')).toHaveValue(custom);
+  }
+  await page.goto('/orders');
+  await expect(page.getByTestId('order-row')).toHaveCount(0);
 });

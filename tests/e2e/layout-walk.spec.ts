@@ -224,6 +224,7 @@ test('account, points, orders and invoices, and the finance console', async ({
     '/signature',
     '/address',
     '/buyCredits',
+    '/points',
     `/buyCredits/pay/${handoff}`,
     `/buyCredits/result?order_no=${paid}`,
     `/weChat/${pending}`,

@@ -2,12 +2,14 @@
  * Test support for the billing suites (platform/billing/*.test.ts, bench/billing.ts): a free loopback port for a
  * platform whose PUBLIC_URL must be known before it starts (the providers' notify URLs), paying at the sandbox
  * cashiers the way a browser without JavaScript does (plain GETs and form POSTs, following redirects by hand),
- * delivering built notifications through `inject`, and reading balances and journals.
+ * delivering built notifications through `inject`, a pending recharge of a provider registered at run time, and
+ * reading balances and journals.
  */
 import type { FastifyInstance } from 'fastify';
 import { BillingNotifyPaths, type PayData } from '../../contract/billing.ts';
 import { randomBytes } from 'node:crypto';
-import { appendJournal, journalSum } from '../../platform/billing/journal.ts';
+import { creditRecharge, journalSum } from '../../platform/billing/journal.ts';
+import { newOrderNo } from '../../platform/billing/money.ts';
 import { withUserTransaction } from '../../platform/core/transactions.ts';
 import { login, post } from './platform.ts';
 
@@ -35,10 +37,11 @@ export async function userIdOf(app: FastifyInstance, mobile: string): Promise<nu
 export async function creditPoints(app: FastifyInstance, mobile: string, points: number): Promise<void> {
   const userId = await userIdOf(app, mobile);
   await withUserTransaction(app.pdb, userId, async (trx) => {
+    const orderNo = `RT${randomBytes(8).toString('hex')}`;
     const { id } = await trx
       .insertInto('billing_orders')
       .values({
-        order_no: `RT${randomBytes(8).toString('hex')}`,
+        order_no: orderNo,
         user_id: userId,
         kind: 'recharge',
         points,
@@ -53,7 +56,7 @@ export async function creditPoints(app: FastifyInstance, mobile: string, points:
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await appendJournal(trx, { userId, orderId: Number(id), kind: 'recharge', points, now: 1 });
+    await creditRecharge(trx, { id: Number(id), user_id: userId, order_no: orderNo, points }, 1);
   });
 }
 
@@ -122,6 +125,40 @@ export async function submitCashier(pageUrl: string, decision: 'success' | 'fail
   });
   if (posted.status !== 303) return posted.body;
   return (await step(posted.location)).body;
+}
+
+/**
+ * Inserts a pending recharge of `points` for `userId` with `payType` (a provider registered at run time, whose
+ * `pay` cannot start it), as `pay` would have: R number, amount `amountFen`, expiring in 30 minutes.
+ * @returns the order's number
+ */
+export async function insertPendingRecharge(
+  app: FastifyInstance,
+  userId: number,
+  points: number,
+  amountFen: number,
+  payType: number,
+): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const orderNo = newOrderNo('R', now);
+  await app.pdb.db
+    .insertInto('billing_orders')
+    .values({
+      order_no: orderNo,
+      user_id: userId,
+      kind: 'recharge',
+      points,
+      amount_fen: amountFen,
+      pay_type: payType,
+      status: 1,
+      description: `充值${points}积分`,
+      expires_at: now + 1800,
+      check_after: now + 60,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return orderNo;
 }
 
 /** Delivers a built WeChat notification through inject. @returns the HTTP status */

@@ -2,7 +2,8 @@
  * Labels of the console's orders view (zh-CN, ours; docs/decisions/019-billing-screens.md): the verdict stored with
  * each payment notification (contract NOTIFY_VERDICTS) and the kinds of points journal entries.
  */
-import type { JournalRow, NotifyVerdict } from '../../../contract/billing.ts';
+import type { NotifyVerdict } from '../../../contract/billing.ts';
+import type { JournalRow } from '../../../contract/billing-ops.ts';
 
 /** What each verdict means to finance. */
 export const VERDICT_LABEL: Readonly<Record<NotifyVerdict, string>> = {
@@ -26,8 +27,8 @@ export const JOURNAL_KIND_LABEL: Readonly<Record<JournalRow['kind'], string>> = 
   reversal: '退还',
 };
 
-/** Notification sources. */
-export const PROVIDER_LABEL: Readonly<Record<'alipay' | 'wechat', string>> = {
+/** Notification sources (another registered provider shows its name; decision 058). */
+export const PROVIDER_LABEL: Readonly<Record<string, string>> = {
   alipay: '支付宝',
   wechat: '微信支付',
 };

@@ -8,14 +8,8 @@
 import type { ReactNode } from 'react';
 import { data, Link, redirect } from 'react-router';
 import type { Route } from './+types/order';
-import {
-  BillingMsg,
-  BillingOpsPaths,
-  formatFen,
-  ORDER_NO_RE,
-  PAY_TYPE_TEXT,
-  type OpsOrderDetail,
-} from '../../../contract/billing.ts';
+import { BillingMsg, formatFen, ORDER_NO_RE, PAY_TYPE_TEXT } from '../../../contract/billing.ts';
+import { BillingOpsPaths, type OpsOrderDetail } from '../../../contract/billing-ops.ts';
 import { isSuccess } from '../../../contract/envelope.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
 import { ConfirmAction } from '../../shell/confirm-action.tsx';
@@ -99,7 +93,7 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
         row={(n) => (
           <tr key={n.id} data-testid="ops-notification-row">
             <td>{n.receivedAt}</td>
-            <td>{PROVIDER_LABEL[n.provider]}</td>
+            <td>{PROVIDER_LABEL[n.provider] ?? n.provider}</td>
             <td>{VERDICT_LABEL[n.verdict] ?? n.verdict}</td>
             <td>{n.detail}</td>
             <td>

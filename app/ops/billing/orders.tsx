@@ -6,13 +6,8 @@
  */
 import { Form, Link } from 'react-router';
 import type { Route } from './+types/orders';
-import {
-  BillingOpsPaths,
-  formatFen,
-  OpsOrdersQuery,
-  PAY_TYPE_TEXT,
-  type OpsOrderListData,
-} from '../../../contract/billing.ts';
+import { formatFen, PAY_TYPE_TEXT } from '../../../contract/billing.ts';
+import { BillingOpsPaths, OpsOrdersQuery, type OpsOrderListData } from '../../../contract/billing-ops.ts';
 import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
 import { DataTable } from '../../shell/data-table.tsx';
 import { FormErrors } from '../../shell/field.tsx';

@@ -29,6 +29,8 @@ import { musicWorks } from './0022_music_works.ts';
 import { jobs } from './0023_jobs.ts';
 import { fileIntents } from './0024_file_intents.ts';
 import { captureJobsEvidence } from './0025_capture_jobs_evidence.ts';
+import { pointsSources } from './0026_points_sources.ts';
+import { evidenceEvents } from './0027_evidence_events.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -60,6 +62,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0023_jobs': jobs(dialect),
         '0024_file_intents': fileIntents(),
         '0025_capture_jobs_evidence': captureJobsEvidence(),
+        '0026_points_sources': pointsSources(dialect),
+        '0027_evidence_events': evidenceEvents(dialect),
       };
     },
   };

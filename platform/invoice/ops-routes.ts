@@ -3,7 +3,8 @@
  * 无权访问 without it; docs/decisions/022-invoices.md): the queue, one application, submit to finance, issue
  * (multipart files of an electronic invoice through the shared intake, or the courier number of a paper one), reject
  * with a reason, and the issued files streamed to the operator. Every call but the queue writes an audit entry (area
- * `invoice`); the queue is plugged into the console home. The rules are in review-service.ts.
+ * `invoice`); the queue is plugged into the console home. The rules are in ops-service.ts; platform/app.ts registers
+ * these routes in its list of operator routes (decision 060).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiCode, ok } from '../../contract/envelope.ts';
@@ -30,13 +31,13 @@ import {
   issueInvoice,
   rejectApplication,
   submitToFinance,
-} from './review-service.ts';
+} from './ops-service.ts';
 import { storedInvoiceFile } from './service.ts';
 
 const FILE_FIELDS: readonly string[] = INVOICE_FILE_FIELDS;
 
 /** Registers the finance queue's calls (needs services and the operator auth plugin) and the console queue. */
-export async function invoiceReviewRoutes(app: FastifyInstance): Promise<void> {
+export async function invoiceOpsRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const bucket = app.files.bucket('invoices');
   const guarded = { preHandler: app.requireOperator };

@@ -2,7 +2,9 @@
  * The notary office's queue in the operator console (contract `NotaryOpsPaths`, role `notary`: 403 无权访问 without
  * it; decision 034): the queue, one order (audited), its documents and certificate streamed (audited), the
  * authorised evidences streamed (audited, 403 before the user's step 3), and the decisions accept, return to a step,
- * terminate, issue (multipart: `id` and the signed certificate PDF as `certificate`). The rules are in office.ts.
+ * terminate, issue (multipart: `id` and the signed certificate PDF as `certificate`). The rules are in
+ * ops-service.ts, the files it reads in ops-files.ts; platform/app.ts registers these routes in its list of operator
+ * routes (decision 060).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiCode, ok } from '../../contract/envelope.ts';
@@ -31,13 +33,13 @@ import {
   returnToStep,
   shipPaper,
   terminateOrder,
-} from './office.ts';
-import { authorisedEvidence, documentById } from './office-files.ts';
+} from './ops-service.ts';
+import { authorisedEvidence, documentById } from './ops-files.ts';
 
 const ID_RE = /^[1-9]\d{0,14}$/;
 
 /** Registers the office's calls (needs services and the operator auth plugin) and its console queue. */
-export async function notaryOfficeRoutes(app: FastifyInstance): Promise<void> {
+export async function notaryOpsRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const bucket = app.files.bucket('notary');
   const evidenceBucket = app.files.bucket('evidence');

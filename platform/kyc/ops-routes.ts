@@ -1,7 +1,8 @@
 /**
  * The KYC queue of the operator console (contract `KycReviewPaths`; docs/decisions/011-kyc-review.md): the queue
  * by userStatus, a submission's detail, approve, and reject with a remark. Every call needs an operator token and
- * the `reviewer` role (403 无权访问 without it); the queue is plugged into the console home as area `kyc`.
+ * the `reviewer` role (403 无权访问 without it); the queue is plugged into the console home as area `kyc`. The rules
+ * are in ops-service.ts; platform/app.ts registers these routes in its list of operator routes (decision 060).
  */
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../contract/envelope.ts';
@@ -16,10 +17,10 @@ import {
 import { KycMsg } from '../../contract/kyc.ts';
 import { parseInput } from '../core/errors.ts';
 import { requireRole } from '../ops/auth.ts';
-import { KYC_AREA, decideKyc, kycQueue, kycReviewDetail, kycWaiting } from './review-service.ts';
+import { KYC_AREA, decideKyc, kycQueue, kycReviewDetail, kycWaiting } from './ops-service.ts';
 
 /** Registers the KYC review calls (needs services and the operator auth plugin) and the console queue. */
-export async function kycReviewRoutes(app: FastifyInstance): Promise<void> {
+export async function kycOpsRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.pdb;
   const guarded = { preHandler: app.requireOperator };
   app.opsQueues.add({ area: KYC_AREA, role: KYC_REVIEW_ROLE, waiting: (limit) => kycWaiting(db, limit) });

@@ -1,9 +1,11 @@
 /**
- * Tables of online capture and the open API (decision 039), apart from schema.ts for its size: capture jobs
- * (migrations 0019, 0020) and the open API's nonces (migration 0021).
+ * The online capture area's table as Kysely sees it (migrations 0019, 0020, 0025; decision 037): the capture jobs
+ * the gateway's capture workers lease. It joins the platform's `Database` by interface merging (decision 060).
+ * Times are unix seconds.
  */
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 import type { CaptureKind, CaptureStatus } from '../../contract/capture.ts';
+import type { Defaulted } from '../db/schema.ts';
 
 /** Capture jobs (migration 0019; contract/capture.ts). Times unix seconds. */
 export interface CaptureJobsTable {
@@ -19,7 +21,7 @@ export interface CaptureJobsTable {
   status: CaptureStatus;
   worker: string | null;
   lease_until: number | null;
-  attempts: ColumnType<number, number | undefined, number>;
+  attempts: Defaulted<number>;
   error: string | null;
   evidence_id: number | null;
   /** What the capture recorded (pages, addresses, refusals), JSON. */
@@ -28,17 +30,8 @@ export interface CaptureJobsTable {
   updated_at: number;
 }
 
-/** Nonces of signed open-API calls (migration 0021): one row per (AppID, nonce), purged after their TTL. */
-export interface ApiNoncesTable {
-  app_id: string;
-  nonce: string;
-  /** Unix seconds. */
-  created_at: number;
-}
-
-/** An object about to be stored (migration 0024; platform/files/intents.ts). Unix seconds. */
-export interface FileIntentsTable {
-  bucket: string;
-  storage_key: string;
-  created_at: number;
+declare module '../db/schema.ts' {
+  interface Database {
+    capture_jobs: CaptureJobsTable;
+  }
 }

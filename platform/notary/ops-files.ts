@@ -7,7 +7,7 @@ import { ApiCode } from '../../contract/envelope.ts';
 import { NotaryOpsMsg } from '../../contract/notary-office.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Database } from '../db/schema.ts';
-import { notFound, orderWithMobile } from './office.ts';
+import { notFound, orderWithMobile } from './ops-service.ts';
 
 /**
  * A stored document or certificate by its row id (the office's file route), only of a paid order: the office sees
