@@ -101,6 +101,7 @@ COPY --from=build /app/package.json /app/tsconfig.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/build ./build
 COPY --from=build /app/contract ./contract
+COPY --from=build /app/lib ./lib
 COPY --from=build /app/platform ./platform
 COPY --from=build /app/server ./server
 # the gateway's own imports from app/lib (the platform call, the random pool); server/container-files.test.ts checks

@@ -81,7 +81,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**/*.ts', 'platform/**/*.ts'],
+    files: ['server/**/*.ts', 'platform/**/*.ts', 'lib/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-console': 'error' },
   },
@@ -98,7 +98,7 @@ export default tseslint.config(
     // module; tool configs read their own knobs.
     files: ['**/*.{ts,tsx,js,mjs}'],
     ignores: [
-      'platform/config-schema.ts', // processEnvironment(): what server/, platform/ and witness/ config modules read
+      'lib/config-schema.ts', // processEnvironment(): what server/, platform/ and witness/ config modules read
       'tests/support/environment.ts',
       'bench/support/environment.ts',
       'playwright.config.ts',
@@ -174,6 +174,46 @@ export default tseslint.config(
               allowTypeImports: true,
               message:
                 'the root and the shell import values only from contract/messages.ts and contract/envelope.ts',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The shared plumbing of both processes (configuration machinery, logs, request ids, traces, outbound proxy,
+    // private and secret files) serves whichever part imports it and knows none of them (docs/decisions/061).
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/**', '**/server/**', '**/platform/**'],
+              message: 'lib/ is shared plumbing: it imports nothing from app/, server/ or platform/',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The gateway fronts any upstream (UPSTREAM_URL), so it depends on the platform only to start the embedded one:
+    // server/embedded-platform.ts is the one module that imports platform/, and hands the rest of server/ what it
+    // needs (the platform's config groups, the evidence events' signal). Shared plumbing comes from lib/. Tests may
+    // drive the real platform (docs/decisions/061).
+    files: ['server/**/*.ts'],
+    ignores: ['server/embedded-platform.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/platform/**'],
+              message:
+                'the gateway fronts any upstream: take the platform through server/embedded-platform.ts, shared plumbing from lib/',
             },
           ],
         },

@@ -15,7 +15,7 @@ import type { PlatformCall } from '../contract/platform-call.ts';
 export interface GatewayLoadContext {
   /** The request's CSP script nonce (helmet `enableCSPNonces`, `reply.cspNonce.script`): put it on inline scripts. */
   cspNonce: string;
-  /** The request's id (X-Request-Id; platform/core/request-id.ts): sent upstream, shown on the error page. */
+  /** The request's id (X-Request-Id; lib/request-id.ts): sent upstream, shown on the error page. */
   requestId: string;
   /** Base URL of the upstream API without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   upstreamUrl: string;

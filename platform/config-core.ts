@@ -3,8 +3,8 @@
  * 045-job-queue.md): its database, tokens, password cost, test hooks, demo account, signing keys and jobs; and the
  * standalone entry's listen address. Composed into platform/config.ts.
  */
-import { envGroup, envVar } from './config-schema.ts';
-import { flag, integer, text } from './config-types.ts';
+import { envGroup, envVar } from '../lib/config-schema.ts';
+import { flag, integer, text } from '../lib/config-types.ts';
 
 /** Lowest scrypt N a production start accepts (2^14). */
 export const MIN_PRODUCTION_SCRYPT_N = 2 ** 14;

@@ -3,8 +3,8 @@
  * platform/config.ts: read and validated once at start; unset → empty lists (the pages show their empty state).
  */
 import { ActivityList, AppVersionList } from '../contract/home.ts';
-import { envGroup, envVar } from './config-schema.ts';
-import { jsonList, notBoth } from './config-types.ts';
+import { envGroup, envVar } from '../lib/config-schema.ts';
+import { jsonList, notBoth } from '../lib/config-types.ts';
 
 const versions = jsonList('APP_VERSIONS', AppVersionList);
 const activities = jsonList('ACTIVITIES', ActivityList);

@@ -3,8 +3,8 @@
  * platform/config.ts.
  */
 import { z } from 'zod';
-import { envGroup, envVar } from './config-schema.ts';
-import { flag, integer, jsonList, notBoth, text } from './config-types.ts';
+import { envGroup, envVar } from '../lib/config-schema.ts';
+import { flag, integer, jsonList, notBoth, text } from '../lib/config-types.ts';
 
 /** LEDGER_WITNESSES: where each witness listens and its verifier key (checked when the ledger starts). */
 const WitnessList = z.array(z.object({ url: z.url(), key: z.string().min(1).max(300) }).strict()).max(20);

@@ -5,13 +5,13 @@
 import type { Activity, AppVersion } from '../contract/home.ts';
 import type { Issuer } from '../contract/issuer.ts';
 import type { AlipaySettings, BillingConfig } from './config-payments.ts';
-import type { LogFormat, LogLevel } from './config-shared.ts';
+import type { LogFormat, LogLevel } from '../lib/config-shared.ts';
 import type { SmsConfig } from './config-sms.ts';
 import type { S3StorageConfig } from './config-storage.ts';
 import type { WechatPaySettings } from './config-wechatpay.ts';
-import type { AccessLogMode } from './core/access-log.ts';
-import type { ProxyEnv } from './core/outbound-proxy.ts';
-import type { TracingConfig } from './core/tracing.ts';
+import type { AccessLogMode } from '../lib/access-log.ts';
+import type { ProxyEnv } from '../lib/outbound-proxy.ts';
+import type { TracingConfig } from '../lib/tracing.ts';
 
 export type { SmsConfig, TencentSmsConfig } from './config-sms.ts';
 
@@ -57,9 +57,9 @@ export interface PlatformConfig {
   downloadUrlTtlSeconds: number;
   /** LOG_LEVEL (default 'info'): pino level. */
   logLevel: LogLevel;
-  /** LOG_FORMAT: pretty or json; undefined: pretty when standard output is a terminal (platform/core/logger.ts). */
+  /** LOG_FORMAT: pretty or json; undefined: pretty when standard output is a terminal (lib/logger.ts). */
   logFormat: LogFormat | undefined;
-  /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
+  /** ACCESS_LOG (default 'all'): which answers get an access line (lib/access-log.ts). */
   accessLog: AccessLogMode;
   /** TRUST_PROXY (default `loopback`): whose X-Forwarded-For counts (per-IP limits); `false`/`0` none, `true` all. */
   trustProxy: string | boolean;

@@ -3,9 +3,9 @@
  * price and order timeout (spec 02 §9): their variables, composed into platform/config.ts.
  */
 import { BillingNotifyPaths } from '../contract/billing.ts';
-import { envGroup, envVar, type EnvValues } from './config-schema.ts';
-import { integer, oneOf, text, url } from './config-types.ts';
-import type { ProxyEnv } from './core/outbound-proxy.ts';
+import { envGroup, envVar, type EnvValues } from '../lib/config-schema.ts';
+import { integer, oneOf, text, url } from '../lib/config-types.ts';
+import type { ProxyEnv } from '../lib/outbound-proxy.ts';
 
 /** Alipay's production gateway (OpenAPI 2.0), ALIPAY_GATEWAY's default. */
 export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';

@@ -2,9 +2,9 @@
  * The SMS part of the platform configuration (SMS_PROVIDER, SMS_MAX_*, TENCENT_SMS_*;
  * docs/decisions/025-secrets-sms.md): its variables, composed into platform/config.ts, which re-exports these types.
  */
-import { envGroup, envVar, type EnvValues } from './config-schema.ts';
-import { integer, oneOf, text, url } from './config-types.ts';
-import type { ProxyEnv } from './core/outbound-proxy.ts';
+import { envGroup, envVar, type EnvValues } from '../lib/config-schema.ts';
+import { integer, oneOf, text, url } from '../lib/config-types.ts';
+import type { ProxyEnv } from '../lib/outbound-proxy.ts';
 
 /** Tencent Cloud SMS's public endpoint (the SDK's default host). */
 export const TENCENT_SMS_ENDPOINT = 'https://sms.tencentcloudapi.com';

@@ -7,8 +7,14 @@
  * platform/config.ts.
  */
 import { z } from 'zod';
-import { envGroup, envVar, parseEnvironment, type EnvValues, type Environment } from './config-schema.ts';
-import { flag, oneOf, text, url } from './config-types.ts';
+import {
+  envGroup,
+  envVar,
+  parseEnvironment,
+  type EnvValues,
+  type Environment,
+} from '../lib/config-schema.ts';
+import { flag, oneOf, text, url } from '../lib/config-types.ts';
 import type { S3StorageConfig } from './files/s3-storage.ts';
 
 export type { S3StorageConfig } from './files/s3-storage.ts';

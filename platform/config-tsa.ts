@@ -2,8 +2,8 @@
  * The RFC 3161 Time-Stamp Authority that stamps the ledger's checkpoints (TSA_*; docs/decisions/035-checkpoints.md),
  * composed into platform/config.ts.
  */
-import { envGroup, envVar, type EnvValues } from './config-schema.ts';
-import { integer, textFile, url } from './config-types.ts';
+import { envGroup, envVar, type EnvValues } from '../lib/config-schema.ts';
+import { integer, textFile, url } from '../lib/config-types.ts';
 
 /** TSA_URL, TSA_CERT_FILE, TSA_INTERVAL_SECONDS. */
 export const TsaVars = envGroup({

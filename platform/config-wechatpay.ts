@@ -3,9 +3,9 @@
  * into platform/config.ts.
  */
 import { z } from 'zod';
-import { envGroup, envVar, type EnvValues } from './config-schema.ts';
-import { text, url } from './config-types.ts';
-import type { ProxyEnv } from './core/outbound-proxy.ts';
+import { envGroup, envVar, type EnvValues } from '../lib/config-schema.ts';
+import { text, url } from '../lib/config-types.ts';
+import type { ProxyEnv } from '../lib/outbound-proxy.ts';
 
 /** WeChat Pay's production API origin (主域名), WECHATPAY_BASE_URL's default. */
 export const WECHATPAY_API_URL = 'https://api.mch.weixin.qq.com';

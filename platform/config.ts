@@ -1,9 +1,9 @@
 /**
  * The platform's configuration (docs/decisions/050-configuration.md, 002-platform.md): the groups of variables it
- * reads — the shared fragments of platform/config-shared.ts and the platform's own (config-core.ts, config-sms.ts,
+ * reads — the shared fragments of lib/config-shared.ts and the platform's own (config-core.ts, config-sms.ts,
  * config-storage.ts, config-payments.ts, config-wechatpay.ts, config-ledger.ts, config-tsa.ts, config-home.ts) —
  * parsed once at the entry point and derived into one frozen {@link PlatformConfig}. A bad or missing value stops
- * the start with one message listing every problem (platform/config-schema.ts).
+ * the start with one message listing every problem (lib/config-schema.ts).
  *
  * Entry points: the standalone platform (platform/main.ts, {@link readPlatformProcessConfig}), the CLIs
  * (platform/ops/cli.ts, platform/backup/cli.ts, {@link readPlatformConfig}); the gateway parses the same groups for
@@ -17,7 +17,7 @@ import {
   type Environment,
   type ParsedEnvironment,
   type ValuesOf,
-} from './config-schema.ts';
+} from '../lib/config-schema.ts';
 import { PlatformVars, StandaloneVars } from './config-core.ts';
 import { HomeVars } from './config-home.ts';
 import { LedgerVars } from './config-ledger.ts';
@@ -33,14 +33,14 @@ import {
   SiteVars,
   TracingVars,
   tracingOf,
-} from './config-shared.ts';
+} from '../lib/config-shared.ts';
 import { smsConfig, SmsVars } from './config-sms.ts';
 import { storageOf, StorageVars } from './config-storage.ts';
 import { tsaOf, TsaVars } from './config-tsa.ts';
 import { wechatpayConfig, WechatPayVars } from './config-wechatpay.ts';
 import { trustProxyOf } from './core/trust-proxy.ts';
 
-export { ConfigError } from './config-error.ts';
+export { ConfigError } from '../lib/config-error.ts';
 export type { DatabaseTarget, PlatformConfig, ScryptCost } from './config-model.ts';
 export type { BillingConfig } from './config-payments.ts';
 export type { SmsConfig, TencentSmsConfig } from './config-sms.ts';

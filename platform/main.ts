@@ -5,7 +5,7 @@
  * PLATFORM_PORT (default 3001); SIGTERM/SIGINT close it gracefully (in-flight requests finish, the DB closes).
  * The gateway's `npm start` embeds the platform through buildPlatform instead.
  */
-import { ConfigError } from './config-error.ts';
+import { ConfigError } from '../lib/config-error.ts';
 import { readPlatformProcessConfig, type PlatformProcessConfig } from './config.ts';
 
 let config: PlatformProcessConfig;
@@ -21,9 +21,9 @@ try {
 const { platform, listen } = config;
 const [{ buildPlatform }, { createLogger }, { installProxy }, { startTracing }] = await Promise.all([
   import('./app.ts'),
-  import('./core/logger.ts'),
-  import('./core/outbound-proxy.ts'),
-  import('./core/tracing.ts'),
+  import('../lib/logger.ts'),
+  import('../lib/outbound-proxy.ts'),
+  import('../lib/tracing.ts'),
 ]);
 installProxy(platform.outboundProxy);
 const stopTracing = await startTracing(platform.tracing, 'cunzheng-platform');

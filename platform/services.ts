@@ -12,7 +12,7 @@ import { OutboxSmsProvider, type SmsProvider } from './account/sms.ts';
 import type { PlatformConfig } from './config.ts';
 import { readOrCreateKeyFile } from './core/key-file.ts';
 import { ApiKeySealer, apiKeysKeyPath } from './open-api/sealed-keys.ts';
-import { ensurePrivateDir, restrictNewFiles } from './core/private-files.ts';
+import { ensurePrivateDir, restrictNewFiles } from '../lib/private-files.ts';
 import { migrateToLatest, openDatabase, type PlatformDb } from './db/database.ts';
 import { DownloadSigner } from './evidence/download.ts';
 import { eventsPlugin } from './events/plugin.ts';

@@ -18,14 +18,14 @@
  *   database closes) and its event loop ends (the gateway waits for the worker's exit).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AccessLogMode } from './core/access-log.ts';
+import type { AccessLogMode } from '../lib/access-log.ts';
 import type { PlatformCallAnswer, PlatformCallRequest } from '../contract/platform-call.ts';
-import { deepFreeze } from './config-schema.ts';
-import type { LogFormat } from './config-shared.ts';
+import { deepFreeze } from '../lib/config-schema.ts';
+import type { LogFormat } from '../lib/config-shared.ts';
 import type { PlatformConfig } from './config.ts';
-import { createLogger } from './core/logger.ts';
-import { installProxy } from './core/outbound-proxy.ts';
-import { startTracing } from './core/tracing.ts';
+import { createLogger } from '../lib/logger.ts';
+import { installProxy } from '../lib/outbound-proxy.ts';
+import { startTracing } from '../lib/tracing.ts';
 import { answerInProcess } from './in-process-call.ts';
 import { onEventsCommitted } from './events/signal.ts';
 import { startLoopbackPlatform } from './loopback.ts';

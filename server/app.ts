@@ -12,8 +12,8 @@ import httpProxy from '@fastify/http-proxy';
 import { reactRouterFastify } from '@mcansh/remix-fastify/react-router';
 import { RouterContextProvider, type AppLoadContext } from 'react-router';
 import { ApiCode, fail } from '../contract/envelope.ts';
-import { lingerOnEarlyAnswer } from '../platform/core/linger.ts';
-import { registerRequestTracing } from '../platform/core/tracing.ts';
+import { lingerOnEarlyAnswer } from '../lib/linger.ts';
+import { registerRequestTracing } from '../lib/tracing.ts';
 import { Msg } from '../contract/messages.ts';
 import type { GatewayLoadContext } from '../app/context.ts';
 import type { PlatformCall } from '../contract/platform-call.ts';
@@ -22,7 +22,7 @@ import { packagePlugin } from './package/plugin.ts';
 import { declaresOversizeBody, forwardProxied, prepareProxyBody } from './proxy-body.ts';
 import { openApiDocument } from '../contract/open-api-document.ts';
 import type { GatewayMetrics } from './metrics.ts';
-import { REQUEST_ID_HEADER, requestIdOf } from '../platform/core/request-id.ts';
+import { REQUEST_ID_HEADER, requestIdOf } from '../lib/request-id.ts';
 import { OPEN_API_DOCUMENT_PATH } from '../contract/open-api.ts';
 import { relayUpstreamAnswer } from './proxy-answer.ts';
 import { appendPageBuffering } from './page-answer.ts';
@@ -38,8 +38,8 @@ import {
 } from './upstream.ts';
 import { addSecurityHeaders } from './security-headers.ts';
 import { gatewayFrameworkErrors } from './framework-errors.ts';
-import { redactingChildLoggerFactory } from '../platform/core/log-redact.ts';
-import { AccessLogController } from '../platform/core/access-log.ts';
+import { redactingChildLoggerFactory } from '../lib/log-redact.ts';
+import { AccessLogController } from '../lib/access-log.ts';
 import { registerRateLimits } from './rate-limit.ts';
 import { stripBasePath } from './base-path.ts';
 import { partitionedUiOptions, type LoadContextGetter } from './route-partitions.ts';
@@ -199,7 +199,7 @@ export async function buildServer(config: GatewayConfig, opts: BuildServerOption
   });
   app.decorate('basePath', config.basePath);
   app.setChildLoggerFactory(redactingChildLoggerFactory); // no signed or token-bearing URL in the logs
-  await registerRequestTracing(app); // request spans when OTEL_* asks for traces (platform/core/tracing.ts)
+  await registerRequestTracing(app); // request spans when OTEL_* asks for traces (lib/tracing.ts)
 
   opts.metrics?.instrument(app);
   if (config.basePath) outsideBasePathNotFound(app, config.basePath);

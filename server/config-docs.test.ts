@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metaOf } from '../platform/config-schema.ts';
-import { SECRET_VARIABLES } from '../platform/secret-files.ts';
+import { metaOf } from '../lib/config-schema.ts';
+import { SECRET_VARIABLES } from '../lib/secret-files.ts';
 import { allGroups, CONFIG_PROCESSES, renderConfigurationMarkdown, renderEnvExample } from './config-docs.ts';
 
 const root = path.resolve(import.meta.dirname, '..');

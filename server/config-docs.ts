@@ -5,8 +5,8 @@
  * writes them (`npm run config:docs`); server/config-docs.test.ts fails when the committed files differ.
  */
 import type { z } from 'zod';
-import { metaOf, type EnvGroup, type EnvVarMeta } from '../platform/config-schema.ts';
-import { PLATFORM_GROUPS, PLATFORM_PROCESS_GROUPS } from '../platform/config.ts';
+import { metaOf, type EnvGroup, type EnvVarMeta } from '../lib/config-schema.ts';
+import { PLATFORM_GROUPS, PLATFORM_PROCESS_GROUPS } from './embedded-platform.ts';
 import { WITNESS_GROUPS } from '../witness/config.ts';
 import { SERVER_GROUPS } from './config.ts';
 

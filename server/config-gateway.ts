@@ -1,6 +1,6 @@
 /**
  * The gateway's own variables and its {@link GatewayConfig} (docs/decisions/050-configuration.md), composed into the
- * gateway process's schema by server/config.ts with the shared fragments (platform/config-shared.ts).
+ * gateway process's schema by server/config.ts with the shared fragments (lib/config-shared.ts).
  *
  * Several gateways behind one load balancer MUST share SESSION_SECRET: the cookie session is sealed with it, so a
  * gateway with another secret cannot read the sessions of the others. The generated `${DATA_DIR}/keys/session.key`
@@ -11,14 +11,14 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs
 import path from 'node:path';
 import { z } from 'zod';
 import type { SiteFacts } from '../contract/issuer.ts';
-import { ConfigError } from '../platform/config-error.ts';
+import { ConfigError } from '../lib/config-error.ts';
 import {
   envGroup,
   envVar,
   parseEnvironment,
   type EnvValues,
   type Environment,
-} from '../platform/config-schema.ts';
+} from '../lib/config-schema.ts';
 export type { SiteFacts } from '../contract/issuer.ts';
 import {
   issuerOf,
@@ -28,9 +28,9 @@ import {
   SiteVars,
   type LogFormat,
   type LogLevel,
-} from '../platform/config-shared.ts';
-import { flag, integer, isoDateTime, oneOf, text, url } from '../platform/config-types.ts';
-import type { AccessLogMode } from '../platform/core/access-log.ts';
+} from '../lib/config-shared.ts';
+import { flag, integer, isoDateTime, oneOf, text, url } from '../lib/config-types.ts';
+import type { AccessLogMode } from '../lib/access-log.ts';
 
 /** Default FORM_BODY_LIMIT_BYTES: the largest form-encoded page POST the gateway reads (64 KiB). */
 export const DEFAULT_FORM_BODY_LIMIT_BYTES = 64 * 1024;
@@ -184,9 +184,9 @@ export interface GatewayConfig {
   /** SHUTDOWN_TIMEOUT_MS: how long SIGTERM waits for in-flight requests and jobs before exiting 1 (default 10 s). */
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
-  /** LOG_FORMAT: pretty or json; undefined: pretty when standard output is a terminal (platform/core/logger.ts). */
+  /** LOG_FORMAT: pretty or json; undefined: pretty when standard output is a terminal (lib/logger.ts). */
   logFormat: LogFormat | undefined;
-  /** ACCESS_LOG (default 'all'): which answers get an access line (platform/core/access-log.ts). */
+  /** ACCESS_LOG (default 'all'): which answers get an access line (lib/access-log.ts). */
   accessLog: AccessLogMode;
   /**
    * EMBEDDED_PLATFORM (default 'worker'): with UPSTREAM_URL unset, run the platform in a worker thread of this

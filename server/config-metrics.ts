@@ -8,8 +8,8 @@ import {
   parseEnvironment,
   type EnvValues,
   type Environment,
-} from '../platform/config-schema.ts';
-import { integer, text } from '../platform/config-types.ts';
+} from '../lib/config-schema.ts';
+import { integer, text } from '../lib/config-types.ts';
 
 /** Where the metrics are served; null port: not served. */
 export interface MetricsConfig {

@@ -8,8 +8,8 @@ import {
   parseEnvironment,
   type EnvValues,
   type Environment,
-} from '../platform/config-schema.ts';
-import { integer, text } from '../platform/config-types.ts';
+} from '../lib/config-schema.ts';
+import { integer, text } from '../lib/config-types.ts';
 
 /** Default RATE_LIMIT_PER_MINUTE: requests per client IP per minute in each group (60, one a second on average). */
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 60;

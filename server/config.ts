@@ -1,22 +1,17 @@
 /**
  * The gateway process's configuration (`npm start`, server/main.ts; docs/decisions/050-configuration.md): every
  * variable it reads — its own (config-gateway.ts, pdf/config.ts, capture/config.ts, config-metrics.ts,
- * config-rate-limit.ts), the fragments it shares with the platform (platform/config-shared.ts) and, with UPSTREAM_URL
+ * config-rate-limit.ts), the fragments it shares with the platform (lib/config-shared.ts) and, with UPSTREAM_URL
  * unset, the embedded platform's (platform/config.ts) — parsed once at the entry point into one frozen
  * {@link ServerConfig} that is passed down: to the plugins, to the embedded platform, and through the load context
  * to the pages (app/context.ts). A bad or missing value stops the start with one message listing every problem.
  */
-import { ConfigError } from '../platform/config-error.ts';
-import {
-  deepFreeze,
-  parseEnvironment,
-  processEnvironment,
-  type Environment,
-} from '../platform/config-schema.ts';
-import { OutboundVars, outboundProxyOf, TracingVars, tracingOf } from '../platform/config-shared.ts';
-import { PLATFORM_GROUPS, type PlatformSettings } from '../platform/config.ts';
-import type { ProxyEnv } from '../platform/core/outbound-proxy.ts';
-import type { TracingConfig } from '../platform/core/tracing.ts';
+import { ConfigError } from '../lib/config-error.ts';
+import { deepFreeze, parseEnvironment, processEnvironment, type Environment } from '../lib/config-schema.ts';
+import { OutboundVars, outboundProxyOf, TracingVars, tracingOf } from '../lib/config-shared.ts';
+import { PLATFORM_GROUPS, type PlatformSettings } from './embedded-platform.ts';
+import type { ProxyEnv } from '../lib/outbound-proxy.ts';
+import type { TracingConfig } from '../lib/tracing.ts';
 import { captureOf, CaptureVars, type CaptureConfig } from './capture/config.ts';
 import { GATEWAY_GROUPS, gatewayConfigOf, type GatewayConfig } from './config-gateway.ts';
 import { metricsOf, MetricsVars, type MetricsConfig } from './config-metrics.ts';

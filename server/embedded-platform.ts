@@ -12,13 +12,26 @@
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { AccessLogMode } from '../platform/core/access-log.ts';
-import type { LogFormat } from '../platform/config-shared.ts';
+import type { AccessLogMode } from '../lib/access-log.ts';
+import type { LogFormat } from '../lib/config-shared.ts';
 import type { PlatformConfig } from '../platform/config.ts';
 import { untilAborted, type PlatformCall, type PlatformCallAnswer } from '../contract/platform-call.ts';
 import type { PlatformWorkerData, PlatformWorkerMessage, PlatformWorkerRequest } from '../platform/worker.ts';
-import { ConfigError } from '../platform/config-error.ts';
+import { ConfigError } from '../lib/config-error.ts';
 import { signalEventsCommitted } from '../platform/events/signal.ts';
+
+/*
+ * What the rest of the gateway takes from the platform, all through this module (ESLint; decision 061): the
+ * platform's configuration groups (parsed with the gateway's own at an embedded start, listed by the docs generator)
+ * and the wake-up signal of committed evidence events.
+ */
+export {
+  PLATFORM_GROUPS,
+  PLATFORM_PROCESS_GROUPS,
+  platformConfigFrom,
+  type PlatformSettings,
+} from '../platform/config.ts';
+export { onEventsCommitted } from '../platform/events/signal.ts';
 
 /** How the embedded platform runs: in a worker thread or in the gateway's thread. */
 export type EmbeddedPlatformMode = 'worker' | 'inline';
@@ -47,7 +60,7 @@ export interface EmbeddedPlatformOptions {
   accessLog: AccessLogMode;
   /** The pino level of the platform's lines (worker mode; inline mode uses `logger`). */
   logLevel: string;
-  /** Their format, resolved (worker mode; platform/core/logger.ts). */
+  /** Their format, resolved (worker mode; lib/logger.ts). */
   logFormat: LogFormat;
   /** The platform's logger in inline mode (a child of the gateway's root logger). */
   logger: Logger;

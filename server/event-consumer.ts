@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiEnvelope } from '../contract/envelope.ts';
 import { EventPaths, type TakenEvent, type TakenEvents } from '../contract/events.ts';
 import { callPlatform, type PlatformTarget } from '../app/lib/platform-call.server.ts';
-import { onEventsCommitted } from '../platform/events/signal.ts';
+import { onEventsCommitted } from './embedded-platform.ts';
 
 /** Most events one take asks for. */
 export const MAX_BATCH = 32;

@@ -1,14 +1,14 @@
 /**
  * The gateway's answer to a request Fastify refuses before routing (a path whose percent-encoding is not UTF-8, a
- * route parameter over 100 characters: platform/core/framework-errors.ts). Under `/api/` it is the platform's
+ * route parameter over 100 characters: lib/framework-errors.ts). Under `/api/` it is the platform's
  * envelope (请求参数错误, HTTP 400/414), for an API client; anywhere else a short page in Chinese with a link home,
  * since a browser asked for a page. Fastify runs no hook for these requests, so the answer carries the headers the
  * hooks would have set: X-Request-Id, `no-store`, and security headers for a page with no resources.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Msg } from '../contract/messages.ts';
-import { envelopeFrameworkError, frameworkErrorStatus } from '../platform/core/framework-errors.ts';
-import { REQUEST_ID_HEADER } from '../platform/core/request-id.ts';
+import { envelopeFrameworkError, frameworkErrorStatus } from '../lib/framework-errors.ts';
+import { REQUEST_ID_HEADER } from '../lib/request-id.ts';
 import { plainPageHtml } from './plain-page.ts';
 import { plainPageHeaders } from './security-headers.ts';
 

@@ -32,8 +32,8 @@ try {
 }
 
 const { installShutdown, startConfiguredServer } = await import('./start.ts');
-const { installProxy } = await import('../platform/core/outbound-proxy.ts');
-const { createLogger } = await import('../platform/core/logger.ts');
+const { installProxy } = await import('../lib/outbound-proxy.ts');
+const { createLogger } = await import('../lib/logger.ts');
 
 try {
   // HTTPS_PROXY/NO_PROXY for this thread's fetch calls (the platform's worker does the same for its own); the

@@ -22,7 +22,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { PLATFORM_METRICS_PATH } from '../platform/core/metrics.ts';
+import { PLATFORM_METRICS_PATH } from '../lib/metrics-path.ts';
 
 export { loadMetricsConfig, type MetricsConfig } from './config-metrics.ts';
 

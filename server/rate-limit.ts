@@ -12,7 +12,7 @@
  *
  * Configuration (server/config-rate-limit.ts, parsed with the rest of the gateway's at start):
  * - `RATE_LIMIT_PER_MINUTE`: requests per client IP per minute in each group below (default 60; `0` turns it off).
- * - `REDIS_URL` (or `REDIS_URL_FILE`, platform/secret-files.ts): `redis://[user:password@]host:port[/db]` or
+ * - `REDIS_URL` (or `REDIS_URL_FILE`, lib/secret-files.ts): `redis://[user:password@]host:port[/db]` or
  *   `rediss://…` (TLS). Never logged.
  * - `RATE_LIMIT_NAMESPACE`: prefix of the Redis keys (default `cunzheng-rate-limit:`); deployments sharing one Redis
  *   need their own.

@@ -7,14 +7,14 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { platformConfigFrom } from '../platform/config.ts';
-import type { Environment } from '../platform/config-schema.ts';
-import { createLogger, resolveLogFormat } from '../platform/core/logger.ts';
-import { restrictNewFiles } from '../platform/core/private-files.ts';
-import { startTracing } from '../platform/core/tracing.ts';
+import type { Environment } from '../lib/config-schema.ts';
+import { createLogger, resolveLogFormat } from '../lib/logger.ts';
+import { restrictNewFiles } from '../lib/private-files.ts';
+import { startTracing } from '../lib/tracing.ts';
 import { buildServer, type BuildServerOptions } from './app.ts';
 import { loadServerConfig, type GatewayConfig, type ServerConfig } from './config.ts';
 import {
+  platformConfigFrom,
   startEmbeddedPlatform,
   type EmbeddedPlatform,
   type EmbeddedPlatformMode,
@@ -45,7 +45,7 @@ export interface RunningServer {
 
 /** Options of {@link startServer} besides the configuration; the UI options pass through to `buildServer`. */
 export type StartOptions = Pick<BuildServerOptions, 'build' | 'buildDirectory' | 'mode'> & {
-  /** A logger to use instead of a new one at LOG_LEVEL in LOG_FORMAT (platform/core/logger.ts). */
+  /** A logger to use instead of a new one at LOG_LEVEL in LOG_FORMAT (lib/logger.ts). */
   logger?: Logger;
   /** Overrides EMBEDDED_PLATFORM (tests that reach into the platform's database ask for `inline`). */
   embeddedPlatform?: EmbeddedPlatformMode;
@@ -105,7 +105,7 @@ export async function startConfiguredServer(
   // One logger for the process; `part` tells the gateway's lines from the embedded platform's.
   const root = opts.logger ?? createLogger({ level: config.logLevel, format: logFormat });
   const logger = root.child({ part: 'gateway' });
-  // traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (platform/core/tracing.ts); the platform's worker starts its own
+  // traces when OTEL_EXPORTER_OTLP_ENDPOINT is set (lib/tracing.ts); the platform's worker starts its own
   const stopTracing = await startTracing(serverConfig.tracing, 'cunzheng-gateway');
 
   let embedded: EmbeddedPlatform | null = null;

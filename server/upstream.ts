@@ -3,7 +3,7 @@
  * headers a proxied request carries, and how a failed proxy attempt is recognised and answered (502, or 504 when the
  * upstream stayed silent past UPSTREAM_TIMEOUT_MS). Used by server/app.ts.
  */
-import { injectTraceContext } from '../platform/core/tracing.ts';
+import { injectTraceContext } from '../lib/tracing.ts';
 import type { FastifyReply, FastifyRequest, RawServerBase, RouteGenericInterface } from 'fastify';
 import type { ApiEnvelope } from '../contract/envelope.ts';
 import { Msg } from '../contract/messages.ts';
@@ -65,7 +65,7 @@ export function forwardedHeaders(
     'x-forwarded-for': trusted && chain ? `${chain}, ${peer}` : peer,
     'x-forwarded-proto': request.protocol,
     'x-forwarded-host': request.host,
-    // the same id in the platform's log lines (platform/core/request-id.ts)
+    // the same id in the platform's log lines (lib/request-id.ts)
     'x-request-id': request.id,
   };
   // the platform's spans continue this request's trace (none when traces are off; a client's own is not passed on)

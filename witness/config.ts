@@ -1,7 +1,7 @@
 /**
  * The witness's configuration (`npm run witness`, witness/main.ts; docs/decisions/050-configuration.md): its
  * variables, parsed once at the entry point into a frozen {@link WitnessConfig}. A bad or missing value stops the
- * start with one message listing every problem (platform/config-schema.ts).
+ * start with one message listing every problem (lib/config-schema.ts).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,9 @@ import {
   parseEnvironment,
   processEnvironment,
   type Environment,
-} from '../platform/config-schema.ts';
-import { LogVars, type LogFormat, type LogLevel } from '../platform/config-shared.ts';
-import { integer, text } from '../platform/config-types.ts';
+} from '../lib/config-schema.ts';
+import { LogVars, type LogFormat, type LogLevel } from '../lib/config-shared.ts';
+import { integer, text } from '../lib/config-types.ts';
 
 /** WITNESS_LOGS parsed: the note verifier keys of the logs, at least one. */
 const logKeys = z

@@ -11,8 +11,8 @@
  * It keeps its own state: point it at a directory no one else writes.
  */
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { ConfigError } from '../platform/config-error.ts';
-import { createLogger } from '../platform/core/logger.ts';
+import { ConfigError } from '../lib/config-error.ts';
+import { createLogger } from '../lib/logger.ts';
 import { readWitnessConfig, type WitnessConfig } from './config.ts';
 import { Witness } from './witness.ts';
 

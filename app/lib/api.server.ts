@@ -117,7 +117,7 @@ function upstreamHeaders(
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
   if (opts.urlPath) headers['X-URL-PATH'] = encodeURI(opts.urlPath);
   if (opts.internal && ctx.internalKey) headers['x-internal-key'] = ctx.internalKey;
-  // W3C traceparent of the page's request span, when the gateway traces (platform/core/tracing.ts); else nothing
+  // W3C traceparent of the page's request span, when the gateway traces (lib/tracing.ts); else nothing
   propagation.inject(context.active(), headers);
   return headers;
 }
@@ -177,7 +177,7 @@ const MAX_ENVELOPE_BYTES = 1024 * 1024;
  * (Node 20's fetch buffers a streamed request body when the upstream reads slower than the client sends: a 1 GiB
  * upload grew the process by ~1 GB; bench/upload.ts measures this path.)
  * The upstream may answer before reading everything (a 412, a 413): its answer wins; the rest of the browser's
- * body is then neither sent nor read (the page answer lingers and closes, platform/core/linger.ts).
+ * body is then neither sent nor read (the page answer lingers and closes, lib/linger.ts).
  * `idleMs`: no byte sent or received for this long (a silent upstream) fails with the connection-failed page (504).
  */
 async function postStream<T>(

@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { sms } from 'tencentcloud-sdk-nodejs-sms';
 import type { TencentSmsConfig } from '../config.ts';
-import { clientProxy, proxyAgents } from '../core/outbound-proxy.ts';
+import { clientProxy, proxyAgents } from '../../lib/outbound-proxy.ts';
 import { SmsSendError, type SmsMessage, type SmsProvider } from './sms.ts';
 
 const SmsClient = sms.v20210111.Client;

@@ -11,7 +11,7 @@
  */
 import fsp from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from '../../lib/config-error.ts';
 import { readPlatformConfig, type PlatformConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { S3FileStorage } from '../files/s3-storage.ts';

@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { ApiCode, fail } from '../../contract/envelope.ts';
 import { Msg } from '../../contract/messages.ts';
 import { ApiError, requestErrorMessage } from './errors.ts';
-import { lingerOnEarlyAnswer } from './linger.ts';
+import { lingerOnEarlyAnswer } from '../../lib/linger.ts';
 
 /** Registers the error and not-found handlers; `maxUploadBytes` feeds the "file too large" message. */
 export const envelopePlugin = fp(

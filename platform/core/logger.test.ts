@@ -7,9 +7,9 @@ import { PassThrough } from 'node:stream';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from '../config.ts';
-import { AccessLogController } from './access-log.ts';
-import { createLogger, resolveLogFormat } from './logger.ts';
-import { redactingChildLoggerFactory } from './log-redact.ts';
+import { AccessLogController } from '../../lib/access-log.ts';
+import { createLogger, resolveLogFormat } from '../../lib/logger.ts';
+import { redactingChildLoggerFactory } from '../../lib/log-redact.ts';
 
 /** A logger of `format` writing into a buffer, and the lines written so far. */
 function captured(format: 'pretty' | 'json') {

@@ -15,9 +15,10 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { internalOnly } from './internal-key.ts';
 import type { TaskStats } from '../jobs/queue.ts';
+import { PLATFORM_METRICS_PATH } from '../../lib/metrics-path.ts';
 
-/** The path the gateway reads. */
-export const PLATFORM_METRICS_PATH = '/api/internal/metrics';
+/** The path the gateway reads (lib/metrics-path.ts). */
+export { PLATFORM_METRICS_PATH };
 
 declare module 'fastify' {
   interface FastifyInstance {

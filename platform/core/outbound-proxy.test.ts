@@ -20,8 +20,8 @@ import { TencentSmsProvider } from '../account/sms-tencent.ts';
 import { WechatPayV3Client } from '../billing/wechatpay/client.ts';
 import { startWechatPaySandbox, type WechatPaySandbox } from '../billing/wechatpay/sandbox.ts';
 import { AlipayFace } from '../kyc/alipay-face.ts';
-import { startAlipaySandbox, type AlipaySandbox } from '../kyc/alipay-sandbox.ts';
-import { installOutboundProxy, outboundProxyEnv, type ProxyEnv } from './outbound-proxy.ts';
+import { startAlipaySandbox, type AlipaySandbox } from '../kyc/alipay-sandbox-server.ts';
+import { installOutboundProxy, outboundProxyEnv, type ProxyEnv } from '../../lib/outbound-proxy.ts';
 
 /** `url` with its host renamed to `name` (same port): reachable only through the proxy. */
 const renamed = (url: string, name: string) => {

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../tests/support/platform.ts';
 import { eventually, startCollector } from '../../tests/support/otlp-collector.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
-import { startTracing, tracedDialect } from './tracing.ts';
-import { tracingConfig } from '../config-shared.ts';
+import { startTracing, tracedDialect } from '../../lib/tracing.ts';
+import { tracingConfig } from '../../lib/config-shared.ts';
 
 describe('SQL spans', () => {
   let collector: Awaited<ReturnType<typeof startCollector>>;

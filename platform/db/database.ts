@@ -7,11 +7,11 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
-import { ensurePrivateDir, ensurePrivateFile, restrictFiles } from '../core/private-files.ts';
+import { ensurePrivateDir, ensurePrivateFile, restrictFiles } from '../../lib/private-files.ts';
 import type { Dialect } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { withStatementCache } from './statement-cache.ts';
-import { tracedDialect } from '../core/tracing.ts';
+import { tracedDialect } from '../../lib/tracing.ts';
 import type { Database } from './schema.ts';
 import type {} from './schema-areas.ts'; // every area's tables in `Database` (decision 060)
 

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AlipayRequestError, AlipaySdk, type AlipaySdkConfig } from 'alipay-sdk';
-import { clientProxy, proxyDispatcher, type ProxyEnv } from '../core/outbound-proxy.ts';
+import { clientProxy, proxyDispatcher, type ProxyEnv } from '../../lib/outbound-proxy.ts';
 
 /** The three OpenAPI methods of Alipay's identity certification (开放认证). */
 export const FACE_METHODS = {

@@ -41,19 +41,8 @@ import { createOrder, listOrders, orderDetail, ordersTab, requestPaper, stopOrde
 import { notarialCheck } from './public-check.ts';
 import { countLookup } from '../verify/service.ts';
 import { registerRechargePurpose } from '../billing/apply.ts';
-import {
-  authorize,
-  documentData,
-  documentField,
-  documentRow,
-  findDocument,
-  NOTARY_PURPOSE,
-  notaryCredited,
-  payNews,
-  payWithProvider,
-  payWithPoints,
-  storeDocuments,
-} from './workflow.ts';
+import { authorize, documentData, documentField, documentRow, findDocument, storeDocuments } from './workflow.ts';
+import { NOTARY_PURPOSE, notaryCredited, payNews, payWithProvider, payWithPoints } from './payment.ts';
 
 /** The signature purpose of the documents' signed links (files/signer.ts). */
 const NOTARY_FILE_PURPOSE = 'notary-document';
@@ -104,7 +93,7 @@ export async function notaryRoutes(app: FastifyInstance): Promise<void> {
   });
 
   const bucket = app.files.bucket('notary');
-  const office = app.config.issuer.notaryOffice; // NOTARY_OFFICE (platform/config-shared.ts)
+  const office = app.config.issuer.notaryOffice; // NOTARY_OFFICE (lib/config-shared.ts)
   app.get(NotaryPaths.documentData, verified, async (request, reply) => {
     const { orderId } = parseInput(NotaryOrderIdBody, request.query);
     reply.headers(noStore);

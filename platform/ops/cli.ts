@@ -5,7 +5,7 @@
  * a bad value exits 2 with the list of problems), migrates the database if needed and runs the command of
  * cli-commands.ts, printing its answer with its exit code.
  */
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from '../../lib/config-error.ts';
 import { readPlatformConfig, type PlatformConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/database.ts';
 import { runOpsCommand } from './cli-commands.ts';

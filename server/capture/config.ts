@@ -12,8 +12,8 @@ import {
   parseEnvironment,
   type EnvValues,
   type Environment,
-} from '../../platform/config-schema.ts';
-import { integer } from '../../platform/config-types.ts';
+} from '../../lib/config-schema.ts';
+import { integer } from '../../lib/config-types.ts';
 import { parseAllowList } from './address-policy.ts';
 
 /** CAPTURE_TEST_ALLOW parsed: the `address:port` keys (empty when unset). */

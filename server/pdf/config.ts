@@ -8,8 +8,8 @@ import {
   parseEnvironment,
   type EnvValues,
   type Environment,
-} from '../../platform/config-schema.ts';
-import { flag, integer, text } from '../../platform/config-types.ts';
+} from '../../lib/config-schema.ts';
+import { flag, integer, text } from '../../lib/config-types.ts';
 
 /** CHROMIUM_PATH and PDF_*. */
 export const PdfVars = envGroup({

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { launchChromium } from '../../server/pdf/browser-pool.ts';
 import { loadPdfConfig } from '../../server/pdf/config.ts';
-import { processEnvironment } from '../../platform/config-schema.ts';
+import { processEnvironment } from '../../lib/config-schema.ts';
 
 const execFileP = promisify(execFile);
 // CHROMIUM_PATH as the gateway reads it (server/pdf/config.ts), from the container's environment

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountMsg, AccountPaths } from '../../contract/account.ts';
 import { peekCaptcha } from '../../platform/account/captcha.ts';
 import { loadPlatformConfig } from '../../platform/config.ts';
-import { REDACTED } from '../../platform/core/log-redact.ts';
+import { REDACTED } from '../../lib/log-redact.ts';
 import { nowSeconds } from '../../platform/core/time.ts';
 import { kycImageUrl } from '../../platform/kyc/profile.ts';
 import { startServer, type RunningServer } from '../../server/start.ts';

@@ -7,7 +7,7 @@
  * api.mch.weixin.qq.com or to the loopback sandbox (./sandbox.ts) alike; only the config differs.
  * Amounts are integer fen (分), never floats.
  */
-import { outboundAgents, type ProxyEnv } from '../../core/outbound-proxy.ts';
+import { outboundAgents, type ProxyEnv } from '../../../lib/outbound-proxy.ts';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { Wechatpay } from 'wechatpay-axios-plugin';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * The types of environment variables (docs/decisions/050-configuration.md): each builder parses the raw string — or
- * undefined, for a variable unset or blank (platform/config-schema.ts) — into its value, applying its default, with
+ * undefined, for a variable unset or blank (lib/config-schema.ts) — into its value, applying its default, with
  * problems in English that never repeat the value (parseEnvironment adds it, except for secrets).
  */
 import { readFileSync } from 'node:fs';

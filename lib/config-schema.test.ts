@@ -1,5 +1,5 @@
 /**
- * The configuration machinery (platform/config-schema.ts; docs/decisions/050-configuration.md): blank is unset,
+ * The configuration machinery (lib/config-schema.ts; docs/decisions/050-configuration.md): blank is unset,
  * defaults come from the schema, every problem is listed at once with the value of a non-secret quoted and a secret's
  * never (not even when its file is the problem), NAME_FILE holds a secret, production rules apply with APP_ENV unset.
  */

@@ -3,7 +3,7 @@
  * "Secrets and `NAME_FILE`"): for each secret variable `NAME`, `NAME_FILE` may name a file whose content (one
  * trailing newline removed) becomes `NAME`.
  * Setting both is an error, as is a file that cannot be read; the error names the variable and the path, never the
- * content. Applied once, by each process's parse of its environment (platform/config-schema.ts), to every variable
+ * content. Applied once, by each process's parse of its environment (lib/config-schema.ts), to every variable
  * its schema declares secret, so every reader of the value — gateway, embedded platform, jobs — sees the same one.
  *
  * Variables whose own `_FILE` already means "a path the platform reads itself" (DOCUMENT_SIGNING_PEM_FILE,
@@ -71,7 +71,7 @@ export function readSecretFiles(
 /**
  * `env` with every `NAME_FILE` of `names` (default {@link SECRET_VARIABLES}) read into `NAME` (and `NAME_FILE`
  * removed); `env` itself is not changed. The process loaders use {@link readSecretFiles} with the variables their
- * schemas declare secret (platform/config-schema.ts).
+ * schemas declare secret (lib/config-schema.ts).
  * @throws ConfigError on the first problem: both `NAME` and `NAME_FILE` set, or a file that cannot be read
  */
 export function withSecretFiles(

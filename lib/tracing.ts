@@ -3,7 +3,7 @@
  *
  * Off unless the standard `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set and neither
  * `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none` says otherwise (read with the process's configuration,
- * platform/config-shared.ts, and handed in as a {@link TracingConfig}); off, nothing is wrapped and the API calls
+ * lib/config-shared.ts, and handed in as a {@link TracingConfig}); off, nothing is wrapped and the API calls
  * left in the code are no-ops. On, each thread that serves requests has its own provider (the embedded platform's
  * worker thread has its own globals): spans go in batches (`OTEL_BSP_SCHEDULE_DELAY` ms) to the collector as OTLP
  * over HTTP/JSON; W3C `traceparent` carries the trace from the gateway's request to the platform's; Fastify's own
@@ -35,7 +35,7 @@ let current: Tracing | null = null;
 const MAX_QUERY_TEXT = 2000;
 
 /**
- * Where this thread's spans go (platform/config-shared.ts `tracingOf` reads it from the OTEL_* variables): the
+ * Where this thread's spans go (lib/config-shared.ts `tracingOf` reads it from the OTEL_* variables): the
  * OTLP/HTTP traces URL, and the milliseconds between batches (the SDK's default when absent).
  */
 export interface TracingConfig {

@@ -1,7 +1,7 @@
 /**
  * Outbound calls through a corporate egress proxy (docs/decisions/043-corporate-gateway.md): `HTTPS_PROXY`,
  * `HTTP_PROXY` and `NO_PROXY` (or their lower-case spellings, as curl reads them; parsed with the rest of the
- * configuration, platform/config-shared.ts) decide, per target,
+ * configuration, lib/config-shared.ts) decide, per target,
  * whether a call to a provider — Alipay (alipay-sdk over urllib/undici), WeChat Pay (wechatpay-axios-plugin over
  * axios and node:http), Tencent Cloud SMS (its SDK over node-fetch), a TSA or a witness (fetch) — goes through the
  * proxy (CONNECT for https, absolute-form for http) or straight. Every client gets its agent or dispatcher from
@@ -96,7 +96,7 @@ export function outboundAgents(configured?: ProxyEnv | null) {
 /**
  * Routes this thread's `fetch` (TSA, witnesses, the gateway's jobs) through `proxy`: undici's global dispatcher,
  * which Node's fetch shares. Call once per thread at start (the embedded platform's worker too) with the settings
- * of the process's configuration (platform/config-shared.ts `outboundProxyOf`); null changes nothing.
+ * of the process's configuration (lib/config-shared.ts `outboundProxyOf`); null changes nothing.
  * @returns `proxy`
  */
 export function installProxy(proxy: ProxyEnv | null): ProxyEnv | null {

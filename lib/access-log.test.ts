@@ -1,4 +1,4 @@
-/** The access log: one redacted line per request, by ACCESS_LOG mode (platform/core/access-log.ts). */
+/** The access log: one redacted line per request, by ACCESS_LOG mode (lib/access-log.ts). */
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';

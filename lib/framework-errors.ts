@@ -8,8 +8,8 @@
  * `Cache-Control: no-store` here, the gateway's security headers in server/framework-errors.ts.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiCode, fail } from '../../contract/envelope.ts';
-import { Msg } from '../../contract/messages.ts';
+import { ApiCode, fail } from '../contract/envelope.ts';
+import { Msg } from '../contract/messages.ts';
 
 /** The HTTP status of a framework error: 414 for an over-long parameter, else 400. */
 export function frameworkErrorStatus(error: FastifyError): number {

@@ -14,9 +14,9 @@ import {
   type Environment,
 } from './config-schema.ts';
 import { flag, integer, oneOf, text, url, type Var } from './config-types.ts';
-import { AccessLogSchema, type AccessLogMode } from './core/access-log.ts';
-import { outboundProxyEnv, type ProxyEnv } from './core/outbound-proxy.ts';
-import type { TracingConfig } from './core/tracing.ts';
+import { AccessLogSchema, type AccessLogMode } from './access-log.ts';
+import { outboundProxyEnv, type ProxyEnv } from './outbound-proxy.ts';
+import type { TracingConfig } from './tracing.ts';
 
 /** Log levels pino accepts. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -115,7 +115,7 @@ export function issuerOf(values: EnvValues<typeof SiteVars.vars>): Issuer {
 
 const proxyUrl = (description: string) => envVar(url({ example: 'http://proxy.corp:8080' }), { description });
 
-/** The corporate egress proxy of outbound calls (platform/core/outbound-proxy.ts; decision 043). */
+/** The corporate egress proxy of outbound calls (lib/outbound-proxy.ts; decision 043). */
 export const OutboundVars = envGroup({
   id: 'outbound',
   title: 'Outbound proxy',
@@ -142,7 +142,7 @@ export function outboundProxyOf(
   return outboundProxyEnv(values, direct);
 }
 
-/** OpenTelemetry traces (platform/core/tracing.ts; decision 044), by the standard OTEL_* variables. */
+/** OpenTelemetry traces (lib/tracing.ts; decision 044), by the standard OTEL_* variables. */
 export const TracingVars = envGroup({
   id: 'traces',
   title: 'Traces (OpenTelemetry)',

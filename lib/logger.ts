@@ -8,7 +8,7 @@
 import type { Writable } from 'node:stream';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import type { LogFormat, LogLevel } from '../config-shared.ts';
+import type { LogFormat, LogLevel } from './config-shared.ts';
 import { logDestination } from './log-destination.ts';
 
 /** LOG_FORMAT, or — unset — `pretty` when `stdout` is a terminal, else `json`. */

@@ -27,7 +27,7 @@ export type ProductionRule = { required: true } | { refuse: (value: unknown) => 
 export interface EnvVarMeta {
   /** One line of English: what it sets, with units. */
   description: string;
-  /** A key, password or credential-bearing URL: never shown; `NAME_FILE` may hold it (platform/secret-files.ts). */
+  /** A key, password or credential-bearing URL: never shown; `NAME_FILE` may hold it (lib/secret-files.ts). */
   secret?: boolean;
   /**
    * False: a problem does not quote the value (a JSON document or PEM whose problem lines already point into it).
@@ -57,7 +57,7 @@ export function envVar<T extends z.ZodType>(schema: T, meta: EnvVarMeta): T {
 /** The metadata of a declared variable's schema. @throws Error when `schema` was not declared with {@link envVar} */
 export function metaOf(name: string, schema: z.ZodType): EnvVarMeta {
   const meta = envRegistry.get(schema);
-  if (!meta) throw new Error(`${name} is not declared with envVar() (platform/config-schema.ts)`);
+  if (!meta) throw new Error(`${name} is not declared with envVar() (lib/config-schema.ts)`);
   return meta;
 }
 
@@ -107,7 +107,7 @@ export interface ParsedEnvironment<V> {
   given: ReadonlySet<string>;
 }
 
-/** APP_ENV, the one variable every production rule depends on (composed by platform/config-shared.ts). */
+/** APP_ENV, the one variable every production rule depends on (composed by lib/config-shared.ts). */
 export const APP_ENV = envVar(
   z
     .string()
