@@ -6,7 +6,7 @@
  */
 import { metricsPlugin } from './core/metrics.ts';
 import { jobsPlugin, type JobsPluginOptions } from './jobs/plugin.ts';
-import { registerRequestTracing } from './core/tracing.ts';
+import { registerRequestTracing } from '../lib/tracing.ts';
 import multipart from '@fastify/multipart';
 import { embeddedTrustProxy } from './core/trust-proxy.ts';
 import { sql } from 'kysely';
@@ -40,10 +40,10 @@ import type { SmsProvider } from './account/sms.ts';
 import { DEMO_MOBILE, seedDemoAccount } from './account/users.ts';
 import type { PlatformConfig } from './config.ts';
 import { envelopePlugin } from './core/envelope.ts';
-import { redactingChildLoggerFactory } from './core/log-redact.ts';
-import { AccessLogController, type AccessLogMode } from './core/access-log.ts';
+import { redactingChildLoggerFactory } from '../lib/log-redact.ts';
+import { AccessLogController, type AccessLogMode } from '../lib/access-log.ts';
 import { utf8BodiesPlugin } from './core/utf8-bodies.ts';
-import { requestIdOf } from './core/request-id.ts';
+import { requestIdOf } from '../lib/request-id.ts';
 import { evidenceDownloadRoutes } from './evidence/download-routes.ts';
 import { evidenceRoutes } from './evidence/routes.ts';
 import { evidenceShareRoutes } from './evidence/share-routes.ts';
@@ -57,7 +57,7 @@ import { verifyRoutes } from './verify/routes.ts';
 import { captureRoutes } from './capture/routes.ts';
 import { openApiRoutes } from './open-api/routes.ts';
 import { musicRoutes } from './music/routes.ts';
-import { envelopeFrameworkError } from './core/framework-errors.ts';
+import { envelopeFrameworkError } from '../lib/framework-errors.ts';
 
 /**
  * Health route the gateway's readiness probe asks for: `{code: 200, data: {db: 'ok'}}` when the database answers,
