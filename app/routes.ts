@@ -100,6 +100,8 @@ export default [
   route('orders', 'billing/orders.tsx'),
   // the points history (积分明细; decision 057)
   route('points', 'billing/points.tsx'),
+  // promotion codes (兑换码; decision 062)
+  route('redeem', 'promo/redeem.tsx'),
   // invoices (spec 02 §2 "Invoices": heads, applications from paid recharges, details)
   route('invoice', 'invoice/invoice.tsx'),
   route('invoice/details', 'invoice/details.tsx'),
@@ -126,6 +128,8 @@ export default [
     route('notary/:id', 'ops/notary/detail.tsx'),
     route('notary/:id/file/:fileId', 'ops/notary/file.ts'),
     route('notary/:id/evidence/:evidenceId', 'ops/notary/file.ts', { id: 'ops-notary-evidence' }),
+    route('promo', 'ops/promo/batches.tsx'),
+    route('promo/:id', 'ops/promo/batch.tsx'),
     route('audit', 'ops/audit.tsx'),
     route('ledger', 'ops/ledger/witnesses.tsx'),
     route('jobs', 'ops/jobs.tsx'),

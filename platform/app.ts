@@ -30,6 +30,8 @@ import { billingOpsRoutes } from './billing/ops-routes.ts';
 import { invoiceOpsRoutes } from './invoice/ops-routes.ts';
 import { notaryRoutes } from './notary/routes.ts';
 import { notaryOpsRoutes } from './notary/ops-routes.ts';
+import { promoOpsRoutes } from './promo/ops-routes.ts';
+import { promoRoutes } from './promo/routes.ts';
 import { kycOpsRoutes } from './kyc/ops-routes.ts';
 import { kycRoutes } from './kyc/routes.ts';
 import { operatorAuthPlugin } from './ops/auth.ts';
@@ -77,6 +79,7 @@ const OPS_AREA_ROUTES: readonly FastifyPluginAsync[] = [
   billingOpsRoutes,
   invoiceOpsRoutes,
   notaryOpsRoutes,
+  promoOpsRoutes,
 ];
 
 /** Options of {@link buildPlatform}. */
@@ -164,6 +167,7 @@ export async function buildPlatform(
     await app.register(billingRoutes);
     await app.register(invoiceRoutes);
     await app.register(notaryRoutes);
+    await app.register(promoRoutes);
     await app.register(evidenceShareRoutes);
     await app.register(homeRoutes);
     await app.register(signingRoutes);

@@ -178,7 +178,8 @@ export default function BuyCredits({ loaderData, actionData }: Route.ComponentPr
           <button type="submit" className="button primary">
             立即支付
           </button>{' '}
-          <Link to="/orders">我的订单</Link> <Link to="/points">积分明细</Link>
+          <Link to="/orders">我的订单</Link> <Link to="/points">积分明细</Link>{' '}
+          <Link to="/redeem">兑换码兑换</Link>
         </p>
       </Form>
     </section>

@@ -63,6 +63,9 @@ export default function Points({ loaderData }: Route.ComponentProps) {
           <Link to="/buyCredits" className="button primary">
             购买积分
           </Link>
+          <Link to="/redeem" className="button">
+            兑换码兑换
+          </Link>
         </div>
       </div>
       {balance === null ? null : (

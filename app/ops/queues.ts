@@ -11,6 +11,7 @@ import { KYC_REVIEW_ROLE } from '../../contract/kyc-review.ts';
 import { KycMsg } from '../../contract/kyc.ts';
 import { NOTARY_AREA, NOTARY_OPS_ROLE } from '../../contract/notary-office-codes.ts';
 import type { OpsRole } from '../../contract/ops.ts';
+import { PROMO_QUEUE } from './promo/queue.ts';
 
 /** One queue of the console. */
 export interface OpsQueueEntry {
@@ -95,6 +96,7 @@ export const OPS_QUEUES: readonly OpsQueueEntry[] = [
     },
     item: { state: '待受理', open: '受理' },
   },
+  PROMO_QUEUE,
 ];
 
 /** The queues an operator holding `roles` may see. */

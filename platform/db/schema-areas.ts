@@ -23,3 +23,4 @@ import type {} from '../events/schema.ts';
 import type {} from '../billing/schema.ts';
 import type {} from '../invoice/schema.ts';
 import type {} from '../notary/schema.ts';
+import type {} from '../promo/schema.ts';

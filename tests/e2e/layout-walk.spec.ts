@@ -4,8 +4,8 @@
  * 24 × 24 px without WCAG 2.2 2.5.8's exceptions, no axe violation of impact serious or critical
  * (tests/support/layout-walk.ts, tests/support/layout-check.ts). Every route of app/routes.ts that renders a page is
  * walked once per width, with real rows: a fresh verified user's evidence of each kind, captures, points, orders, an
- * invoice application, a notarisation order at each of its steps, KYC states, and the console as an operator of
- * each role. Left out are the routes that render no page of their own: the ledger's files (checkpoint, tiles, keys),
+ * invoice application, a notarisation order at each of its steps, KYC states, a batch of promotion codes and one
+ * redeemed, and the console as an operator of each role. Left out are the routes that render no page of their own: the ledger's files (checkpoint, tiles, keys),
  * /verify/offline (a download), the console's file routes and the previewProgress guard (a redirect).
  */
 import fs from 'node:fs';
@@ -377,5 +377,33 @@ test('the console home, audit log, ledger witnesses and jobs, as an operator wit
     '/ops/jobs',
     '/ops/logout',
   ]);
+  expect(problems).toEqual([]);
+});
+
+test('promotion codes: the redeem page, and the finance console batches with a batch of codes', async ({
+  page,
+  freshUser,
+  opsLoginAs,
+}, info) => {
+  test.setTimeout(240_000);
+  await opsLoginAs(createOperator('finance'), page);
+  await page.goto('/ops/promo');
+  const form = page.getByRole('form', { name: '生成兑换码' });
+  await form.getByLabel('批次名称').fill(LONG_TITLE.slice(0, 50));
+  await form.getByLabel('备注').fill(LONG_TITLE.slice(0, 200));
+  await form.getByLabel('每次兑换积分').fill('50000');
+  await form.getByLabel('兑换码数量').fill('30');
+  await form.getByLabel('每码可用次数').fill('10000');
+  const expiry = new Date(Date.now() + 30 * 86400_000).toISOString().slice(0, 10);
+  await form.getByLabel('有效期至').fill(expiry);
+  await form.getByRole('button', { name: '生成' }).click();
+  await expect(page).toHaveURL(/\/ops\/promo\/\d+\?done=minted$/);
+  const batch = new URL(page.url()).pathname;
+  const code = (await page.getByTestId('promo-code-row').first().locator('td.mono').textContent())!.trim();
+  await freshUser('/redeem');
+  await page.getByLabel('兑换码').fill(code);
+  await page.getByRole('button', { name: '立即兑换' }).click();
+  await expect(page).toHaveURL(/\/redeem\?redeemed=50000$/);
+  const problems = await walkPages(page, info, ['/redeem', '/redeem?redeemed=50000', '/ops/promo', batch]);
   expect(problems).toEqual([]);
 });

@@ -31,6 +31,7 @@ import { fileIntents } from './0024_file_intents.ts';
 import { captureJobsEvidence } from './0025_capture_jobs_evidence.ts';
 import { pointsSources } from './0026_points_sources.ts';
 import { evidenceEvents } from './0027_evidence_events.ts';
+import { promoCodes } from './0028_promo_codes.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -64,6 +65,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0025_capture_jobs_evidence': captureJobsEvidence(),
         '0026_points_sources': pointsSources(dialect),
         '0027_evidence_events': evidenceEvents(dialect),
+        '0028_promo_codes': promoCodes(dialect),
       };
     },
   };
