@@ -43,12 +43,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { sessionStorageFor } from '../app/lib/session.server.ts';
 import { login, uploadEvidence } from '../tests/support/pdf-whole.ts';
 import {
   BENCH_SESSION_SECRET,
-  cpuSecondsOf,
   listeningPortsOf,
   startProduct,
   startScript,
@@ -59,8 +57,7 @@ import { comparePdfs, printPdfRows } from './support/pdf-compare.ts';
 import { compareUploads, printUploadRows } from './support/upload-compare.ts';
 import { measureLedger, printLedgerRows, type LedgerDialect } from './support/ledger-compare.ts';
 import { MiB } from './support/upload.ts';
-import { median } from './support/stats.ts';
-import { latencyAtRate, type LatencyFigures } from './support/latency.ts';
+import { measureRows, printRows, type Row } from './support/rows.ts';
 import { createTestDatabase } from '../tests/support/platform.ts';
 import { RUNTIME_FLAGS } from '../server/runtime-flags.ts';
 import { benchSetting } from './support/environment.ts';
@@ -97,63 +94,6 @@ const NO_MATCH_KEYWORD = '不存在的关键字';
 const API_PATH = '/api/user/getAuthInfo';
 const root = path.resolve(import.meta.dirname, '..');
 const print = (line: string) => process.stdout.write(`${line}\n`);
-
-/** One side of a measurement: what autocannon saw and the CPU the server spent. */
-interface Side {
-  rps: number;
-  p50: number;
-  p99: number;
-  cpuMsPerRequest: number;
-}
-
-/** What a row sends: a URL, and for a call other than a GET its method, headers and body. */
-interface Target {
-  url: string;
-  pid: number;
-  method?: 'POST';
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-/** Drives the target for `seconds` with autocannon and reads its process's CPU time around it. */
-async function drive(target: Target, seconds: number): Promise<Side> {
-  const { url, pid, ...request } = target;
-  const cpuBefore = cpuSecondsOf(pid);
-  const result = await autocannon({ url, ...request, connections: CONNECTIONS, duration: seconds });
-  const cpu = cpuSecondsOf(pid) - cpuBefore;
-  if (result.errors > 0 || result.non2xx > 0) {
-    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  }
-  const total = result.requests.total;
-  return {
-    rps: total / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMsPerRequest: (cpu * 1000) / total,
-  };
-}
-
-/** A row: a product URL and a reference URL, each with the process whose CPU time counts. */
-interface Row {
-  name: string;
-  product: Target;
-  reference: Target & { label: string };
-  /** Least ratio; none for a row shown for information. */
-  goal?: number;
-  /**
-   * Most milliseconds the product may add to the reference's p99 latency, when the row has such a goal: measured at
-   * a fixed rate, a quarter of the reference's requests per second in the round (half still saturated this 2-core
-   * machine, where the bench's own client shares the cores) (bench/support/latency.ts).
-   */
-  p99AddedGoalMs?: number;
-}
-
-/** The fixed-rate latencies of a row with a p99 goal: the rate (req/s) and each side's figures. */
-interface FixedRate {
-  rate: number;
-  product: LatencyFigures;
-  reference: LatencyFigures;
-}
 
 const started = performance.now();
 const loadBefore = os.loadavg();
@@ -311,60 +251,13 @@ try {
     ...dataRows,
   ];
 
-  // Warm-up: the first renders load the build and fill the JIT.
-  for (const row of rows) {
-    await drive(row.product, WARM_SECONDS);
-    await drive(row.reference, WARM_SECONDS);
-  }
-
-  const results = new Map<string, { product: Side[]; reference: Side[]; fixed: FixedRate[] }>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const row of rows) {
-      const sides = results.get(row.name) ?? { product: [], reference: [], fixed: [] };
-      results.set(row.name, sides);
-      // Alternate which side goes first, so that drift within a round does not favour one side.
-      const first = round % 2 === 0 ? 'product' : 'reference';
-      const second = first === 'product' ? 'reference' : 'product';
-      sides[first].push(await drive(row[first], SECONDS));
-      sides[second].push(await drive(row[second], SECONDS));
-      if (row.p99AddedGoalMs !== undefined) {
-        const rate = Math.round(sides.reference.at(-1)!.rps / 4);
-        const fixed = { rate } as FixedRate;
-        fixed[first] = await latencyAtRate(row[first], rate, SECONDS);
-        fixed[second] = await latencyAtRate(row[second], rate, SECONDS);
-        sides.fixed.push(fixed);
-      }
-    }
-  }
-
-  print('');
-  print(
-    `| what | product req/s | CPU ms/req | p50/p99 ms | reference | req/s | CPU ms/req | ratio (spread) | goal |`,
-  );
-  print(`|---|---|---|---|---|---|---|---|---|`);
-  for (const row of rows) {
-    const { product: p, reference: r, fixed } = results.get(row.name)!;
-    const ratios = p.map((side, i) => side.rps / r[i]!.rps);
-    const ratio = median(ratios);
-    const pRps = median(p.map((s) => s.rps));
-    const rRps = median(r.map((s) => s.rps));
-    let goal = row.goal === undefined ? '—' : `≥ ${row.goal} ${ratio >= row.goal ? 'PASS' : 'MISS'}`;
-    if (row.p99AddedGoalMs !== undefined) {
-      const at = (side: 'product' | 'reference', q: 'p50' | 'p99') => median(fixed.map((f) => f[side][q]));
-      const added = at('product', 'p99') - at('reference', 'p99');
-      goal +=
-        `; at ${median(fixed.map((f) => f.rate)).toFixed(0)} req/s p50 ${at('product', 'p50').toFixed(2)} vs ` +
-        `${at('reference', 'p50').toFixed(2)} ms, p99 ${at('product', 'p99').toFixed(2)} vs ` +
-        `${at('reference', 'p99').toFixed(2)} ms: ${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(2)} ms (≤ ${row.p99AddedGoalMs}) ` +
-        `${added <= row.p99AddedGoalMs ? 'PASS' : 'MISS'}`;
-    }
-    const cpu = (sides: Side[]) => median(sides.map((s) => s.cpuMsPerRequest)).toFixed(2);
-    print(
-      `| ${row.name} | ${pRps.toFixed(0)} | ${cpu(p)} | ${median(p.map((s) => s.p50))}/${median(p.map((s) => s.p99))} | ` +
-        `${row.reference.label} | ${rRps.toFixed(0)} | ${row.reference.pid === row.product.pid ? '(same process)' : cpu(r)} | ` +
-        `${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ${goal} |`,
-    );
-  }
+  const results = await measureRows(rows, {
+    rounds: ROUNDS,
+    seconds: SECONDS,
+    warmSeconds: WARM_SECONDS,
+    connections: CONNECTIONS,
+  });
+  printRows(rows, results, print);
 
   // Certificate PDFs (point 4): the product's warm render vs a bare page.pdf() of the same print view.
   if (parts.has('pdf')) printPdfRows(await comparePdfs(product.base, token, PDF_COUNT), PDF_COUNT, print);

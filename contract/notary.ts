@@ -1,7 +1,8 @@
 /**
  * The notarisation area's contract (spec 02 §1, §2 "Notary list", "Notary detail", §3 "Notary order list query",
- * "Notary detail response", §4, §7 "Notary", §9; docs/decisions/034-notary.md): the calls' paths, request
- * bodies and queries (zod), and the answers' shapes. Field names at the boundary are the spec's.
+ * "Notary detail response", §4, §7 "Notary", §9; docs/decisions/034-notary.md): the calls' paths, request bodies and
+ * queries (zod); the answers' shapes are in contract/notary-answers.ts (re-exported here). Field names at the boundary
+ * are the spec's.
  */
 import { z } from 'zod';
 import './zod-locale.ts';
@@ -14,10 +15,10 @@ import {
   NotaryMsg,
   type NotarialCode,
   type NotaryPayCode,
-  type NotaryStepCode,
 } from './notary-codes.ts';
 
 export * from './notary-codes.ts';
+export type * from './notary-answers.ts';
 
 /**
  * The calls (spec 02 §7 "Notary"; `createOrder` is ours: the spec does not show how an order is made). Paths keep
@@ -87,17 +88,6 @@ export const CreateNotaryOrderBody = z.object({
 });
 export type CreateNotaryOrderBody = z.infer<typeof CreateNotaryOrderBody>;
 
-/** `createOrder` answer (decision 034: type, orderNo, number of records, money in points, step). */
-export interface NotaryOrderCreated {
-  id: number;
-  type: number;
-  orderNo: string;
-  number: number;
-  /** Points. */
-  money: number;
-  step: NotaryStepCode;
-}
-
 /**
  * `orderList` query (spec 02 §3, §7): `startTime`/`endTime` unix seconds, inclusive, `endTime` already at the end of
  * the chosen day; `page` from 1; `payType` the pay state (1 pending, 2 paid, 3 cancelled), `notarialType` the
@@ -121,81 +111,11 @@ export const NotaryOrderListQuery = z.object({
 });
 export type NotaryOrderListQuery = z.infer<typeof NotaryOrderListQuery>;
 
-/** A row of the notary list (spec 02 §3 "Notary order list query"). */
-export interface NotaryOrderRow {
-  id: number;
-  type: number;
-  orderNo: string;
-  /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
-  addTime: string;
-  /** Evidences the order covers. */
-  number: number;
-  step: NotaryStepCode;
-  /** Points. */
-  money: number;
-  pay: NotaryPayCode;
-  /** null while the order is unfinished (shown as '-----'). */
-  notarial: NotarialCode | null;
-}
-
-/** `orderList` answer. */
-export interface NotaryOrderListData {
-  count: number;
-  list: NotaryOrderRow[];
-}
-
 /** `detail` and `stop` bodies/queries: the order's id; `page` of the detail's evidence table. */
 export const NotaryOrderIdBody = z.object({ orderId: rowId(NotaryMsg.orderNotFound) });
 export const NotaryDetailQuery = NotaryOrderIdBody.extend({
   page: optionalInt(1, 100_000).transform((v) => v ?? 1),
 });
-
-/** An evidence of the detail's table (spec 02 §3 "Notary detail response", the fields this platform has). */
-export interface NotaryDetailEvidence {
-  id: number;
-  baoquan: string;
-  baoquan_no: string;
-  title: string;
-  /** The file's name ('' for a hash-only evidence). */
-  name: string;
-  label: string;
-  type: number;
-  /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
-  saveTime: string;
-  fileHash: string;
-  algorithm: 'SHA-256';
-}
-
-/** `detail` answer (spec 02 §3): the order's info and one page of its evidences. */
-export interface NotaryDetailData {
-  info: {
-    orderNo: string;
-    addTime: string;
-    /** Points. */
-    money: number;
-    pay: NotaryPayCode;
-    /** The pay type once paid (1 points, 2 Alipay, 3 WeChat), else null. */
-    payType: number | null;
-    /** The transfer screenshot's URL; none on this platform yet. */
-    tranImg: string | null;
-    type: number;
-    step: NotaryStepCode;
-    notarial: NotarialCode | null;
-    /** The notarial certificate's number once the office accepted the order, else null. */
-    certificateNo: string | null;
-    /** The office's last remark to the user (more material asked, termination reason), else null. */
-    officeRemark: string | null;
-    /** The paper certificate: copies and address from the application, whether asked for, the waybill once sent. */
-    paper: {
-      copies: number;
-      address: string;
-      requestedAt: string | null;
-      courierNumber: string | null;
-    } | null;
-  };
-  list: NotaryDetailEvidence[];
-  count: number;
-}
 
 /**
  * Step 1's application (decision 034, applicationForm): what the notarisation is for, where the certificate will
@@ -218,63 +138,10 @@ export const ApplicationFormBody = NotaryOrderIdBody.extend({
 });
 export type ApplicationFormBody = z.infer<typeof ApplicationFormBody>;
 
-/** The applicant of an order: the verified identity of its user (the ID or credit code masked). */
-export interface NotaryApplicant {
-  kind: 'personal' | 'enterprise';
-  /** The person's name or the enterprise's. */
-  name: string;
-  /** The ID number or unified social credit code, masked. */
-  idNumber: string;
-}
-
-/** `application` answer. */
-export interface NotaryApplicationData {
-  applicant: NotaryApplicant;
-  /** The saved application (the address as it was when saved), or null before step 1 is done. */
-  form: {
-    purpose: string;
-    usePlace: string;
-    copies: number;
-    recipient: string;
-    phoneNumber: string;
-    region: string;
-    address: string;
-    remark: string;
-  } | null;
-  /** True while step 1 may be saved: the order is open and at step 1. */
-  editable: boolean;
-  step: NotaryStepCode;
-}
-
-/** `documentData` answer: what the four documents of step 2 print. */
-export interface NotaryDocumentData {
-  orderNo: string;
-  type: number;
-  typeName: string;
-  /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
-  addTime: string;
-  /** The applicant in full (the documents name them; the answer goes to the owner only). */
-  applicant: { kind: 'personal' | 'enterprise'; name: string; idNumber: string };
-  form: NonNullable<NotaryApplicationData['form']>;
-  /** The user's mobile (contact on the application). */
-  mobile: string;
-  evidences: { baoquan: string; title: string; name: string; saveTime: string; fileHash: string }[];
-  /** The user's default seal as a `data:image/png;base64,` URL, or null (the documents then print the name). */
-  seal: string | null;
-  /** Points. */
-  money: number;
-  /** True once step 2 is done (the documents are signed and stored). */
-  signed: boolean;
-}
-
 /** `downDoc` query: the order and the document (1–4, or 5 the notarial certificate). */
 export const NotaryDownQuery = NotaryOrderIdBody.extend({
   type: z.coerce.number({ error: NotaryMsg.documentNotFound }).int().min(1).max(NOTARIAL_CERTIFICATE_TYPE),
 });
-/** `downDoc` answer: the browser navigates to `downUrl` (spec 02 §7), a link that lives minutes. */
-export interface NotaryDownData {
-  downUrl: string;
-}
 
 /** `deCode` body: the user's extraction code (spec 01 §2.5), which authorises the office to read the evidences. */
 export const DeCodeBody = NotaryOrderIdBody.extend({
@@ -294,17 +161,6 @@ export const NotaryPayBody = NotaryOrderIdBody.extend({
     .max(3, NotaryMsg.payTypeRequired),
 });
 
-/** `paysmsnews` answer. */
-export interface NotaryPayNews {
-  orderNo: string;
-  pay: NotaryPayCode;
-  /** Points. */
-  money: number;
-  /** The user's balance, points. */
-  balance: number;
-  step: NotaryStepCode;
-}
-
 /** `notarialCheck` query: the certificate number and, optionally, the SHA-256 of the PDF the asker holds. */
 export const NotarialCheckQuery = z.object({
   number: z
@@ -323,24 +179,3 @@ export const NotarialCheckQuery = z.object({
   ),
 });
 export type NotarialCheckQuery = z.infer<typeof NotarialCheckQuery>;
-
-/**
- * `notarialCheck` answer: who may see it is anyone holding the number, so no personal data. Certificate numbers
- * follow each other, so what opens more (the preservation numbers, each opening its evidence's certificate) and the
- * file's hash (which would let anyone claim the file) come only with the SHA-256 of the issued PDF itself.
- */
-export interface NotarialCheckData {
-  number: string;
-  /** "YYYY-MM-DD HH:mm:ss", Beijing time. */
-  issuedAt: string;
-  /** The order's date, "YYYY-MM-DD HH:mm:ss". */
-  orderTime: string;
-  typeName: string;
-  office: string;
-  /** The preservation numbers the certificate covers; null unless `hashMatches`. */
-  baoquan: string[] | null;
-  /** SHA-256 of the issued PDF; null unless `hashMatches`. */
-  sha256: string | null;
-  /** Whether `hash` matched the issued PDF; null when no hash was given. */
-  hashMatches: boolean | null;
-}

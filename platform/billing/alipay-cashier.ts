@@ -21,7 +21,9 @@ import {
   rsa2Sign,
 } from '../kyc/alipay-sandbox-keys.ts';
 import { esc, sendSandboxPage } from '../core/sandbox-page.ts';
-import { startAlipaySandbox, type AlipayAnswer, type AlipaySandboxMethod } from '../kyc/alipay-sandbox.ts';
+import type { AlipaySandboxMethod } from '../kyc/alipay-sandbox.ts';
+import type { AlipayAnswer } from '../kyc/alipay-sandbox-protocol.ts';
+import { startAlipaySandbox } from '../kyc/alipay-sandbox-server.ts';
 import { PAGE_PAY_PRODUCT, TRADE_METHODS } from './alipay-pay.ts';
 import {
   alipayTime,

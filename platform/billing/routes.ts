@@ -34,15 +34,8 @@ import { notifyRoutes } from './notify-routes.ts';
 import { billingServicesPlugin } from './plugin.ts';
 import { pointsRoutes } from './points-routes.ts';
 import { reconcilePending } from './reconcile.ts';
-import {
-  cancelOrder,
-  listOrders,
-  orderDetail,
-  orderStatus,
-  pay,
-  payPage,
-  rechargeOptions,
-} from './service.ts';
+import { cancelOrder, orderDetail, orderStatus, pay, payPage, rechargeOptions } from './service.ts';
+import { listOrders } from './order-list.ts';
 import { billingTestHooks } from './test-hooks.ts';
 
 /** Registers the billing area (needs services, auth and the operator auth plugin). */

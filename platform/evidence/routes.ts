@@ -34,7 +34,8 @@ import {
   saveUploadedFile,
   type Saved,
 } from './save.ts';
-import { buildView, findByBaoquan, labelKinds, listEvidence, listKinds, listLabels } from './service.ts';
+import { buildView, findByBaoquan } from './service.ts';
+import { labelKinds, listEvidence, listKinds, listLabels } from './list.ts';
 
 /** Registers the evidence routes on `app` (needs the services and auth plugins). */
 export async function evidenceRoutes(app: FastifyInstance): Promise<void> {

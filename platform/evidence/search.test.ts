@@ -15,7 +15,7 @@ import {
   withScratchDatabase,
   insertBareUser,
 } from '../../tests/support/platform.ts';
-import { listEvidence, listLabels } from './service.ts';
+import { listEvidence, listLabels } from './list.ts';
 
 forEachDialect('evidence search and totals', (h) => {
   let user: string;

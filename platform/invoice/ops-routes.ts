@@ -32,7 +32,7 @@ import {
   rejectApplication,
   submitToFinance,
 } from './ops-service.ts';
-import { storedInvoiceFile } from './service.ts';
+import { storedInvoiceFile } from './applications.ts';
 
 const FILE_FIELDS: readonly string[] = INVOICE_FILE_FIELDS;
 

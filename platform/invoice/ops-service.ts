@@ -32,7 +32,12 @@ import { sniffType, type ReceivedFile } from '../files/temp.ts';
 import { notify } from '../notification/notifications.ts';
 import { writeAudit } from '../ops/audit.ts';
 import type { InvoiceApplicationRow } from './schema.ts';
-import { applicationDetail, applicationsWithCount, findApplication, toApplicationRow } from './service.ts';
+import {
+  applicationDetail,
+  applicationsWithCount,
+  findApplication,
+  toApplicationRow,
+} from './applications.ts';
 
 /** The area of the console queue and of the audit entries. */
 export const INVOICE_AREA = 'invoice';

@@ -28,15 +28,14 @@ import { parseInput } from '../core/errors.ts';
 import { nowSeconds } from '../core/time.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { addHead, deleteHead, editHead, listHeads } from './head-service.ts';
+import { askInvoice, previewInvoice } from './service.ts';
 import {
-  askInvoice,
   listApplications,
   ownedApplicationDetail,
   ownedFile,
-  previewInvoice,
   rejectionReason,
   storedInvoiceFile,
-} from './service.ts';
+} from './applications.ts';
 
 /** Signature purpose of the owner's invoice file URLs. */
 const INVOICE_FILE_PURPOSE = 'invoice';

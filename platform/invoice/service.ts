@@ -7,7 +7,8 @@
  *   the pages explain with); the head and the address are copied into the application; the orders move to
  *   invoiceStatus 1 in the same transaction by a conditional update (`where invoice_status in (0, 3)`), so an order
  *   is never in two live applications, whoever asks concurrently;
- * - the list, the detail with its orders, the rejection reason and the issued files (signed, expiring URLs).
+ * - the list, the detail with its orders, the rejection reason and the issued files (signed, expiring URLs) are in
+ *   `platform/invoice/applications.ts`.
  * Every query is scoped to the caller: another user's orders, heads, addresses, applications and files read as not found (404).
  */
 import type { Kysely } from 'kysely';
@@ -17,17 +18,12 @@ import { ApiCode } from '../../contract/envelope.ts';
 import {
   ApplyStatus,
   INVOICE_CONTENT,
-  INVOICE_PAGE_SIZE,
   INVOICE_TYPES,
   InvoiceBlockMsg,
   InvoiceMsg,
   invoiceBlockReason,
   shippingFor,
-  type ApplyStatusCode,
   type InvoiceAskBody,
-  type InvoiceDetailData,
-  type InvoiceListData,
-  type InvoiceListQuery,
   type InvoiceOrderRow,
   type InvoicePreview,
   type InvoicePreviewBody,
@@ -35,7 +31,7 @@ import {
 } from '../../contract/invoice.ts';
 import type { PayTypeCode } from '../../contract/billing-codes.ts';
 import { checkRegion, toAddress } from '../address/service.ts';
-import { orderRow } from '../billing/service.ts';
+import { orderRow } from '../billing/order-list.ts';
 import type { BillingOrderRow } from '../billing/schema.ts';
 import { ApiError } from '../core/errors.ts';
 import { datedNumber } from '../core/crypto.ts';
@@ -44,10 +40,11 @@ import { withUserTransaction } from '../core/transactions.ts';
 import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { ownedHead } from './head-service.ts';
-import type { InvoiceApplicationRow } from './schema.ts';
 
-const notFound = (msg: string) => new ApiError(ApiCode.NOT_FOUND, msg);
-const badRequest = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
+/** A 404 with `msg` (an InvoiceMsg). */
+export const notFound = (msg: string) => new ApiError(ApiCode.NOT_FOUND, msg);
+/** A 400 with `msg` (an InvoiceMsg). */
+export const badRequest = (msg: string) => new ApiError(ApiCode.BAD_REQUEST, msg);
 
 /** An invoice order row (spec 02 §3) of a billing order. */
 export function toInvoiceOrderRow(o: BillingOrderRow): InvoiceOrderRow {
@@ -198,182 +195,4 @@ export async function askInvoice(
       .execute();
     return { id: Number(id) };
   });
-}
-
-/** The applications with their order counts (`order_count`). */
-export function applicationsWithCount(db: Kysely<Database>) {
-  return db
-    .selectFrom('invoice_applications')
-    .selectAll('invoice_applications')
-    .select((eb) =>
-      eb
-        .selectFrom('invoice_application_orders')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('invoice_application_orders.application_id', '=', 'invoice_applications.id')
-        .as('order_count'),
-    );
-}
-
-/** A list row (spec 02 §3 "Invoice application") of an application with its order count. */
-export function toApplicationRow(r: InvoiceApplicationRow & { order_count: number | null }) {
-  return {
-    id: Number(r.id),
-    order_no: r.apply_no,
-    create_time: formatBeijing(Number(r.created_at)),
-    money: Number(r.money_fen),
-    orderCount: Number(r.order_count ?? 0),
-    status: Number(r.status) as ApplyStatusCode,
-  };
-}
-
-/**
- * One page ({@link INVOICE_PAGE_SIZE}) of the caller's applications, newest first, filtered by creation time (unix
- * seconds, both ends included) and status (spec 02 §7 `invoiceList`).
- */
-export async function listApplications(
-  db: Kysely<Database>,
-  userId: number,
-  q: InvoiceListQuery,
-): Promise<InvoiceListData> {
-  let base = db.selectFrom('invoice_applications').where('user_id', '=', userId);
-  if (q.startTime !== undefined) base = base.where('created_at', '>=', q.startTime);
-  if (q.endTime !== undefined) base = base.where('created_at', '<=', q.endTime);
-  if (q.status !== undefined) base = base.where('status', '=', q.status);
-  const ids = base.select('id');
-  const [rows, total] = await Promise.all([
-    applicationsWithCount(db)
-      .where('invoice_applications.id', 'in', ids)
-      .orderBy('invoice_applications.created_at', 'desc')
-      .orderBy('invoice_applications.id', 'desc')
-      .limit(INVOICE_PAGE_SIZE)
-      .offset((q.page - 1) * INVOICE_PAGE_SIZE)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { count: Number(total.n), list: rows.map(toApplicationRow) };
-}
-
-/** Application `id`, if it is `userId`'s (any user's when `userId` is null). */
-export function findApplication(
-  db: Kysely<Database>,
-  id: number,
-  userId: number | null,
-): Promise<InvoiceApplicationRow | undefined> {
-  let q = db.selectFrom('invoice_applications').selectAll().where('id', '=', id);
-  if (userId !== null) q = q.where('user_id', '=', userId);
-  return q.executeTakeFirst();
-}
-
-/**
- * The detail of application `a` (spec 02 §3 "Invoice detail", §7 `invoiceDetail` `{detail, orderList}`): the head
- * and address as copied when asked, the remarks, the courier number, the issued files and the orders.
- */
-export async function applicationDetail(
-  db: Kysely<Database>,
-  a: InvoiceApplicationRow,
-): Promise<InvoiceDetailData> {
-  const [orders, files] = await Promise.all([
-    db
-      .selectFrom('billing_orders')
-      .innerJoin('invoice_application_orders', 'invoice_application_orders.order_id', 'billing_orders.id')
-      .selectAll('billing_orders')
-      .where('invoice_application_orders.application_id', '=', a.id)
-      .orderBy('billing_orders.created_at', 'asc')
-      .orderBy('billing_orders.id', 'asc')
-      .execute(),
-    db
-      .selectFrom('invoice_files')
-      .selectAll()
-      .where('application_id', '=', a.id)
-      .orderBy('id', 'asc')
-      .execute(),
-  ]);
-  const money = Number(a.money_fen);
-  return {
-    detail: {
-      id: Number(a.id),
-      order_no: a.apply_no,
-      create_time: formatBeijing(Number(a.created_at)),
-      money,
-      status: Number(a.status) as ApplyStatusCode,
-      type: a.type,
-      head: a.head,
-      tax_num: a.tax_num,
-      bank_name: a.bank_name,
-      account: a.account,
-      street: a.street,
-      phone_number: a.phone_number,
-      name: a.recipient,
-      post_phone_number: a.post_phone_number,
-      address: `${a.province}${a.city}${a.area}${a.address}`,
-      email: a.email,
-      remark: a.remark,
-      check_remark: a.check_remark,
-      courier_number: a.courier_number,
-      content: INVOICE_CONTENT,
-      shipping: shippingFor(a.type, money),
-      files: files.map((f, i) => ({
-        id: Number(f.id),
-        name: `发票${i + 1}.${f.format}`,
-        format: f.format,
-        size: Number(f.file_size),
-      })),
-      decided_time: a.decided_at ? formatBeijing(Number(a.decided_at)) : '',
-    },
-    orderList: orders.map(toInvoiceOrderRow),
-  };
-}
-
-/** `invoiceDetail`: the caller's application. @throws ApiError 404 `applicationNotFound` */
-export async function ownedApplicationDetail(
-  db: Kysely<Database>,
-  userId: number,
-  id: number,
-): Promise<InvoiceDetailData> {
-  const a = await findApplication(db, id, userId);
-  if (!a) throw notFound(InvoiceMsg.applicationNotFound);
-  return applicationDetail(db, a);
-}
-
-/**
- * `checkFail`: the reason of the caller's rejected application.
- * @throws ApiError 404 `applicationNotFound`; ApiError 400 `notRejected` unless its status is 4
- */
-export async function rejectionReason(
-  db: Kysely<Database>,
-  userId: number,
-  id: number,
-): Promise<{ checkRemark: string }> {
-  const a = await findApplication(db, id, userId);
-  if (!a) throw notFound(InvoiceMsg.applicationNotFound);
-  if (Number(a.status) !== ApplyStatus.rejected) throw badRequest(InvoiceMsg.notRejected);
-  return { checkRemark: a.check_remark };
-}
-
-/**
- * File `fileId` of the caller's application `id`, for a signed download URL.
- * @throws ApiError 404 `applicationNotFound` / `fileNotFound`
- */
-export async function ownedFile(db: Kysely<Database>, userId: number, id: number, fileId: number) {
-  const a = await findApplication(db, id, userId);
-  if (!a) throw notFound(InvoiceMsg.applicationNotFound);
-  const f = await db
-    .selectFrom('invoice_files')
-    .selectAll()
-    .where('id', '=', fileId)
-    .where('application_id', '=', id)
-    .executeTakeFirst();
-  if (!f) throw notFound(InvoiceMsg.fileNotFound);
-  return f;
-}
-
-/** MIME types of the issued formats. */
-export const INVOICE_FILE_MIME = { pdf: 'application/pdf', ofd: 'application/ofd' } as const;
-
-/** What the signed file routes need of file `fileId` (any owner: the caller checked the signature or the role). */
-export async function storedInvoiceFile(db: Kysely<Database>, fileId: number) {
-  const f = await db.selectFrom('invoice_files').selectAll().where('id', '=', fileId).executeTakeFirst();
-  return (
-    f && { storage_key: f.storage_key, file_size: Number(f.file_size), mime: INVOICE_FILE_MIME[f.format] }
-  );
 }

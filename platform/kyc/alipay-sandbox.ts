@@ -6,86 +6,37 @@
  * with the sandbox's own private key — for alipay.user.certify.open.initialize / certify / query, and serves the
  * certification page where a tester presses 通过 or 不通过 (plain forms, POST then 303 redirect, no JavaScript).
  * Keys live in `${dataDir}/alipay-sandbox/keys.json` (alipay-sandbox-keys.ts, with the signatures); certifications
- * in `${dataDir}/alipay-sandbox/certifications.json` (alipay-sandbox-store.ts); the page is alipay-sandbox-pages.ts.
+ * in `${dataDir}/alipay-sandbox/certifications.json` (alipay-sandbox-store.ts); the page is alipay-sandbox-pages.ts;
+ * the protocol details are alipay-sandbox-protocol.ts, the standalone server alipay-sandbox-server.ts.
  */
 import { createHash, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
-import path from 'node:path';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { maskIdNumber } from '../../contract/kyc.ts';
 import { isValidIdCard } from '../../contract/validators.ts';
-import { FACE_METHODS, type AlipayClientConfig } from './alipay-face.ts';
+import { FACE_METHODS } from './alipay-face.ts';
 import {
-  SANDBOX_DIR,
-  loadOrCreateSandboxKeys,
   requestSignContent,
   rsa2Verify,
-  sandboxClientConfig,
   signedResponseBody,
   type AlipaySandboxKeys,
 } from './alipay-sandbox-keys.ts';
 import { esc } from '../core/sandbox-page.ts';
 import { CERTIFY_ID_RE, registerCertifyPages, sendPage } from './alipay-sandbox-pages.ts';
-import { CertificationStore, type SandboxCertification } from './alipay-sandbox-store.ts';
+import type { CertificationStore, SandboxCertification } from './alipay-sandbox-store.ts';
+import {
+  type AlipayAnswer,
+  failure,
+  parseTimestamp,
+  objectParam,
+  str,
+  maskName,
+  FACE_BIZ_CODES,
+} from './alipay-sandbox-protocol.ts';
 
 /** Certification state file. */
 export const SANDBOX_STATE_FILE = 'certifications.json';
 /** Path of the OpenAPI 2.0 gateway inside the sandbox (like openapi.alipay.com/gateway.do). */
 export const SANDBOX_GATEWAY_PATH = '/gateway.do';
-
-// ---------------------------------------------------------------------------------------------------------------
-// Protocol
-// ---------------------------------------------------------------------------------------------------------------
-
-/** A business answer: the fields of `<method>_response`. */
-export type AlipayAnswer = Record<string, string>;
-
-/** code/msg pairs of Alipay's public error codes. */
-const ERR = {
-  missing: { code: '40001', msg: 'Missing Required Arguments' },
-  invalid: { code: '40002', msg: 'Invalid Arguments' },
-  business: { code: '40004', msg: 'Business Failed' },
-} as const;
-
-function failure(kind: keyof typeof ERR, subCode: string, subMsg: string): AlipayAnswer {
-  return { ...ERR[kind], sub_code: subCode, sub_msg: subMsg };
-}
-
-/** 'YYYY-MM-DD HH:mm:ss' in the sandbox's local time (as alipay-sdk writes it) → ms, or NaN. */
-function parseTimestamp(value: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-  if (!m) return Number.NaN;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const t = new Date(y, mo - 1, d, h, mi, s);
-  return t.getMonth() === mo - 1 && t.getDate() === d ? t.getTime() : Number.NaN;
-}
-
-/** Reads a JSON object that may come as an object or as a JSON string (the Java SDK sends strings). */
-function objectParam(value: unknown): Record<string, unknown> | null {
-  let v = value;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return null;
-    }
-  }
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
-const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
-
-function maskName(name: string): string {
-  const chars = [...name];
-  return chars.length <= 1 ? '*' : `${chars[0]}${'*'.repeat(chars.length - 1)}`;
-}
-
-const FACE_BIZ_CODES = new Set(['FACE', 'CERT_PHOTO', 'CERT_PHOTO_FACE', 'SMART_FACE']);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Plugin
@@ -306,77 +257,3 @@ export const alipaySandboxPlugin: FastifyPluginAsync<AlipaySandboxPluginOptions>
   app.get(SANDBOX_GATEWAY_PATH, gateway);
   registerCertifyPages(app, store, now);
 };
-
-// ---------------------------------------------------------------------------------------------------------------
-// Standalone server
-// ---------------------------------------------------------------------------------------------------------------
-
-/** Options of {@link startAlipaySandbox}. */
-export interface StartAlipaySandboxOptions {
-  /** Data directory: keys and state go to `${dataDir}/alipay-sandbox/`. */
-  dataDir: string;
-  /** Address to listen on (default 127.0.0.1: the sandbox is for loopback). */
-  host?: string;
-  /** Port (default 0: any free port). */
-  port?: number;
-  /** Keep certifications only in memory instead of the state file (default false). */
-  memoryOnly?: boolean;
-  /** A pino logger for the sandbox's Fastify (default: none). */
-  logger?: FastifyBaseLogger;
-  /** See {@link AlipaySandboxPluginOptions.maxClockSkewMs}. */
-  maxClockSkewMs?: number;
-  /** The clock, ms since the epoch (tests). */
-  now?: () => number;
-  /** See {@link AlipaySandboxPluginOptions.methods}; `routes` registers their pages on the same server. */
-  methods?: Readonly<Record<string, AlipaySandboxMethod>>;
-  routes?: FastifyPluginAsync;
-}
-
-/** A running sandbox. */
-export interface AlipaySandbox {
-  /** Origin, e.g. http://127.0.0.1:41234 */
-  url: string;
-  /** The gateway URL for the SDK: `${url}/gateway.do`. */
-  gateway: string;
-  keys: AlipaySandboxKeys;
-  store: CertificationStore;
-  app: FastifyInstance;
-  /** The SDK client config for this sandbox (see {@link sandboxClientConfig}). */
-  clientConfig(): AlipayClientConfig;
-  close(): Promise<void>;
-}
-
-/**
- * Starts the sandbox as its own Fastify server on loopback, with keys and state under `dataDir`.
- * @throws when the keys cannot be loaded or created, or the port cannot be bound
- */
-export async function startAlipaySandbox(opts: StartAlipaySandboxOptions): Promise<AlipaySandbox> {
-  const keys = await loadOrCreateSandboxKeys(opts.dataDir);
-  const store = await CertificationStore.open(
-    opts.memoryOnly ? null : path.join(opts.dataDir, SANDBOX_DIR, SANDBOX_STATE_FILE),
-  );
-  const app = Fastify(opts.logger ? { loggerInstance: opts.logger } : { logger: false });
-  await app.register(alipaySandboxPlugin, {
-    keys,
-    store,
-    ...(opts.maxClockSkewMs !== undefined ? { maxClockSkewMs: opts.maxClockSkewMs } : {}),
-    ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.methods ? { methods: opts.methods } : {}),
-  });
-  if (opts.routes) await app.register(opts.routes);
-  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('sandbox: no TCP address');
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  const gateway = `${url}${SANDBOX_GATEWAY_PATH}`;
-  return {
-    url,
-    gateway,
-    keys,
-    store,
-    app,
-    clientConfig: () => sandboxClientConfig(keys, gateway),
-    close: () => app.close(),
-  };
-}

@@ -18,7 +18,8 @@ import {
   SANDBOX_DIR,
   SANDBOX_KEYS_FILE,
 } from './alipay-sandbox-keys.ts';
-import { SANDBOX_STATE_FILE, startAlipaySandbox, type AlipaySandbox } from './alipay-sandbox.ts';
+import { SANDBOX_STATE_FILE } from './alipay-sandbox.ts';
+import { startAlipaySandbox, type AlipaySandbox } from './alipay-sandbox-server.ts';
 
 const CERT_NAME = '张三';
 const CERT_NO = '11010519491231002X';

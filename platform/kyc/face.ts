@@ -17,7 +17,7 @@ import type { Database } from '../db/schema.ts';
 import type { FaceCertificationRow, FaceState } from './schema.ts';
 import { notify } from '../notification/notifications.ts';
 import { AlipayFace, AlipayFaceError, type FaceCertifier } from './alipay-face.ts';
-import { startAlipaySandbox } from './alipay-sandbox.ts';
+import { startAlipaySandbox } from './alipay-sandbox-server.ts';
 import { idNumberKey, isIdKeyViolation } from './id-number.ts';
 import { profileFields } from './profile.ts';
 

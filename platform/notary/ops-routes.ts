@@ -24,16 +24,8 @@ import {
 import { ApiError, parseInput } from '../core/errors.ts';
 import { writeAudit } from '../ops/audit.ts';
 import { requireRole } from '../ops/auth.ts';
-import {
-  acceptOrder,
-  issueCertificate,
-  notaryOpsDetail,
-  notaryQueue,
-  notaryWaiting,
-  returnToStep,
-  shipPaper,
-  terminateOrder,
-} from './ops-service.ts';
+import { notaryOpsDetail, notaryQueue, notaryWaiting } from './ops-service.ts';
+import { acceptOrder, issueCertificate, returnToStep, shipPaper, terminateOrder } from './ops-decisions.ts';
 import { authorisedEvidence, documentById } from './ops-files.ts';
 
 const ID_RE = /^[1-9]\d{0,14}$/;

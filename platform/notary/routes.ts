@@ -37,11 +37,19 @@ import { ApiCode } from '../../contract/envelope.ts';
 import { ApiError } from '../core/errors.ts';
 import { registerSignedFileRoute, signedFileUrl } from '../files/signed-files.ts';
 import { applicationOf, saveApplication } from './application.ts';
-import { createOrder, listOrders, orderDetail, ordersTab, requestPaper, stopOrder } from './service.ts';
+import { createOrder, requestPaper, stopOrder } from './service.ts';
+import { listOrders, orderDetail, ordersTab } from './order-views.ts';
 import { notarialCheck } from './public-check.ts';
 import { countLookup } from '../verify/service.ts';
 import { registerRechargePurpose } from '../billing/apply.ts';
-import { authorize, documentData, documentField, documentRow, findDocument, storeDocuments } from './workflow.ts';
+import {
+  authorize,
+  documentData,
+  documentField,
+  documentRow,
+  findDocument,
+  storeDocuments,
+} from './workflow.ts';
 import { NOTARY_PURPOSE, notaryCredited, payNews, payWithProvider, payWithPoints } from './payment.ts';
 
 /** The signature purpose of the documents' signed links (files/signer.ts). */

@@ -7,18 +7,19 @@
  *
  * Key material, one PEM bundle (a PKCS#8 private key, then the signer certificate, then its issuers):
  * - DOCUMENT_SIGNING_PEM_FILE set: that file (a certificate from a real CA; RSA or EC P-256/P-384 key);
- * - else `${dataDir}/keys/document-signing.pem`, generated on first use: a local root CA "<operator> 文书签名
- *   根证书" (ECDSA P-256, 20 years) issues the signer certificate "<operator>" (ECDSA P-256, 10 years, digitalSignature +
- *   nonRepudiation, extended key usages documentSigning RFC 9336 and emailProtection); the root's private key is
- *   dropped after issuing, so nothing else can ever be issued under it. Written once, atomically, mode 0600
- *   (core/key-file.ts), so several instances sharing DATA_DIR end up with one key.
+ * - else `${dataDir}/keys/document-signing.pem`, generated on first use by platform/signing/local-bundle.ts (a local
+ *   root CA issues the signer certificate, then its private key is dropped). Written once, atomically, mode 0600
+ *   (core/key-file.ts), so several instances sharing DATA_DIR end up with one key. The PKI.js pieces are in
+ *   platform/signing/pki.ts.
  */
-import { createHash, createPrivateKey, randomBytes, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { readOrCreateKeyFile } from '../core/key-file.ts';
+import { OID, RSA, EncodedCertificate, SigningKeyError, pemBlocks, toPem } from './pki.ts';
+import { generateLocalBundle } from './local-bundle.ts';
 
 /** File name of the generated bundle under `${dataDir}/keys/`. */
 export const DOCUMENT_SIGNING_FILE = 'document-signing.pem';
@@ -26,191 +27,6 @@ export const DOCUMENT_SIGNING_FILE = 'document-signing.pem';
  * File name of the notary office's generated bundle under `${dataDir}/keys/` (notarial certificates, decision 034).
  */
 export const NOTARY_SIGNING_FILE = 'notary-signing.pem';
-
-const OID = {
-  commonName: '2.5.4.3',
-  organization: '2.5.4.10',
-  country: '2.5.4.6',
-  basicConstraints: '2.5.29.19',
-  keyUsage: '2.5.29.15',
-  extKeyUsage: '2.5.29.37',
-  subjectKeyIdentifier: '2.5.29.14',
-  documentSigning: '1.3.6.1.5.5.7.3.36',
-  emailProtection: '1.3.6.1.5.5.7.3.4',
-  contentType: '1.2.840.113549.1.9.3',
-  messageDigest: '1.2.840.113549.1.9.4',
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-} as const;
-
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
-
-pkijs.setEngine(
-  'node-webcrypto',
-  new pkijs.CryptoEngine({ name: 'node-webcrypto', crypto: globalThis.crypto }),
-);
-
-/**
- * DER bytes that asn1js writes as they are, inside a constructed value too (asn1js's own RawData returns its bytes
- * but ignores the writer a SEQUENCE or SET hands its members, so it only works at the top).
- */
-class EncodedDer extends asn1js.RawData {
-  override toBER(_sizeOnly?: boolean, writer?: asn1js.ViewWriter): ArrayBuffer {
-    const bytes = this.dataView.slice().buffer;
-    if (!writer) return bytes;
-    writer.write(bytes);
-    return new ArrayBuffer(0);
-  }
-}
-
-/**
- * A certificate of the chain that encodes as the DER it was read from. PKI.js rebuilds and re-encodes every
- * certificate of a SignedData each time one is signed (asn1js was ~60 % of a signature's CPU, 1.7–2.2 ms each); the
- * bytes never change, so `toSchema()` hands asn1js the original encoding. Parsed fields (issuer, serial number) are
- * PKI.js's as usual; a malformed certificate still throws when read.
- */
-class EncodedCertificate extends pkijs.Certificate {
-  private readonly der: Uint8Array;
-
-  constructor(der: Uint8Array) {
-    super({ schema: asn1js.fromBER(der).result });
-    this.der = new Uint8Array(der);
-  }
-
-  override toSchema(): asn1js.Sequence {
-    // SignedData and CertificateSet only call toBER on what this returns, as a member of their SET.
-    return new EncodedDer({ data: this.der }) as unknown as asn1js.Sequence;
-  }
-}
-
-/** Thrown when DOCUMENT_SIGNING_PEM_FILE (or the generated bundle) cannot be used: a configuration error. */
-export class SigningKeyError extends Error {
-  override name = 'SigningKeyError';
-}
-
-function pemBlocks(pem: string, label: string): Uint8Array<ArrayBuffer>[] {
-  const re = new RegExp(`-----BEGIN ${label}-----([\\s\\S]*?)-----END ${label}-----`, 'g');
-  return [...pem.matchAll(re)].map((m) => new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')));
-}
-
-function toPem(label: string, der: ArrayBuffer | Uint8Array): string {
-  const b64 = Buffer.from(der instanceof Uint8Array ? der : new Uint8Array(der)).toString('base64');
-  return `-----BEGIN ${label}-----\n${b64.replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
-}
-
-/** A distinguished name C=CN, O=…, CN=… with one attribute per RDN (PKI.js would put all three in one SET). */
-function name(commonName: string, organization: string): pkijs.RelativeDistinguishedNames {
-  const rdn = (type: string, value: asn1js.PrintableString | asn1js.Utf8String) =>
-    new asn1js.Set({ value: [new pkijs.AttributeTypeAndValue({ type, value }).toSchema()] });
-  const der = new asn1js.Sequence({
-    value: [
-      rdn(OID.country, new asn1js.PrintableString({ value: 'CN' })),
-      rdn(OID.organization, new asn1js.Utf8String({ value: organization })),
-      rdn(OID.commonName, new asn1js.Utf8String({ value: commonName })),
-    ],
-  }).toBER(false);
-  return pkijs.RelativeDistinguishedNames.fromBER(der);
-}
-
-/** KeyUsage bits (RFC 5280 §4.2.1.3) as a DER BIT STRING: digitalSignature=0 … cRLSign=6. */
-function keyUsage(bits: number[]): ArrayBuffer {
-  let byte = 0;
-  for (const b of bits) byte |= 0x80 >> b;
-  const unused = 7 - Math.max(...bits);
-  return new asn1js.BitString({ valueHex: new Uint8Array([byte]), unusedBits: unused }).toBER(false);
-}
-
-interface IssueInput {
-  subject: pkijs.RelativeDistinguishedNames;
-  issuer: pkijs.RelativeDistinguishedNames;
-  publicKey: CryptoKey;
-  signingKey: CryptoKey;
-  years: number;
-  ca: boolean;
-}
-
-/** Issues one X.509 v3 certificate (RFC 5280) signed with `signingKey`. */
-async function issue(input: IssueInput): Promise<pkijs.Certificate> {
-  const cert = new pkijs.Certificate();
-  cert.version = 2;
-  const serial = randomBytes(16);
-  // a positive INTEGER in minimal DER: the first byte 0x40–0x7f (a leading 0x00 before a byte below 0x80 is
-  // "illegal padding" to OpenSSL: one bundle in ~256 was unreadable)
-  serial[0] = (serial[0]! & 0x7f) | 0x40;
-  cert.serialNumber = new asn1js.Integer({ valueHex: serial });
-  cert.subject = input.subject;
-  cert.issuer = input.issuer;
-  const now = Date.now();
-  cert.notBefore.value = new Date(now - 60_000);
-  cert.notAfter.value = new Date(now + input.years * 365 * 86_400_000);
-  await cert.subjectPublicKeyInfo.importKey(input.publicKey);
-  const spki = new Uint8Array(cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView);
-  const ski = createHash('sha1').update(spki).digest();
-  cert.extensions = [
-    new pkijs.Extension({
-      extnID: OID.basicConstraints,
-      critical: true,
-      extnValue: new pkijs.BasicConstraints({ cA: input.ca }).toSchema().toBER(false),
-    }),
-    new pkijs.Extension({
-      extnID: OID.keyUsage,
-      critical: true,
-      extnValue: keyUsage(input.ca ? [5, 6] : [0, 1]),
-    }),
-    new pkijs.Extension({
-      extnID: OID.subjectKeyIdentifier,
-      extnValue: new asn1js.OctetString({ valueHex: ski }).toBER(false),
-    }),
-    ...(input.ca
-      ? []
-      : [
-          new pkijs.Extension({
-            extnID: OID.extKeyUsage,
-            extnValue: new pkijs.ExtKeyUsage({
-              keyPurposes: [OID.documentSigning, OID.emailProtection],
-            })
-              .toSchema()
-              .toBER(false),
-          }),
-        ]),
-  ];
-  await cert.sign(input.signingKey, 'SHA-256');
-  return cert;
-}
-
-/**
- * Generates the local bundle: root CA, signer certificate, signer key (see the module comment).
- * @param operator the platform operator's name (PLATFORM_OPERATOR), the signer's CN and O
- * @returns the PEM bundle: PRIVATE KEY, then CERTIFICATE (signer), then CERTIFICATE (root)
- */
-export async function generateLocalBundle(operator: string): Promise<string> {
-  // ECDSA P-256: generated in milliseconds (RSA 3072 took seconds on a loaded machine, and the first PDF waited).
-  const params = { name: 'ECDSA', namedCurve: 'P-256' } as const;
-  const root = await crypto.subtle.generateKey(params, false, ['sign', 'verify']);
-  const signer = await crypto.subtle.generateKey(params, true, ['sign', 'verify']);
-  const rootName = name(`${operator} 文书签名根证书`, operator);
-  const rootCert = await issue({
-    subject: rootName,
-    issuer: rootName,
-    publicKey: root.publicKey,
-    signingKey: root.privateKey,
-    years: 20,
-    ca: true,
-  });
-  const signerCert = await issue({
-    subject: name(operator, operator),
-    issuer: rootName,
-    publicKey: signer.publicKey,
-    signingKey: root.privateKey,
-    years: 10,
-    ca: false,
-  });
-  const pkcs8 = await crypto.subtle.exportKey('pkcs8', signer.privateKey);
-  return (
-    toPem('PRIVATE KEY', pkcs8) +
-    toPem('CERTIFICATE', signerCert.toSchema().toBER(false)) +
-    toPem('CERTIFICATE', rootCert.toSchema().toBER(false))
-  );
-}
 
 /** The WebCrypto algorithm of a private key (RSA PKCS#1 v1.5 or ECDSA on P-256/P-384), with SHA-256. */
 function algorithmOf(pkcs8: Uint8Array): RsaHashedImportParams | EcKeyImportParams {

@@ -18,7 +18,8 @@ import {
 } from '../../contract/signing.ts';
 import { buildPlatform } from '../app.ts';
 import { call, forEachDialect, get, testConfig } from '../../tests/support/platform.ts';
-import { DOCUMENT_SIGNING_FILE, generateLocalBundle } from './document-signer.ts';
+import { DOCUMENT_SIGNING_FILE } from './document-signer.ts';
+import { generateLocalBundle } from './local-bundle.ts';
 
 const content = Buffer.from('%PDF-1.4 the signed byte range of a certificate');
 const digest = createHash('sha256').update(content).digest('hex');

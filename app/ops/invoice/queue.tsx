@@ -8,11 +8,8 @@ import type { Route } from './+types/queue';
 import { formatFen } from '../../../contract/billing-codes.ts';
 import { APPLY_STATUS_TEXT, INVOICE_TYPE_TEXT } from '../../../contract/invoice-codes.ts';
 import { InvoiceOpsPaths, type InvoiceQueueData } from '../../../contract/invoice.ts';
-import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
-import { DataTable } from '../../shell/data-table.tsx';
-import { TabNav } from '../../shell/tab-nav.tsx';
-import { Pagination } from '../../shell/pagination.tsx';
 import { opsData } from '../ops.server.ts';
+import { OpsQueueView, queuePageOf } from '../queue-view.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '发票管理 - 运营后台 - 存证云' }];
 
@@ -29,7 +26,7 @@ const hrefOf = (status: string, page = 1) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const status = TABS.find(([s]) => s === url.searchParams.get('status'))?.[0] ?? 'waiting';
-  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
+  const page = queuePageOf(url);
   const queue = await opsData<InvoiceQueueData>(request, context, InvoiceOpsPaths.queue, {
     method: 'GET',
     query: { status, page },
@@ -53,34 +50,31 @@ const QUEUE_COLUMNS = [
 
 export default function InvoiceQueue({ loaderData: { status, page, list, count } }: Route.ComponentProps) {
   return (
-    <>
-      <h1>发票管理</h1>
-      <TabNav
-        label="开票申请状态"
-        tabs={TABS.map(([s, label]) => ({ href: hrefOf(s), label, current: s === status }))}
-      />
-      <DataTable
-        headers={QUEUE_COLUMNS}
-        items={list}
-        empty="暂无记录"
-        row={(row) => (
-          <tr key={row.id} data-testid="ops-invoice-row">
-            <td className="mono">{row.order_no}</td>
-            <td>{row.userId}</td>
-            <td>{row.mobile}</td>
-            <td>{INVOICE_TYPE_TEXT[row.type]}</td>
-            <td>{row.head}</td>
-            <td>{formatFen(row.money)}</td>
-            <td>{row.orderCount}</td>
-            <td className="nowrap">{APPLY_STATUS_TEXT[row.status]}</td>
-            <td>{row.create_time}</td>
-            <td>
-              <Link to={`/ops/invoice/${row.id}`}>{row.status <= 2 ? '处理' : '查看'}</Link>
-            </td>
-          </tr>
-        )}
-      />
-      <Pagination page={page} pageSize={OPS_PAGE_SIZE} count={count} href={(p) => hrefOf(status, p)} />
-    </>
+    <OpsQueueView
+      title="发票管理"
+      tabsLabel="开票申请状态"
+      tabs={TABS.map(([s, label]) => ({ href: hrefOf(s), label, current: s === status }))}
+      headers={QUEUE_COLUMNS}
+      items={list}
+      row={(row) => (
+        <tr key={row.id} data-testid="ops-invoice-row">
+          <td className="mono">{row.order_no}</td>
+          <td>{row.userId}</td>
+          <td>{row.mobile}</td>
+          <td>{INVOICE_TYPE_TEXT[row.type]}</td>
+          <td>{row.head}</td>
+          <td>{formatFen(row.money)}</td>
+          <td>{row.orderCount}</td>
+          <td className="nowrap">{APPLY_STATUS_TEXT[row.status]}</td>
+          <td>{row.create_time}</td>
+          <td>
+            <Link to={`/ops/invoice/${row.id}`}>{row.status <= 2 ? '处理' : '查看'}</Link>
+          </td>
+        </tr>
+      )}
+      page={page}
+      count={count}
+      href={(p) => hrefOf(status, p)}
+    />
   );
 }

@@ -9,25 +9,24 @@
  * notarial certificate view (/ops/notary/:id/certificate) as this operator to a signed PDF and uploads it.
  */
 import type { ReactNode } from 'react';
-import { data, Form, Link, redirect } from 'react-router';
+import { data, Link, redirect } from 'react-router';
 import type { Route } from './+types/detail';
 import { isSuccess } from '../../../contract/envelope.ts';
 import { formatBytes, Msg } from '../../../contract/messages.ts';
-import { Notarial, NOTARIAL_TEXT, STEP_TEXT, NotaryStep } from '../../../contract/notary-codes.ts';
+import { Notarial, NOTARIAL_TEXT, STEP_TEXT } from '../../../contract/notary-codes.ts';
 import { NotaryOpsMsg, NotaryOpsPaths, type NotaryOpsDetail } from '../../../contract/notary-office-codes.ts';
 import { NotaryReturnBody, NotaryShipBody, NotaryTerminateBody } from '../../../contract/notary-office.ts';
 import { validateCsrf } from '../../lib/csrf.server.ts';
 import { fieldErrors } from '../../lib/field-errors.ts';
 import { readForm } from '../../lib/form-body.server.ts';
-import { ConfirmAction } from '../../shell/confirm-action.tsx';
-import { CsrfInput } from '../../shell/csrf-input.tsx';
 import { DataTable } from '../../shell/data-table.tsx';
 import { Facts } from '../../shell/facts.tsx';
-import { Field, FormErrors, FormNotice } from '../../shell/field.tsx';
+import { FormErrors, FormNotice } from '../../shell/field.tsx';
 import { opsCall, opsData } from '../ops.server.ts';
 import { issueCertificate } from './issue.server.ts';
 import { PaperSection } from './paper.tsx';
-import { documentName, officeStateLabel, RETURN_STEPS } from './labels.ts';
+import { DecisionForms, type DecisionFieldErrors, type DecisionValues } from './decision.tsx';
+import { documentName, officeStateLabel } from './labels.ts';
 import { useAppUrl } from '../../lib/base-path.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证订单 - 运营后台 - 存证云' }];
@@ -61,8 +60,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 /** What a failed action shows: a page-level message, the field errors and what was typed. */
 interface Failure {
   error: string | null;
-  fields: { step?: string; returnRemark?: string; terminateRemark?: string; courierNumber?: string };
-  values: { step: string; returnRemark: string; terminateRemark: string; courierNumber: string };
+  fields: DecisionFieldErrors & { courierNumber?: string };
+  values: DecisionValues & { courierNumber: string };
 }
 const failure = (
   f: Partial<Omit<Failure, 'values'>> & { values?: Partial<Failure['values']> },
@@ -155,8 +154,6 @@ export default function OpsNotaryOrder({ loaderData: { d, notice }, actionData }
   const appUrl = useAppUrl();
   const o = d.order;
   const undecided = o.notarial === null || o.notarial === Notarial.inProgress;
-  const fields = actionData?.fields ?? {};
-  const values = actionData?.values;
   const facts: [string, ReactNode][] = [
     ['订单号', <span className="mono">{o.orderNo}</span>],
     ['用户ID', o.userId],
@@ -282,93 +279,7 @@ export default function OpsNotaryOrder({ loaderData: { d, notice }, actionData }
       />
 
       {undecided ? (
-        <div className="ops-decision">
-          {o.notarial === null && o.step === NotaryStep.done ? (
-            <ConfirmAction
-              className="card"
-              summaryClassName="button primary"
-              summary="受理"
-              question="确认受理该公证订单？受理后将生成公证书编号，用户不能再自行关闭订单。"
-              confirm="确认受理"
-              intent="accept"
-              tone="primary"
-            />
-          ) : null}
-          {o.notarial === Notarial.inProgress ? (
-            <ConfirmAction
-              className="card"
-              summaryClassName="button primary"
-              summary="出证"
-              question={`确认出证？将生成公证书 ${o.certificateNo ?? ''} 的签名PDF，出证后用户即可下载，不能撤回。`}
-              confirm="确认出证"
-              intent="issue"
-              tone="primary"
-            />
-          ) : null}
-          <Form method="post" className="card" noValidate>
-            <h2 className="section-title">退回补充材料</h2>
-            <CsrfInput />
-            <Field label="退回到步骤" id="return-step" errors={fields.step ? [fields.step] : undefined}>
-              <select
-                id="return-step"
-                name="step"
-                defaultValue={values?.step ?? ''}
-                aria-invalid={fields.step ? true : undefined}
-                aria-describedby={fields.step ? 'return-step-error' : undefined}
-              >
-                <option value="">请选择</option>
-                {RETURN_STEPS.map((s) => (
-                  <option key={s.step} value={s.step}>
-                    {s.step} {s.label}
-                  </option>
-                ))}
-              </select>
-            </Field>
-            <Field
-              label="说明（用户可见）"
-              id="return-remark"
-              errors={fields.returnRemark ? [fields.returnRemark] : undefined}
-              hint="所选步骤及之后已提交的材料将被清除，用户需重新完成。"
-            >
-              <textarea
-                id="return-remark"
-                name="remark"
-                rows={3}
-                maxLength={200}
-                defaultValue={values?.returnRemark ?? ''}
-                placeholder="请说明需要补充或修改的材料"
-                aria-invalid={fields.returnRemark ? true : undefined}
-                aria-describedby={fields.returnRemark ? 'return-remark-error' : undefined}
-              />
-            </Field>
-            <button type="submit" name="intent" value="return" className="button">
-              退回补充材料
-            </button>
-          </Form>
-          <Form method="post" className="card" noValidate>
-            <h2 className="section-title">终止并退款</h2>
-            <CsrfInput />
-            <Field
-              label="终止原因（用户可见）"
-              id="terminate-remark"
-              errors={fields.terminateRemark ? [fields.terminateRemark] : undefined}
-              hint="终止后订单不能恢复，支付的积分将退还用户。"
-            >
-              <textarea
-                id="terminate-remark"
-                name="remark"
-                rows={3}
-                maxLength={200}
-                defaultValue={values?.terminateRemark ?? ''}
-                aria-invalid={fields.terminateRemark ? true : undefined}
-                aria-describedby={fields.terminateRemark ? 'terminate-remark-error' : undefined}
-              />
-            </Field>
-            <button type="submit" name="intent" value="terminate" className="button danger">
-              终止并退款
-            </button>
-          </Form>
-        </div>
+        <DecisionForms order={o} fields={actionData?.fields ?? {}} values={actionData?.values} />
       ) : null}
     </>
   );

@@ -13,11 +13,8 @@ import {
   NotaryQueueState,
   type NotaryQueueData,
 } from '../../../contract/notary-office-codes.ts';
-import { OPS_PAGE_SIZE } from '../../../contract/ops.ts';
-import { DataTable } from '../../shell/data-table.tsx';
-import { Pagination } from '../../shell/pagination.tsx';
-import { TabNav } from '../../shell/tab-nav.tsx';
 import { opsData } from '../ops.server.ts';
+import { OpsQueueView, queuePageOf } from '../queue-view.tsx';
 import { officeStateLabel } from './labels.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证受理 - 运营后台 - 存证云' }];
@@ -38,7 +35,7 @@ function hrefOf(state: QueueState, page = 1): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const state = STATES.find((s) => String(s) === url.searchParams.get('state')) ?? NotaryQueueState.waiting;
-  const page = Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
+  const page = queuePageOf(url);
   const queue = await opsData<NotaryQueueData>(request, context, NotaryOpsPaths.queue, {
     method: 'GET',
     query: { state, page },
@@ -62,38 +59,35 @@ const QUEUE_COLUMNS = [
 
 export default function NotaryQueue({ loaderData: { state, page, list, count } }: Route.ComponentProps) {
   return (
-    <>
-      <h1>公证受理</h1>
-      <TabNav
-        label="公证订单状态"
-        tabs={STATES.map((s) => ({
-          href: hrefOf(s),
-          label: NOTARY_QUEUE_STATE_TEXT[s],
-          current: s === state,
-        }))}
-      />
-      <DataTable
-        headers={QUEUE_COLUMNS}
-        items={list}
-        empty="暂无记录"
-        row={(row) => (
-          <tr key={row.id} data-testid="ops-notary-row">
-            <td className="mono">{row.orderNo}</td>
-            <td>{row.mobile}</td>
-            <td className="nowrap">{row.typeName}</td>
-            <td>{row.number}</td>
-            <td>{row.money}</td>
-            <td>{row.paidAt}</td>
-            <td className="nowrap">{STEP_TEXT[row.step]}</td>
-            <td className="nowrap">{officeStateLabel(row)}</td>
-            <td>{row.certificateNo ?? ''}</td>
-            <td>
-              <Link to={`/ops/notary/${row.id}`}>{state === NotaryQueueState.decided ? '查看' : '处理'}</Link>
-            </td>
-          </tr>
-        )}
-      />
-      <Pagination page={page} pageSize={OPS_PAGE_SIZE} count={count} href={(p) => hrefOf(state, p)} />
-    </>
+    <OpsQueueView
+      title="公证受理"
+      tabsLabel="公证订单状态"
+      tabs={STATES.map((s) => ({
+        href: hrefOf(s),
+        label: NOTARY_QUEUE_STATE_TEXT[s],
+        current: s === state,
+      }))}
+      headers={QUEUE_COLUMNS}
+      items={list}
+      row={(row) => (
+        <tr key={row.id} data-testid="ops-notary-row">
+          <td className="mono">{row.orderNo}</td>
+          <td>{row.mobile}</td>
+          <td className="nowrap">{row.typeName}</td>
+          <td>{row.number}</td>
+          <td>{row.money}</td>
+          <td>{row.paidAt}</td>
+          <td className="nowrap">{STEP_TEXT[row.step]}</td>
+          <td className="nowrap">{officeStateLabel(row)}</td>
+          <td>{row.certificateNo ?? ''}</td>
+          <td>
+            <Link to={`/ops/notary/${row.id}`}>{state === NotaryQueueState.decided ? '查看' : '处理'}</Link>
+          </td>
+        </tr>
+      )}
+      page={page}
+      count={count}
+      href={(p) => hrefOf(state, p)}
+    />
   );
 }
