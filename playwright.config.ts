@@ -46,8 +46,22 @@ const E2E_BROWSER =
   process.env.E2E_CHROMIUM_PATH ??
   (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
 
+/**
+ * The browser's environment: this process's, with a UTF-8 character type. Chromium on Linux reads the name of a file
+ * chosen for upload in the locale's charset; with no locale (a bare container has no LANG) it sends a file named in
+ * Chinese as an empty part with filename "" (measured with Debian's Chromium 156), so the upload fails. A Chinese
+ * user's system runs a UTF-8 locale; the browser under test gets one whatever the machine has (an LC_ALL that is not
+ * UTF-8 would override LC_CTYPE, so it is dropped).
+ */
+const browserEnv: Record<string, string> = Object.fromEntries(
+  Object.entries({ ...process.env, LC_CTYPE: 'C.UTF-8' }).filter(
+    (e): e is [string, string] => e[1] !== undefined && !(e[0] === 'LC_ALL' && !/utf-?8/i.test(e[1])),
+  ),
+);
+
 const launchOptions = {
   executablePath: E2E_BROWSER,
+  env: browserEnv,
   args: [
     '--no-sandbox',
     '--disable-gpu',
@@ -200,7 +214,7 @@ function server(port: number, extra?: Record<string, string>) {
       LOG_LEVEL: 'warn',
       // every spec registers its users from one loopback address
       SMS_MAX_PER_IP_HOUR: '100000',
-      // …and logs in and looks up far more often than a person: the gateway's per-IP limit (server/rate-limit.ts)
+      // …and logs in and looks up far more often than a person: the gateway's per-IP limit (server/http/rate-limit.ts)
       RATE_LIMIT_PER_MINUTE: '100000',
       // no background certificate renders competing with the browser for the CI machine's two cores
       PDF_RENDER_AHEAD: '0',
