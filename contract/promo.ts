@@ -46,7 +46,7 @@ export const EXPIRY_DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A batch's name or remark: trimmed, at most `max` characters, none of the shared forbidden characters. */
 function batchText(max: number, tooLong: string, required: boolean) {
-  const base = multilineText(PromoMsg.nameRequired)
+  const base = multilineText(required ? PromoMsg.nameRequired : Msg.badRequest)
     .max(max, tooLong)
     .refine((s) => !SPECIAL_CHARS_RE.test(s), PromoMsg.specialChars);
   return required ? z.preprocess(blankToUndefined, base) : z.preprocess((v) => v ?? '', base);

@@ -4,7 +4,7 @@
  * role, every action audited, amounts decimal digits only); a user redeems a code as typed (case, blanks and dashes
  * do not matter) and the points page shows the credit as 兑换码; a single-use code credits once, a limited-use code
  * once per user up to its limit, also under 50 concurrent redemptions; expired, disabled, used-up and already
- * redeemed codes are refused with their messages; unknown codes are throttled per user.
+ * redeemed codes are refused with their messages; unknown codes are throttled per user; migration 0028 up and down.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OpsMsg } from '../../contract/ops.ts';
@@ -23,7 +23,7 @@ import {
 import { userFactory } from '../../tests/support/account.ts';
 import { balances, userIdOf } from '../../tests/support/billing.ts';
 import { operatorToken } from '../../tests/support/invoice.ts';
-import { forEachDialect, get, post } from '../../tests/support/platform.ts';
+import { forEachDialect, get, post, withScratchDatabase } from '../../tests/support/platform.ts';
 import { dayFromNow, mintBody, mintThroughApi } from '../../tests/support/promo.ts';
 
 forEachDialect('promotion codes', (h) => {
@@ -257,6 +257,17 @@ forEachDialect('promotion codes', (h) => {
       const locked = await redeem(guesser.token, codeOf(d));
       expect([locked.code, locked.msg]).toEqual([429, PromoMsg.throttled]);
       expect((await redeem(other.token, codeOf(d))).code).toBe(200);
+    });
+  });
+
+  it('migration 0028 creates the three tables and drops them again', async () => {
+    await withScratchDatabase(h, async (pdb, migrator) => {
+      expect((await migrator.migrateTo('0028_promo_codes')).error).toBeUndefined();
+      const tables = async () =>
+        (await pdb.db.introspection.getTables()).map((t) => t.name).filter((n) => n.startsWith('promo_'));
+      expect((await tables()).sort()).toEqual(['promo_batches', 'promo_codes', 'promo_redemptions']);
+      expect((await migrator.migrateTo('0027_evidence_events')).error).toBeUndefined();
+      expect(await tables()).toEqual([]);
     });
   });
 
