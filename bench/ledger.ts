@@ -27,9 +27,8 @@ import {
   appendOnePerTransaction,
   CONCURRENT_APPENDS,
   CONCURRENT_SAVES,
-  measureSth,
-  sampleProofs,
 } from './support/ledger-compare.ts';
+import { measureSth, sampleProofs } from './support/ledger-reads.ts';
 import { percentile } from './support/stats.ts';
 import { record, unlinkEvidences } from './support/ledger-fill.ts';
 import { benchNumber } from './support/environment.ts';

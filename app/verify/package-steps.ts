@@ -23,49 +23,60 @@ export type PackageVerdict =
   | { error: string }
   | { ok: boolean; baoquan: string | null; keyId: string; steps: PackageStepView[]; failed: number | null };
 
-const NAMES: Record<number, string> = {
-  1: '证据包结构',
-  2: '原始文件',
-  3: '账本记录',
-  4: '包含证明',
-  5: '树头签名',
-  6: '见证联署',
-  7: '可信时间戳',
-};
-
-const PROVED: Record<number, string> = {
-  1: '证据包中的 proof.json 完整，格式正确。',
-  2: '原始文件的 SHA-256 哈希值与账本记录一致：文件自保全以来未被修改。',
-  3: '账本记录是规范格式，其叶子哈希（链上交易哈希）与证据包所载一致。',
-  4: '包含证明从该记录的叶子哈希推算出签名树头中的树根：该记录确实在账本中。',
-  5: '签名树头及其检查点由本平台公布的账本公钥签名。',
-  6: '包含该记录的检查点由账本签名，并有见证方的联署。',
-  7: '包含该记录的检查点有 RFC 3161 可信时间戳，时间戳与检查点一致。',
-};
-
-const FAILED: Record<number, string> = {
-  1: '证据包不完整或 proof.json 格式错误。',
-  2: '原始文件与账本记录不一致：文件已被修改，或不是这份证据的文件。',
-  3: '账本记录与证据包不一致：记录或其哈希已被改动。',
-  4: '包含证明无法推算出签名树头的树根：证明中的哈希已被改动。',
-  5: '树头签名无法用本平台公布的账本公钥验证：证据包的签名来自其他密钥，或签名树头、检查点已被改动。',
-  6: '见证联署或其包含证明无效。',
-  7: '可信时间戳与检查点不一致，或时间戳签名无效。',
-};
-
-const SKIPPED: Record<number, string> = {
-  2: '证据包中没有原始文件（哈希存证，或数据已被用户删除），未核对文件哈希。',
-  6: '打包时尚无见证方联署包含该记录的检查点。',
-  7: '打包时尚无可信时间戳覆盖包含该记录的检查点。',
+/** Each step's name, what it proves when it passes, why it fails, and (for the steps that may) why it is skipped. */
+const STEPS: Record<number, { name: string; proved: string; failed: string; skipped?: string }> = {
+  1: {
+    name: '证据包结构',
+    proved: '证据包中的 proof.json 完整，格式正确。',
+    failed: '证据包不完整或 proof.json 格式错误。',
+  },
+  2: {
+    name: '原始文件',
+    proved: '原始文件的 SHA-256 哈希值与账本记录一致：文件自保全以来未被修改。',
+    failed: '原始文件与账本记录不一致：文件已被修改，或不是这份证据的文件。',
+    skipped: '证据包中没有原始文件（哈希存证，或数据已被用户删除），未核对文件哈希。',
+  },
+  3: {
+    name: '账本记录',
+    proved: '账本记录是规范格式，其叶子哈希（链上交易哈希）与证据包所载一致。',
+    failed: '账本记录与证据包不一致：记录或其哈希已被改动。',
+  },
+  4: {
+    name: '包含证明',
+    proved: '包含证明从该记录的叶子哈希推算出签名树头中的树根：该记录确实在账本中。',
+    failed: '包含证明无法推算出签名树头的树根：证明中的哈希已被改动。',
+  },
+  5: {
+    name: '树头签名',
+    proved: '签名树头及其检查点由本平台公布的账本公钥签名。',
+    failed: '树头签名无法用本平台公布的账本公钥验证：证据包的签名来自其他密钥，或签名树头、检查点已被改动。',
+  },
+  6: {
+    name: '见证联署',
+    proved: '包含该记录的检查点由账本签名，并有见证方的联署。',
+    failed: '见证联署或其包含证明无效。',
+    skipped: '打包时尚无见证方联署包含该记录的检查点。',
+  },
+  7: {
+    name: '可信时间戳',
+    proved: '包含该记录的检查点有 RFC 3161 可信时间戳，时间戳与检查点一致。',
+    failed: '可信时间戳与检查点不一致，或时间戳签名无效。',
+    skipped: '打包时尚无可信时间戳覆盖包含该记录的检查点。',
+  },
 };
 
 /** The page's view of one package's report; `keyId` is the published ledger key it was checked against. */
 export function verdictOf(report: PackageReport, keyId: string): PackageVerdict {
   const steps = report.steps.map((s) => ({
     step: s.step,
-    name: NAMES[s.step]!,
+    name: STEPS[s.step]!.name,
     status: s.status,
-    text: (s.status === 'pass' ? PROVED : s.status === 'fail' ? FAILED : SKIPPED)[s.step] ?? '未核对。',
+    text:
+      (s.status === 'pass'
+        ? STEPS[s.step]?.proved
+        : s.status === 'fail'
+          ? STEPS[s.step]?.failed
+          : STEPS[s.step]?.skipped) ?? '未核对。',
     detail: s.detail,
   }));
   return { ok: report.ok, baoquan: report.baoquan, keyId, steps, failed: report.failed?.step ?? null };

@@ -17,7 +17,8 @@ import type { Kysely } from 'kysely';
 import { openCheckpoint, parseVerifierKey } from '../../contract/signed-note.ts';
 import type { Database } from '../db/schema.ts';
 import type { FileStorage } from '../files/storage.ts';
-import { auditLedger, consistencyProof } from '../ledger/ledger.ts';
+import { consistencyProof } from '../ledger/ledger.ts';
+import { auditLedger } from '../ledger/audit.ts';
 import { verifyConsistency } from '../ledger/verify.ts';
 import { describeRow, storedFileRows } from './stored-files.ts';
 

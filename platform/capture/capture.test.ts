@@ -22,7 +22,7 @@ import { LedgerPaths, type ProofBundle } from '../../contract/ledger.ts';
 import { DEMO_MOBILE } from '../account/users.ts';
 import { call, forEachDialect, get, login, multipart, post } from '../../tests/support/platform.ts';
 import { userFactory } from '../../tests/support/account.ts';
-import { claimCapture } from './service.ts';
+import { claimCapture } from './worker-jobs.ts';
 
 forEachDialect('capture jobs', (h) => {
   const newUser = userFactory(h);

@@ -25,15 +25,8 @@ import { internalOnly } from '../core/internal-key.ts';
 import { nowSeconds } from '../core/time.ts';
 import { fileUploadLimits } from '../evidence/save.ts';
 import { captureArtefactRoutes } from './artefact-routes.ts';
-import {
-  captureOf,
-  claimCapture,
-  completeCapture,
-  createProcessCapture,
-  createWebCapture,
-  failCapture,
-  listCaptures,
-} from './service.ts';
+import { captureOf, createProcessCapture, createWebCapture, listCaptures } from './service.ts';
+import { claimCapture, completeCapture, failCapture } from './worker-jobs.ts';
 
 /** Largest `meta` text part of a completion (bytes). */
 const MAX_META_BYTES = 256 * 1024;

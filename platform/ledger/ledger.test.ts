@@ -34,7 +34,6 @@ import {
 } from '../../tests/support/platform.ts';
 import {
   appendLeaf,
-  auditLedger,
   canonicalJson,
   consistencyProof,
   findLeafByHash,
@@ -44,6 +43,7 @@ import {
   treeSize,
   withLedgerTransaction,
 } from './ledger.ts';
+import { auditLedger } from './audit.ts';
 import { LEDGER_KEY_FILE, LedgerSigner, TreeHeads } from './signer.ts';
 import { EMPTY_ROOT, leafHash, verifyConsistency, verifyInclusion, verifySth } from './verify.ts';
 import { testDialects } from '../../tests/support/environment.ts';

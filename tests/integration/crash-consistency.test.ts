@@ -35,7 +35,7 @@ import { VerifyMsg, VerifyPaths } from '../../contract/verify.ts';
 import { openDatabase } from '../../platform/db/database.ts';
 import { S3FileStorage } from '../../platform/files/s3-storage.ts';
 import { sweepIntents } from '../../platform/files/intents.ts';
-import { auditLedger } from '../../platform/ledger/ledger.ts';
+import { auditLedger } from '../../platform/ledger/audit.ts';
 import { payAtAlipay } from '../support/billing.ts';
 import {
   closedPort,
