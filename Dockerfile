@@ -7,7 +7,7 @@
 # and ffmpeg from Debian's source package; nothing is fetched from GitHub or the Node.js download site.
 # Runs read-only as non-root: docker run --read-only --tmpfs /tmp -v cunzheng-data:/data … (decision 041).
 # Several gateways behind a load balancer must share SESSION_SECRET (and point UPSTREAM_URL or DATABASE_URL at
-# shared services); see server/config.ts.
+# shared services); see server/config/server.ts.
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 

@@ -113,7 +113,7 @@ export default tseslint.config(
           object: 'process',
           property: 'env',
           message:
-            'read configuration once through the process schema (server/config.ts, platform/config.ts, witness/config.ts) and pass it down; tests and benches use their support/environment.ts',
+            'read configuration once through the process schema (server/config/server.ts, platform/config.ts, witness/config.ts) and pass it down; tests and benches use their support/environment.ts',
         },
       ],
     },

@@ -41,7 +41,7 @@ export default defineConfig({
   build: { sourcemap: false },
   // BASE_PATH is chosen at run time (docs/decisions/047-base-path.md): the browser's files refer to each other
   // relatively (fonts from CSS, assets from scripts), so they work under any prefix; the server build's manifest is
-  // prefixed by the gateway (server/base-path.ts).
+  // prefixed by the gateway (server/http/base-path.ts).
   experimental: {
     renderBuiltUrl: (_file, { hostType, ssr }) =>
       !ssr && (hostType === 'css' || hostType === 'js') ? { relative: true } : undefined,

@@ -18,8 +18,8 @@ export default defineConfig({
     // process.env; each suite starts its own servers and databases (tests/support).
     isolate: false,
     // Every suite's gateways see clients from 127.0.0.1 only, and suites log in and look up far more often than a
-    // person does: the gateway's per-IP limit (server/rate-limit.ts, default 60 a minute) is set high for them.
-    // server/rate-limit.test.ts and tests/integration/crash-consistency.test.ts set their own.
+    // person does: the gateway's per-IP limit (server/http/rate-limit.ts, default 60 a minute) is set high for them.
+    // server/http/rate-limit.test.ts and tests/integration/crash-consistency.test.ts set their own.
     env: { RATE_LIMIT_PER_MINUTE: '100000' },
     // The suites wait on PostgreSQL, sockets and child processes more than on the CPU: on the 2-core machines the
     // default (cores - 1 = one fork) left a core idle; two forks took the suite from ~178 s to ~87 s.

@@ -24,7 +24,7 @@ export interface GatewayLoadContext {
   /** Set `Secure` on cookies (SECURE_COOKIES, behind TLS). */
   secureCookies: boolean;
   /**
-   * BASE_PATH as server/config.ts normalises it (`/cunzheng`), or ''/absent at the root: the path of cookies and the
+   * BASE_PATH as server/config/server.ts normalises it (`/cunzheng`), or ''/absent at the root: the path of cookies and the
    * prefix of absolute URLs built outside React Router (docs/decisions/047-base-path.md).
    */
   basePath?: string;
@@ -35,12 +35,12 @@ export interface GatewayLoadContext {
   /** Milliseconds the upstream may stay silent before a call fails as "connection failed" (UPSTREAM_TIMEOUT_MS). */
   upstreamTimeoutMs: number;
   /**
-   * The announcement banner window (ANNOUNCEMENT_FROM/UNTIL/TEXT, parsed by server/config.ts): ISO datetimes and
+   * The announcement banner window (ANNOUNCEMENT_FROM/UNTIL/TEXT, parsed by server/config/server.ts): ISO datetimes and
    * the text, or null when none is configured.
    */
   announcement: { from: string; until: string; text: string } | null;
   /**
-   * What the pages print about the site, from the gateway's configuration (server/config-gateway.ts): PUBLIC_URL,
+   * What the pages print about the site, from the gateway's configuration (server/config/gateway.ts): PUBLIC_URL,
    * the issuer (PLATFORM_OPERATOR, NOTARY_OFFICE, SUPPORT_CONTACT) and STORAGE_HOST_REWRITE. Pages never read the
    * environment themselves (docs/decisions/050-configuration.md).
    */

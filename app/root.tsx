@@ -157,7 +157,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   let message: string = Msg.serverError;
   if (isRouteErrorResponse(error)) {
     const body = error.data as { message?: string } | string | undefined;
-    // 429: the gateway's front-line limit (server/rate-limit.ts) refused a data request of the enhanced page; its
+    // 429: the gateway's front-line limit (server/http/rate-limit.ts) refused a data request of the enhanced page; its
     // answer is the no-JavaScript page's HTML, so the message comes from the status
     message =
       (typeof body === 'object' && body?.message) ||

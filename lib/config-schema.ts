@@ -4,7 +4,7 @@
  * A variable is a zod schema registered in {@link envRegistry} with its metadata: a one-line description, whether it
  * is a secret (its value is never shown, and `NAME_FILE` may name a file holding it), what production asks of it, and
  * how the docs show its default. A group ({@link EnvGroup}) is a named set of variables with the checks that span
- * several of them; a process composes groups (server/config.ts, platform/config.ts, witness/config.ts) and parses its
+ * several of them; a process composes groups (server/config/server.ts, platform/config.ts, witness/config.ts) and parses its
  * environment once, at its entry point, with {@link parseEnvironment}. Defaults live in the schemas and nowhere else;
  * a blank value (`FOO=`, as compose files and shells produce) counts as unset. Every problem is collected and thrown
  * as one ConfigError, one line each, naming the variable; a non-secret's offending value is quoted, a secret's never.
@@ -232,7 +232,7 @@ export function parseEnvironment<const G extends readonly EnvGroup[]>(
 }
 
 /**
- * This process's environment, read once by a process's entry point (server/config.ts, platform/config.ts,
+ * This process's environment, read once by a process's entry point (server/config/server.ts, platform/config.ts,
  * witness/config.ts): the one read of `process.env` in the product (ESLint `no-restricted-properties` allows it in
  * the config modules alone). A copy, so later changes do not leak in.
  */

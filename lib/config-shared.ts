@@ -1,6 +1,6 @@
 /**
  * Variables both the gateway and the platform read (docs/decisions/050-configuration.md): one fragment each, composed
- * into server/config.ts and platform/config.ts, so that an embedded start parses them once and both parts agree on
+ * into server/config/server.ts and platform/config.ts, so that an embedded start parses them once and both parts agree on
  * their defaults. The witness composes the log fragment.
  */
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../contract/evidence.ts';

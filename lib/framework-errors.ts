@@ -5,7 +5,7 @@
  * envelope with 请求参数错误 (spec 01 §7/§8, the 4xx in Chinese every bad input gets, decision 021).
  *
  * Fastify runs no hook for these requests (no onRequest, no onSend), so the answer sets what the hooks would have:
- * `Cache-Control: no-store` here, the gateway's security headers in server/framework-errors.ts.
+ * `Cache-Control: no-store` here, the gateway's security headers in server/http/framework-errors.ts.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiCode, fail } from '../contract/envelope.ts';

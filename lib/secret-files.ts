@@ -14,7 +14,7 @@ import { ConfigError } from './config-error.ts';
 
 /**
  * The variables that hold secrets (keys, passwords, connection strings with credentials): the default of
- * {@link withSecretFiles}. The schemas mark the same ones `secret` (server/config-docs.test.ts compares).
+ * {@link withSecretFiles}. The schemas mark the same ones `secret` (server/config/docs.test.ts compares).
  */
 export const SECRET_VARIABLES = [
   'SESSION_SECRET',

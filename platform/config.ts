@@ -7,7 +7,7 @@
  *
  * Entry points: the standalone platform (platform/main.ts, {@link readPlatformProcessConfig}), the CLIs
  * (platform/ops/cli.ts, platform/backup/cli.ts, {@link readPlatformConfig}); the gateway parses the same groups for
- * its embedded platform (server/config.ts) and derives with {@link platformConfigFrom}.
+ * its embedded platform (server/config/server.ts) and derives with {@link platformConfigFrom}.
  */
 import path from 'node:path';
 import {

@@ -1,6 +1,6 @@
 /**
  * The embedded platform's start (server/embedded-platform.ts, both shapes: platform/worker.ts in a worker thread,
- * or inline in the gateway's thread): the app built for the configuration the gateway parsed (server/config.ts),
+ * or inline in the gateway's thread): the app built for the configuration the gateway parsed (server/config/server.ts),
  * listening on 127.0.0.1 at a free port. The standalone entry (platform/main.ts) listens where PLATFORM_HOST/PLATFORM_PORT say instead.
  */
 import type { AddressInfo } from 'node:net';

@@ -33,7 +33,7 @@ import { startLoopbackPlatform } from './loopback.ts';
 /** What the gateway hands the worker at start. */
 export interface PlatformWorkerData {
   /**
-   * The platform's configuration as the gateway parsed it (server/config.ts, PUBLIC_URL's default filled in): a
+   * The platform's configuration as the gateway parsed it (server/config/server.ts, PUBLIC_URL's default filled in): a
    * structured clone, frozen again here.
    */
   config: PlatformConfig;

@@ -6,7 +6,7 @@
 # mirrors are reached, this machine's PostgreSQL and Redis on 127.0.0.1 are not). It gets a fresh clone of HEAD and
 # runs, with nothing done by hand:
 #   npm ci --no-audit --no-fund && npm test
-# (or the command given as arguments, e.g. `npm run test:bare-machine -- 'npm ci && npx vitest run server/config.test.ts'`).
+# (or the command given as arguments, e.g. `npm run test:bare-machine -- 'npm ci && npx vitest run server/config/server.test.ts'`).
 # Prints the transcript as it goes, then its first and last lines and the time taken; exits with the command's
 # status. Not part of .ci/run: a cold run takes about as long as CI itself.
 set -euo pipefail

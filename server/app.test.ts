@@ -13,8 +13,9 @@ import { brotliDecompressSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
-import { buildServer, cspDirectives } from './app.ts';
-import { DOCUMENT_ONLY_HEADERS, VALIDATOR_HEADERS } from './asset-headers.ts';
+import { buildServer } from './app.ts';
+import { cspDirectives } from './http/security-headers.ts';
+import { DOCUMENT_ONLY_HEADERS, VALIDATOR_HEADERS } from './pages/asset-headers.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 import { TEST_SITE } from '../tests/support/site.ts';
 

@@ -5,7 +5,7 @@
  *   writes) and platform queries run beside page rendering;
  * - `inline`: buildPlatform in the gateway's own thread (what tests use when they reach into the platform's
  *   database or services, and a choice for single-core hosts).
- * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config.ts); both run the configuration the gateway
+ * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config/server.ts); both run the configuration the gateway
  * parsed at its start (the worker gets a structured clone). Either way a committed evidence event wakes the gateway's
  * consumers at once (platform/events/signal.ts: inline in this thread; from the worker over its message port).
  */
@@ -107,7 +107,7 @@ function workerError(name: string, message: string): Error {
 }
 
 /**
- * Starts the embedded platform for `config` (parsed by the gateway, server/config.ts) and waits until it listens.
+ * Starts the embedded platform for `config` (parsed by the gateway, server/config/server.ts) and waits until it listens.
  * @throws whatever stops it from starting (the worker has ended by then)
  */
 export async function startEmbeddedPlatform(

@@ -1,6 +1,6 @@
 /**
  * Process entry (`npm start` = `node server/main.ts`): refuse a Node.js outside package.json's `engines` (see
- * `node-version.ts`), read the environment once (server/config.ts; docs/decisions/050-configuration.md) — a bad or
+ * `node-version.ts`), read the environment once (server/config/server.ts; docs/decisions/050-configuration.md) — a bad or
  * missing value ends the start with one message on standard error listing every problem, and exit code 1 — then
  * start the embedded platform (unless UPSTREAM_URL is set) and the gateway, and stop both on SIGTERM/SIGINT.
  * Everything else lives in `start.ts` and `app.ts`, imported only after these checks so that an old Node.js or a bad
@@ -14,7 +14,7 @@ if (unsupported) {
   process.exit(1);
 }
 
-const { ConfigError, readServerConfig } = await import('./config.ts');
+const { ConfigError, readServerConfig } = await import('./config/server.ts');
 
 let config: Awaited<ReturnType<typeof readServerConfig>>;
 try {
@@ -45,7 +45,7 @@ try {
   installShutdown(running, process, running.config.shutdownTimeoutMs);
 } catch (err) {
   if (err instanceof ConfigError) {
-    // a key file under DATA_DIR that cannot be used (server/config-gateway.ts): the operator's to fix
+    // a key file under DATA_DIR that cannot be used (server/config/gateway.ts): the operator's to fix
     process.stderr.write(`${err.message}\n`);
   } else {
     createLogger({ level: 'fatal', format: config.gateway.logFormat }).fatal({ err }, 'start-up failed');

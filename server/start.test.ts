@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from './config.ts';
+import { ConfigError } from './config/server.ts';
 import { installShutdown, startServer, type ShutdownHost } from './start.ts';
 import { TestHookPaths } from '../platform/test-hooks.ts';
 import { startFakeUpstream } from '../tests/support/server.ts';

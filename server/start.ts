@@ -1,7 +1,7 @@
 /**
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
  * then the gateway and its jobs (PDF rendering ahead, the capture worker); `closeAll()` stops them in the reverse
- * order. Everything runs with the configuration parsed once (server/config.ts). `server/main.ts`, the integration
+ * order. Everything runs with the configuration parsed once (server/config/server.ts). `server/main.ts`, the integration
  * tests and the benches use it.
  */
 import { createServer, type AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { createLogger, resolveLogFormat } from '../lib/logger.ts';
 import { restrictNewFiles } from '../lib/private-files.ts';
 import { startTracing } from '../lib/tracing.ts';
 import { buildServer, type BuildServerOptions } from './app.ts';
-import { loadServerConfig, type GatewayConfig, type ServerConfig } from './config.ts';
+import { loadServerConfig, type GatewayConfig, type ServerConfig } from './config/server.ts';
 import {
   platformConfigFrom,
   startEmbeddedPlatform,
@@ -20,12 +20,12 @@ import {
   type EmbeddedPlatformMode,
 } from './embedded-platform.ts';
 import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
-import { GatewayMetrics, platformMetricsText } from './metrics.ts';
+import { GatewayMetrics, platformMetricsText } from './observability/metrics.ts';
 
 /** A started gateway (and embedded platform, if any). */
 export interface RunningServer {
   config: GatewayConfig;
-  /** Everything the process was started with (server/config.ts). */
+  /** Everything the process was started with (server/config/server.ts). */
   serverConfig: ServerConfig;
   gateway: FastifyInstance;
   /** How the embedded platform runs, or null when UPSTREAM_URL points elsewhere. */
@@ -85,7 +85,7 @@ export async function startServer(env: Environment, opts: StartOptions = {}): Pr
 }
 
 /**
- * Starts everything per `config` (server/config.ts). With UPSTREAM_URL unset, starts the embedded platform
+ * Starts everything per `config` (server/config/server.ts). With UPSTREAM_URL unset, starts the embedded platform
  * (`buildPlatform` on 127.0.0.1 port 0, in a worker thread or inline per EMBEDDED_PLATFORM; server/embedded-platform.ts)
  * and points the gateway at it. The embedded platform's PUBLIC_URL defaults to the gateway's own listen address
  * (`http://localhost:${PORT}${BASE_PATH}`; with PORT 0 a free port is chosen first), so payment return and notify

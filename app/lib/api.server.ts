@@ -35,7 +35,7 @@ export interface ApiCallOptions {
 }
 
 /**
- * Default UPSTREAM_TIMEOUT_MS when a context does not carry one (milliseconds); server/config.ts holds the real
+ * Default UPSTREAM_TIMEOUT_MS when a context does not carry one (milliseconds); server/config/server.ts holds the real
  * default.
  */
 const FALLBACK_UPSTREAM_TIMEOUT_MS = 30_000;

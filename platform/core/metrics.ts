@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics of the platform (decision 040 "Metrics"), with prom-client: served to the
- * gateway at `GET /api/internal/metrics` (internal key), which appends them to its own `/metrics` (server/metrics.ts)
+ * gateway at `GET /api/internal/metrics` (internal key), which appends them to its own `/metrics` (server/observability/metrics.ts)
  * — the embedded platform runs in the gateway's process, so process metrics are the gateway's alone.
  *
  * - `cunzheng_payment_notifications_total{provider,verdict}`: Alipay / WeChat Pay notifications by what became of

@@ -1,6 +1,6 @@
 /**
  * Settings of web capture (docs/decisions/037-web-capture.md): its variables, composed into the gateway's schema
- * (server/config.ts; docs/decisions/050-configuration.md). Limits bound what one URL can make the gateway do: time,
+ * (server/config/server.ts; docs/decisions/050-configuration.md). Limits bound what one URL can make the gateway do: time,
  * bytes, pages and jobs at once (the open jobs of one user are bounded by the platform: MAX_OPEN_CAPTURES_PER_USER).
  * CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start — APP_ENV=production,
  * which is also APP_ENV unset — refuses it, as the platform refuses TEST_HOOKS.

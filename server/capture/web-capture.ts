@@ -11,7 +11,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import { startEgressProxy, type BlockedRequest, type EgressProxy, type Resolver } from './egress-proxy.ts';
-import { WarcWriter, cdxjOf, writeWacz, type Exchange, type WaczFile, type WaczPage } from './wacz.ts';
+import { WarcWriter, cdxjOf, writeWacz, type WaczFile, type WaczPage } from './wacz.ts';
+import { recordExchanges, tlsOf, type TlsFacts } from './page-traffic.ts';
+
+export type { TlsFacts } from './page-traffic.ts';
 
 /** What the capture found at one URL. */
 export interface CapturedPage {
@@ -24,14 +27,7 @@ export interface CapturedPage {
   /** The address the page's server was reached at, when the page loaded. */
   serverIp: string | null;
   /** The TLS connection, for HTTPS pages. Dates ISO 8601. */
-  tls: {
-    protocol: string;
-    subject: string;
-    issuer: string;
-    validFrom: string;
-    validTo: string;
-    subjectAlternativeNames: string[];
-  } | null;
+  tls: TlsFacts | null;
   responseHeaders: Record<string, string>;
   /** ISO 8601, when the page had loaded. */
   capturedAt: string;
@@ -72,56 +68,6 @@ export interface CaptureOptions {
 
 const SOFTWARE = 'Cunzheng web capture (Chromium, warcio)';
 const VIEWPORT = { width: 1280, height: 800 };
-
-/** The exchanges of a page, collected as responses arrive, and the bodies still being read. */
-function recordExchanges(
-  page: Page,
-  proxy: EgressProxy,
-  warc: WarcWriter,
-  now: () => Date,
-): () => Promise<void> {
-  const pending: Promise<void>[] = [];
-  page.on('response', (res: HTTPResponse) => {
-    const req = res.request();
-    const status = res.status();
-    const task = (async () => {
-      const redirect = status >= 300 && status < 400;
-      const body = redirect ? null : await res.buffer().catch(() => null);
-      const exchange: Exchange = {
-        url: res.url(),
-        method: req.method(),
-        requestHeaders: req.headers(),
-        requestBody: req.postData() ? new TextEncoder().encode(req.postData()) : null,
-        status,
-        statusText: res.statusText(),
-        responseHeaders: res.headers(),
-        body: body ? new Uint8Array(body) : null,
-        ipAddress: proxy.addressOf(res.url()),
-        date: now(),
-      };
-      await warc.exchange(exchange);
-    })();
-    pending.push(task.catch(() => undefined));
-  });
-  return async () => {
-    await Promise.all(pending);
-  };
-}
-
-/** The TLS facts of a response, or null for plain HTTP. */
-function tlsOf(res: HTTPResponse): CapturedPage['tls'] {
-  const s = res.securityDetails();
-  if (!s) return null;
-  const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-  return {
-    protocol: s.protocol(),
-    subject: s.subjectName(),
-    issuer: s.issuer(),
-    validFrom: iso(s.validFrom()),
-    validTo: iso(s.validTo()),
-    subjectAlternativeNames: s.subjectAlternativeNames(),
-  };
-}
 
 /** Captures one URL in `page`, writing its files under `dir` as `page-<n>/…`. */
 async function capturePage(

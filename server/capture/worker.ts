@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Browser } from 'puppeteer-core';
 import { CapturePaths, type ClaimedCaptureJob } from '../../contract/capture.ts';
-import { launchChromium } from '../pdf/browser-pool.ts';
+import { launchChromium } from '../pdf/chromium.ts';
 import type { CaptureConfig } from './config.ts';
 import type { Resolver } from './egress-proxy.ts';
 import { captureProcess } from './process-capture.ts';

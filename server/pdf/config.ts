@@ -1,5 +1,5 @@
 /**
- * Settings of the certificate PDF renderer: its variables, composed into the gateway's schema (server/config.ts;
+ * Settings of the certificate PDF renderer: its variables, composed into the gateway's schema (server/config/server.ts;
  * docs/decisions/050-configuration.md), and the {@link PdfConfig} derived from them.
  */
 import {

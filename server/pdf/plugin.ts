@@ -3,7 +3,7 @@
  * and the `app.certificatePdf` renderer the evidence packages use. Registered on the root scope by `server/app.ts`
  * (outside the compressing UI scope: PDFs go out as they are); the browser closes with the gateway (onClose). With
  * PDF_RENDER_AHEAD the renderer takes the platform's evidence events as consumer `certificate-pdf` and renders each
- * saved or changed evidence's certificate ahead of its first visitor (server/event-consumer.ts; decision 059).
+ * saved or changed evidence's certificate ahead of its first visitor (server/pdf/event-consumer.ts; decision 059).
  */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { Msg } from '../../contract/messages.ts';
 import type { PlatformCall } from '../../contract/platform-call.ts';
 import { BrowserPool, PoolBusyError, PoolClosedError, RenderTimeoutError } from './browser-pool.ts';
 import { loadPdfConfig, type PdfConfig } from './config.ts';
-import type { SiteFacts } from '../config-gateway.ts';
+import type { SiteFacts } from '../config/gateway.ts';
 import { PlatformCmsSource, signPdf, SigningUnavailableError } from './pades.ts';
 import {
   CertificateRenderer,
@@ -22,9 +22,9 @@ import {
   UpstreamError,
   type CertificateLang,
 } from './renderer.ts';
-import { plainPageHtml } from '../plain-page.ts';
+import { plainPageHtml } from '../http/plain-page.ts';
 import { PagePrinter } from './page-printer.ts';
-import { EMBEDDED_POLL_MS, EventConsumer, REMOTE_POLL_MS } from '../event-consumer.ts';
+import { EMBEDDED_POLL_MS, EventConsumer, REMOTE_POLL_MS } from './event-consumer.ts';
 
 /** The renderer's name as a consumer of evidence events (its cursor in the platform). */
 export const CERTIFICATE_PDF_CONSUMER = 'certificate-pdf';
@@ -59,13 +59,13 @@ export interface PdfPluginOptions {
   internalKey?: string;
   /** Renderer settings (CHROMIUM_PATH, PDF_POOL_SIZE, PDF_TIMEOUT_MS, …; server/pdf/config.ts); default: the schema's. */
   pdf?: PdfConfig | undefined;
-  /** PUBLIC_URL and the issuer the PDFs print and sign with (server/config-gateway.ts). */
+  /** PUBLIC_URL and the issuer the PDFs print and sign with (server/config/gateway.ts). */
   site: SiteFacts;
 }
 
 /**
  * The short page of spec 01 §2.8 for an unknown evidence (a PDF link is opened as a document); its home link under
- * `basePath` ('' or `/cunzheng`, server/base-path.ts).
+ * `basePath` ('' or `/cunzheng`, server/http/base-path.ts).
  */
 export function notFoundHtml(basePath: string): string {
   return plainPageHtml({ title: '页面不存在', text: Msg.notFoundPage, basePath });

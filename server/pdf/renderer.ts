@@ -5,60 +5,37 @@
  * state, so a deleted evidence or a new UI build gets a fresh PDF; concurrent requests for one key render once. The
  * most recently served complete PDFs are also held in memory under the same keys (server/pdf/held-pdfs.ts).
  */
-import { createHash, randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Page } from 'puppeteer-core';
-import type { ApiEnvelope } from '../../contract/envelope.ts';
-import { EvidencePaths, type EvidenceView } from '../../contract/evidence.ts';
-import type { BrowserPool } from './browser-pool.ts';
-import { prepareLocalPage } from './page-printer.ts';
+import type { EvidenceView } from '../../contract/evidence.ts';
 import type { PlatformCall } from '../../contract/platform-call.ts';
-import { callPlatform } from '../../app/lib/platform-call.server.ts';
+import type { BrowserPool } from './browser-pool.ts';
+import {
+  BAOQUAN_PATH_RE,
+  fetchEvidenceView,
+  printCertificatePage,
+  type CertificateLang,
+} from './certificate-view.ts';
 import { HeldPdfs, MAX_HELD_PDF_BYTES, touch } from './held-pdfs.ts';
+import { prepareLocalPage } from './page-printer.ts';
+import { PdfCacheDir, statFile, viewStateHash } from './pdf-cache.ts';
+
+export {
+  BAOQUAN_PATH_RE,
+  EvidenceNotFoundError,
+  printPaths,
+  PrintViewError,
+  UpstreamError,
+  type CertificateLang,
+} from './certificate-view.ts';
+export { templateVersionOf, viewStateHash, type ViewState } from './pdf-cache.ts';
 
 /**
  * How long a PDF printed while the ledger had no proof for the evidence (the "账本证明暂不可用" case) is served from
  * the cache before it is printed again, in milliseconds. A complete PDF stays until the state or template changes.
  */
 export const PARTIAL_TTL_MS = 60_000;
-
-/** Size and mtime of a file, or null when it does not exist. */
-async function statFile(file: string): Promise<{ file: string; size: number; mtimeMs: number } | null> {
-  try {
-    const s = await fsp.stat(file);
-    return { file, size: s.size, mtimeMs: s.mtimeMs };
-  } catch {
-    return null;
-  }
-}
-
-/** The certificate's language: the Chinese page `/attestation/…` or the English one `/English/attestation/…`. */
-export type CertificateLang = 'zh' | 'en';
-
-/** Evidence numbers the gateway accepts in a path (the platform issues `BQ` + digits + Crockford base32). */
-export const BAOQUAN_PATH_RE = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Thrown when the upstream does not know the evidence (or the number is malformed): answer 404. */
-export class EvidenceNotFoundError extends Error {
-  override name = 'EvidenceNotFoundError';
-}
-/** Thrown when the upstream cannot be reached or answers something unexpected: answer 502. */
-export class UpstreamError extends Error {
-  override name = 'UpstreamError';
-}
-/** Thrown when the gateway's own certificate page could not be loaded for printing. */
-export class PrintViewError extends Error {
-  override name = 'PrintViewError';
-}
-
-/** The part of the view that changes what a certificate shows after it was issued (hashed into the cache key). */
-export interface ViewState {
-  chainhash: string;
-  deletedAt: string | null;
-  isDownload: 0 | 1;
-}
 
 /** A certificate PDF on disk. */
 export interface CertificatePdf {
@@ -103,47 +80,10 @@ export interface CertificateRendererOptions {
   sign?: (pdf: Buffer, lang: CertificateLang) => Promise<Buffer>;
 }
 
-/**
- * Paths the renderer tries in order: the print view of the certificate, then the certificate page itself (used
- * while a deployment's UI has no print view; a 404 of the first moves on to the next).
- */
-export function printPaths(baoquan: string, lang: CertificateLang): string[] {
-  const base = `${lang === 'en' ? '/English' : ''}/attestation/${encodeURIComponent(baoquan)}`;
-  return [`${base}/print`, base];
-}
-
-/**
- * The template version of a UI build: the first 16 hex characters of the SHA-256 of `${buildDirectory}/server/index.js`
- * (the server build embeds the client manifest's hashed asset names, so any change of a page or style changes it)
- * and of `salt` (settings the print view prints, e.g. PUBLIC_URL, the origin of its QR code).
- *
- * @returns the version, or null when there is no build file (development)
- */
-export async function templateVersionOf(buildDirectory: string, salt = ''): Promise<string | null> {
-  try {
-    const bytes = await fsp.readFile(path.join(buildDirectory, 'server', 'index.js'));
-    return createHash('sha256').update(bytes).update(`\0${salt}`).digest('hex').slice(0, 16);
-  } catch {
-    return null;
-  }
-}
-
-/** SHA-256 (first 16 hex) of the canonical JSON of a view state. */
-export function viewStateHash(state: ViewState): string {
-  const canonical = JSON.stringify({
-    chainhash: state.chainhash,
-    deletedAt: state.deletedAt,
-    isDownload: state.isDownload,
-  });
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
-}
-
 /** Most evidence numbers waiting for a render ahead of their first visitor. */
 export const MAX_AHEAD = 32;
 /** How long a render ahead waits before looking again while visitors' renders use the browser (milliseconds). */
 const AHEAD_IDLE_WAIT_MS = 200;
-/** How long the evidence's view may take (milliseconds): answer and body. */
-const VIEW_TIMEOUT_MS = 10_000;
 
 /**
  * Renders and caches certificate PDFs. One per gateway process (decorated as `app.certificatePdf`).
@@ -153,11 +93,12 @@ export class CertificateRenderer {
   /** The most recently served complete PDFs, in memory beside their files. */
   private readonly held = new HeldPdfs();
   private rendersSincePrune = 0;
-  private cacheDirReady: Promise<unknown> | null = null;
+  private readonly cache: PdfCacheDir;
   private readonly opts: CertificateRendererOptions;
 
   constructor(opts: CertificateRendererOptions) {
     this.opts = opts;
+    this.cache = new PdfCacheDir(opts.cacheDir, opts.cacheMaxBytes, opts.logger);
   }
 
   /** Evidence numbers waiting to be rendered ahead of their first visitor, oldest first (see {@link prerender}). */
@@ -222,24 +163,8 @@ export class CertificateRenderer {
    *
    * @throws EvidenceNotFoundError (code 404 or a malformed number); UpstreamError (unreachable, or neither 200 nor 404)
    */
-  async fetchView(baoquan: string): Promise<EvidenceView> {
-    if (!BAOQUAN_PATH_RE.test(baoquan)) throw new EvidenceNotFoundError(baoquan);
-    const url = `${EvidencePaths.view}?baoquan=${encodeURIComponent(baoquan)}`;
-    let env: ApiEnvelope<EvidenceView>;
-    try {
-      // it runs on every PDF request, cached or not: without HTTP when the platform is embedded
-      const answer = await callPlatform(
-        this.opts,
-        { method: 'GET', url, headers: { accept: 'application/json' } },
-        AbortSignal.timeout(VIEW_TIMEOUT_MS),
-      );
-      env = JSON.parse(answer.body) as ApiEnvelope<EvidenceView>;
-    } catch (err) {
-      throw new UpstreamError(`getView failed: ${(err as Error).message}`, { cause: err });
-    }
-    if (Number(env.code) === 404) throw new EvidenceNotFoundError(baoquan);
-    if (Number(env.code) !== 200 || !env.data) throw new UpstreamError(`getView answered code ${env.code}`);
-    return env.data;
+  fetchView(baoquan: string): Promise<EvidenceView> {
+    return fetchEvidenceView(this.opts, baoquan);
   }
 
   /**
@@ -288,25 +213,18 @@ export class CertificateRenderer {
       // Whether the printed page holds the ledger proof summary is read from the page itself: a PDF printed without
       // one (the proof not there yet, or its call failed) is "partial" and kept only for a while.
       const { pdf: printed, proof: proofReady } = await this.opts.pool.run(
-        (page) => this.printPage(page, baoquan, lang),
+        (page) =>
+          printCertificatePage(page, this.opts.gatewayOrigin(), baoquan, lang, this.opts.navigationTimeoutMs),
         (page) => prepareLocalPage(page, this.opts.gatewayOrigin()),
       );
       const pdf = this.opts.sign ? await this.opts.sign(printed, lang) : printed;
       const file = proofReady ? complete : partial;
-      await this.ensureCacheDir();
-      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-      try {
-        await fsp.writeFile(tmp, pdf);
-        await fsp.rename(tmp, file);
-      } catch (err) {
-        await fsp.rm(tmp, { force: true });
-        throw err;
-      }
+      await this.cache.writeAtomically(file, pdf);
       this.opts.logger.info(
         { baoquan, lang, bytes: pdf.length, ms: Date.now() - started, proof: proofReady },
         'pdf: rendered',
       );
-      void this.dropStale(prefix, path.basename(file));
+      void this.cache.dropStale(prefix, path.basename(file));
       if (++this.rendersSincePrune >= 50) {
         this.rendersSincePrune = 0;
         void this.prune();
@@ -318,83 +236,8 @@ export class CertificateRenderer {
     return render;
   }
 
-  /**
-   * Opens the print view in `page` (JS off, other origins blocked) and prints it to an A4 PDF; `proof` tells whether
-   * the page printed the ledger proof summary (its `data-ledger-proof` element, certificate-sheet.tsx).
-   */
-  private async printPage(
-    page: Page,
-    baoquan: string,
-    lang: CertificateLang,
-  ): Promise<{ pdf: Buffer; proof: boolean }> {
-    const origin = this.opts.gatewayOrigin();
-    const candidates = printPaths(baoquan, lang);
-    for (let i = 0; i < candidates.length; i++) {
-      const url = `${origin}${candidates[i]}`;
-      const res = await page.goto(url, { waitUntil: 'load', timeout: this.opts.navigationTimeoutMs });
-      const status = res?.status() ?? 0;
-      if (status === 404 && i < candidates.length - 1) continue;
-      if (status === 404) throw new EvidenceNotFoundError(baoquan);
-      if (status < 200 || status >= 300) throw new PrintViewError(`${url} answered ${status}`);
-      break;
-    }
-    // Web fonts (the CJK font) load lazily, after layout: print only once they are in.
-    const proof = await page.evaluate(() =>
-      document.fonts.ready.then(() => document.querySelector('[data-ledger-proof]') !== null),
-    );
-    const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
-    return { pdf: Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), proof };
-  }
-
-  private ensureCacheDir(): Promise<unknown> {
-    this.cacheDirReady ??= fsp.mkdir(this.opts.cacheDir, { recursive: true }).catch((err: unknown) => {
-      this.cacheDirReady = null;
-      throw err;
-    });
-    return this.cacheDirReady;
-  }
-
-  /**
-   * Deletes the least recently served PDFs until the cache holds at most `cacheMaxBytes` (with 10% headroom so it
-   * does not run on every check); temp files older than an hour (a crash mid-write) go too. Best effort.
-   */
-  async prune(): Promise<void> {
-    try {
-      const files: { file: string; size: number; mtimeMs: number }[] = [];
-      for (const name of await fsp.readdir(this.opts.cacheDir)) {
-        const s = await statFile(path.join(this.opts.cacheDir, name));
-        if (!s) continue;
-        if (name.endsWith('.tmp')) {
-          if (Date.now() - s.mtimeMs > 3600_000) await fsp.rm(s.file, { force: true });
-        } else if (name.endsWith('.pdf')) files.push(s);
-      }
-      let total = files.reduce((sum, f) => sum + f.size, 0);
-      if (total <= this.opts.cacheMaxBytes) return;
-      files.sort((a, b) => a.mtimeMs - b.mtimeMs);
-      const target = this.opts.cacheMaxBytes * 0.9;
-      let removed = 0;
-      for (const f of files) {
-        if (total <= target) break;
-        await fsp.rm(f.file, { force: true });
-        total -= f.size;
-        removed++;
-      }
-      this.opts.logger.info({ removed, bytes: total }, 'pdf: cache pruned');
-    } catch (err) {
-      this.opts.logger.warn({ err }, 'pdf: could not prune the cache');
-    }
-  }
-
-  /** Removes older PDFs of the same evidence and language (another state or template); best effort. */
-  private async dropStale(prefix: string, keep: string): Promise<void> {
-    try {
-      for (const name of await fsp.readdir(this.opts.cacheDir)) {
-        if (name.startsWith(prefix) && name.endsWith('.pdf') && name !== keep) {
-          await fsp.rm(path.join(this.opts.cacheDir, name), { force: true });
-        }
-      }
-    } catch (err) {
-      this.opts.logger.debug({ err }, 'pdf: could not prune the cache');
-    }
+  /** Prunes the disk cache down to `cacheMaxBytes` (server/pdf/pdf-cache.ts); best effort, never throws. */
+  prune(): Promise<void> {
+    return this.cache.prune();
   }
 }

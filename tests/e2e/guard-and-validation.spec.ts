@@ -163,7 +163,7 @@ test('a data request refused by the rate limit (JavaScript on) shows 操作过�
 }) => {
   test.skip(!javaScriptEnabled, 'without JavaScript the gateway answers the form post with its own 429 page');
   await page.goto('/login');
-  // the gateway's answer to a limited request (server/rate-limit.ts): 429, its short HTML page, no React Router header
+  // the gateway's answer to a limited request (server/http/rate-limit.ts): 429, its short HTML page, no React Router header
   await page.route('**/login.data*', (route) =>
     route.fulfill({
       status: 429,

@@ -53,7 +53,7 @@ import { childEnvironment } from '../support/environment.ts';
 
 const INTERNAL_KEY = 'crash-test-internal-key-0123456789abcdef';
 /**
- * The gateways' RATE_LIMIT_PER_MINUTE (server/rate-limit.ts): each group of requests gets this many a minute per
+ * The gateways' RATE_LIMIT_PER_MINUTE (server/http/rate-limit.ts): each group of requests gets this many a minute per
  * client IP. Above the 14 logins of the test, below the platform's own 30 lookups a minute (so a refused lookup is
  * the gateways' refusal, HTTP 429, not the platform's envelope).
  */

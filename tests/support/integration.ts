@@ -45,7 +45,7 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     SESSION_SECRET,
     // every suite registers its users from one loopback address; the per-IP SMS quota has its own test
     SMS_MAX_PER_IP_HOUR: '100000',
-    // …and logs in and looks up far more often than a person: the gateway's per-IP limit (server/rate-limit.ts)
+    // …and logs in and looks up far more often than a person: the gateway's per-IP limit (server/http/rate-limit.ts)
     RATE_LIMIT_PER_MINUTE: '100000',
     // suites see a PDF rendered on its first visit (miss, then hit); the render-ahead suite turns it on
     PDF_RENDER_AHEAD: '0',

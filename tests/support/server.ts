@@ -7,9 +7,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
-import type { GatewayConfig } from '../../server/config.ts';
+import type { GatewayConfig } from '../../server/config/server.ts';
 import { buildServer, type BuildServerOptions } from '../../server/app.ts';
-import { loadRateLimitSettings } from '../../server/config-rate-limit.ts';
+import { loadRateLimitSettings } from '../../server/config/rate-limit.ts';
 import { TEST_SITE } from './site.ts';
 
 /** A gateway config for tests: fixed secret, no announcement, silent logs. */
@@ -42,7 +42,7 @@ export function testConfig(overrides: Partial<GatewayConfig> = {}): GatewayConfi
 
 /**
  * The rate limit of test gateways: far above what a suite sends from its one loopback address (the limit itself is
- * server/rate-limit.test.ts's).
+ * server/http/rate-limit.test.ts's).
  */
 export const TEST_RATE_LIMIT = loadRateLimitSettings({ RATE_LIMIT_PER_MINUTE: '100000' });
 
