@@ -2,18 +2,13 @@
  * One operator queue page's frame (decision 015, decision 060): the title, the state tabs as plain links, the table
  * of one page of rows (20 a page, `OPS_PAGE_SIZE`; cards under 600 px) and the page links, so every area's queue
  * (invoices, notary orders) reads and pages alike without JavaScript. The area's page gives its tabs, columns and
- * row; {@link queuePageOf} reads the `page` query parameter its loader sends upstream.
+ * row; its loader gets the page's rows with `opsQueuePage` (app/ops/queue.server.ts).
  */
 import type { ReactNode } from 'react';
 import { OPS_PAGE_SIZE } from '../../contract/ops.ts';
 import { DataTable } from '../shell/data-table.tsx';
 import { Pagination } from '../shell/pagination.tsx';
 import { TabNav, type Tab } from '../shell/tab-nav.tsx';
-
-/** The page asked for by `url`'s `page` parameter: 1 when missing or not a number, at most 100,000. */
-export function queuePageOf(url: URL): number {
-  return Math.max(1, Math.min(100_000, Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1));
-}
 
 /** A queue page: `title` (h1), the tabs under `tabsLabel`, the table of `items` and the links to other pages. */
 export function OpsQueueView<Row>({

@@ -4,7 +4,7 @@
  * - download: `/api/file/<baoquan>?exp=<unix seconds>&sig=<hex>` over `download|<baoquan>|<exp>`, same-origin and
  *   relative so the gateway proxies them (spec 01 §4);
  * - package: `/attestation/<baoquan>/package.zip?exp=&sig=` over `package:<baoquan>:<exp>`, served by the gateway,
- *   which checks it with `GET /api/file/<baoquan>/authorize` (or {@link verifyPackageSignature} in process); batch
+ *   which checks it with `GET /api/file/<baoquan>/authorize`; batch
  *   items `<baoquan>.<exp>.<sig>` carry the same package signature (spec 01 §2.4);
  * - view token of the public verification (spec 01 §2.1 /queryAuthentication): `<exp>.<hex>` over `view:<no>:<exp>`.
  */
@@ -85,31 +85,6 @@ export class DownloadSigner extends UrlSigner {
     const exp = Number(m[1]);
     return sigEqual(this.hmac(`view:${no}:${exp}`), m[2]!) && exp >= now;
   }
-}
-
-/**
- * Checks a package URL's signature with `signer` (the gateway may call this in process, or ask
- * `GET /api/file/<baoquan>/authorize` over HTTP and never hold the key).
- * @param exp,sig the query values as received (strings, maybe absent)
- * @param now unix seconds
- */
-export function verifyPackageSignature(
-  signer: DownloadSigner,
-  baoquan: string,
-  exp: string | undefined,
-  sig: string | undefined,
-  now: number,
-): boolean {
-  return signer.verifyPackage(baoquan, exp, sig, now);
-}
-
-/**
- * Parses one batch item `<baoquan>.<exp>.<sig>` (the `items` of the batch URL).
- * @returns its parts, or null when the shape is wrong (the signature is not checked here)
- */
-export function parseBatchItem(item: string): { baoquan: string; exp: string; sig: string } | null {
-  const m = /^([0-9A-Za-z]{1,64})\.(\d{1,12})\.([0-9a-f]{64})$/.exec(item);
-  return m ? { baoquan: m[1]!, exp: m[2]!, sig: m[3]! } : null;
 }
 
 /**

@@ -9,7 +9,6 @@
  * row commits only with its bytes stored; bytes stored for a transaction that fails are deleted again.
  */
 import type { Kysely } from 'kysely';
-import yauzl from 'yauzl';
 import { InvoiceStatus } from '../../contract/billing-codes.ts';
 import { ApiCode } from '../../contract/envelope.ts';
 import {
@@ -28,7 +27,7 @@ import type { PlatformDb } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { newObjectKey, StagedPuts } from '../files/staged.ts';
 import type { FileBucket } from '../files/storage.ts';
-import { sniffType, type ReceivedFile } from '../files/temp.ts';
+import type { ReceivedFile } from '../files/temp.ts';
 import { notify } from '../notification/notifications.ts';
 import { writeAudit } from '../ops/audit.ts';
 import type { InvoiceApplicationRow } from './schema.ts';
@@ -38,6 +37,7 @@ import {
   findApplication,
   toApplicationRow,
 } from './applications.ts';
+import { invoiceFileFormat } from './file-format.ts';
 
 /** The area of the console queue and of the audit entries. */
 export const INVOICE_AREA = 'invoice';
@@ -197,28 +197,6 @@ export async function rejectApplication(d: Decision, remark: string): Promise<vo
     await notify(trx, Number(a.user_id), InvoiceMsg.rejectedNews(a.apply_no, remark), now);
     return remark;
   });
-}
-
-/** True when the ZIP at `filePath` has an `OFD.xml` entry at its root (GB/T 33190: an OFD is such a ZIP). */
-async function hasOfdRoot(filePath: string): Promise<boolean> {
-  let zip: yauzl.ZipFile | undefined;
-  try {
-    zip = await yauzl.openPromise(filePath, { lazyEntries: true });
-    for await (const entry of zip.eachEntry()) if (entry.fileName === 'OFD.xml') return true;
-    return false;
-  } catch {
-    return false;
-  } finally {
-    zip?.close();
-  }
-}
-
-/** The format of an issued invoice file by its bytes: PDF (`%PDF-`), OFD (a ZIP with `OFD.xml`), or null. */
-export async function invoiceFileFormat(filePath: string): Promise<'pdf' | 'ofd' | null> {
-  const ext = (await sniffType(filePath))?.ext;
-  if (ext === 'pdf') return 'pdf';
-  if (ext === 'zip' && (await hasOfdRoot(filePath))) return 'ofd';
-  return null;
 }
 
 /**

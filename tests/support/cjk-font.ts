@@ -1,7 +1,7 @@
 /**
  * The CJK font gate of the Playwright suite (decision 049): without a font for Chinese, Chromium lays out every
  * Chinese character as an empty box of one width, so layout and axe checks pass or fail on a page no user sees.
- * playwright.config.ts calls {@link assertCjkFont} before anything starts; it asks fontconfig, as Chromium does, which
+ * playwright.config.ts asks {@link cjkFontProblem} before anything starts; it asks fontconfig, as Chromium does, which
  * family a Chinese sans-serif resolves to.
  */
 import { execFileSync } from 'node:child_process';
@@ -43,10 +43,4 @@ export function cjkFontProblem(run: FontconfigRunner = runFontconfig): string | 
     `No CJK font: fc-match 'sans-serif:lang=zh-cn' resolves to ${found}, so pages would lay out Chinese as ` +
     `empty boxes. Install the Debian package ${CJK_FONT_PACKAGE}: ${CJK_FONT_INSTALL}`
   );
-}
-
-/** Throws the one-line {@link cjkFontProblem} when there is one. */
-export function assertCjkFont(run: FontconfigRunner = runFontconfig): void {
-  const problem = cjkFontProblem(run);
-  if (problem) throw new Error(problem);
 }

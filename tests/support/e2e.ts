@@ -84,11 +84,6 @@ export function makeFile(name: string, bytes: number): { file: string; sha256: s
   return { file, sha256: createHash('sha256').update(buf).digest('hex') };
 }
 
-/** SHA-256 hex of a file on disk. */
-export function sha256File(file: string): string {
-  return createHash('sha256').update(readFileSync(file)).digest('hex');
-}
-
 /** Registers an account through the API (captcha via the test hook, SMS code from the outbox). */
 export async function apiRegister(
   request: APIRequestContext,

@@ -7,9 +7,9 @@ import { Link } from 'react-router';
 import type { Route } from './+types/queue';
 import { formatFen } from '../../../contract/billing-codes.ts';
 import { APPLY_STATUS_TEXT, INVOICE_TYPE_TEXT } from '../../../contract/invoice-codes.ts';
-import { InvoiceOpsPaths, type InvoiceQueueData } from '../../../contract/invoice.ts';
-import { opsData } from '../ops.server.ts';
-import { OpsQueueView, queuePageOf } from '../queue-view.tsx';
+import { InvoiceOpsPaths, type InvoiceQueueRow } from '../../../contract/invoice.ts';
+import { opsQueuePage } from '../queue.server.ts';
+import { OpsQueueView } from '../queue-view.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '发票管理 - 运营后台 - 存证云' }];
 
@@ -26,12 +26,8 @@ const hrefOf = (status: string, page = 1) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const status = TABS.find(([s]) => s === url.searchParams.get('status'))?.[0] ?? 'waiting';
-  const page = queuePageOf(url);
-  const queue = await opsData<InvoiceQueueData>(request, context, InvoiceOpsPaths.queue, {
-    method: 'GET',
-    query: { status, page },
-  });
-  return { status, page, list: queue.list, count: queue.count };
+  const queue = await opsQueuePage<InvoiceQueueRow>(request, context, InvoiceOpsPaths.queue, { status });
+  return { status, ...queue };
 }
 
 /** The queue table's columns. */

@@ -11,10 +11,10 @@ import {
   NOTARY_QUEUE_STATE_TEXT,
   NotaryOpsPaths,
   NotaryQueueState,
-  type NotaryQueueData,
+  type NotaryQueueRow,
 } from '../../../contract/notary-office-codes.ts';
-import { opsData } from '../ops.server.ts';
-import { OpsQueueView, queuePageOf } from '../queue-view.tsx';
+import { opsQueuePage } from '../queue.server.ts';
+import { OpsQueueView } from '../queue-view.tsx';
 import { officeStateLabel } from './labels.ts';
 
 export const meta: Route.MetaFunction = () => [{ title: '公证受理 - 运营后台 - 存证云' }];
@@ -35,12 +35,8 @@ function hrefOf(state: QueueState, page = 1): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const state = STATES.find((s) => String(s) === url.searchParams.get('state')) ?? NotaryQueueState.waiting;
-  const page = queuePageOf(url);
-  const queue = await opsData<NotaryQueueData>(request, context, NotaryOpsPaths.queue, {
-    method: 'GET',
-    query: { state, page },
-  });
-  return { state, page, list: queue.list, count: queue.count };
+  const queue = await opsQueuePage<NotaryQueueRow>(request, context, NotaryOpsPaths.queue, { state });
+  return { state, ...queue };
 }
 
 /** The queue table's columns. */
