@@ -86,8 +86,9 @@ RUN ffmpeg -hide_banner -version | head -1 && /usr/lib/chromium/chromium-headles
 WORKDIR /app
 # APP_ENV=production: no demo account unless SEED_DEMO=1, no test hooks. HOME=/tmp: Chromium's and fontconfig's
 # per-user files go to the tmpfs, as do Chromium's profiles (the OS temp dir), since the root filesystem is
-# read-only.
+# read-only. LANG=C.UTF-8: a UTF-8 locale for Chromium (it reads file names in the locale's charset).
 ENV NODE_ENV=production \
+  LANG=C.UTF-8 \
   APP_ENV=production \
   DATA_DIR=/data \
   PORT=3000 \

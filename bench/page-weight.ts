@@ -130,6 +130,7 @@ async function main(): Promise<void> {
       '/evidences-all/web',
       '/notifications',
       '/buyCredits',
+      '/redeem',
       '/orders',
       '/invoice',
       '/orders/makeOutInvoice',

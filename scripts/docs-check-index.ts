@@ -23,6 +23,7 @@ const NOT_SOURCE_DIRS = new Set([
 export const SOURCE_DIRS = [
   'app',
   'server',
+  'lib',
   'platform',
   'contract',
   'witness',
@@ -144,7 +145,7 @@ export function uiRoutes(routesTs: string): string[] {
  */
 export function serverRoutes(root: string): string[] {
   const out: string[] = [];
-  const files = ['server', 'platform', 'contract', 'witness'].flatMap((d) =>
+  const files = ['server', 'lib', 'platform', 'contract', 'witness'].flatMap((d) =>
     walk(path.join(root, d), (n) => /\.tsx?$/.test(n) && !/\.test\.tsx?$/.test(n)),
   );
   for (const f of files) {

@@ -24,6 +24,7 @@ import { routeProblem } from './docs-check-routes.ts';
 const COMPONENT_DIRS = [
   'app',
   'server',
+  'lib',
   'platform',
   'contract',
   'tests',

@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
@@ -204,9 +203,4 @@ export async function writeWacz(
   await done;
   const { hash, bytes } = await sha256Of(file);
   return { sha256: hash, bytes };
-}
-
-/** Removes a capture's work directory. */
-export async function removeWorkDir(dir: string): Promise<void> {
-  await fsp.rm(dir, { recursive: true, force: true });
 }
