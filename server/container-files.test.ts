@@ -64,7 +64,7 @@ describe('the container image', () => {
       (file) => !copied.some((dir) => file === dir || file.startsWith(`${dir}/`)),
     );
     expect(missing).toEqual([]);
-  });
+  }, 120_000);
 
   it('finds what a missing folder would leave out', async () => {
     // the check is only as good as its import walk: the gateway's imports from app/lib are among the files it finds
