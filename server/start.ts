@@ -63,16 +63,29 @@ function urlOf(address: AddressInfo | string | null): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
-/** A port free right now on `host` (listened on with port 0, noted, closed). */
+/**
+ * A port free right now on `host` (listened on, noted, closed), for PORT 0: the gateway listens on it only after the
+ * embedded platform has started, whose PUBLIC_URL already names it. Drawn below Linux's ephemeral range
+ * (`net.ipv4.ip_local_port_range`, 32768–60999 by default), where no outgoing connection can take it meanwhile (a
+ * port from port 0 could be, and the listen then failed with EADDRINUSE on a busy test run); port 0's choice after 50
+ * draws that are all taken.
+ */
 async function freePort(host: string): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, host, resolve);
-  });
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  for (let draw = 0; draw <= 50; draw++) {
+    const candidate = draw < 50 ? 20_000 + Math.floor(Math.random() * 12_000) : 0;
+    const probe = createServer();
+    const listening = await new Promise<boolean>((resolve, reject) => {
+      probe.once('error', (err: NodeJS.ErrnoException) =>
+        draw < 50 && (err.code === 'EADDRINUSE' || err.code === 'EACCES') ? resolve(false) : reject(err),
+      );
+      probe.listen(candidate, host, () => resolve(true));
+    });
+    if (!listening) continue;
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+  throw new Error('unreachable: the last draw listens on port 0');
 }
 
 /**
