@@ -17,7 +17,8 @@ export function Facts({ rows, testId }: { rows: [string, ReactNode][]; testId?: 
   );
 }
 
-function FactRow({ label, value }: { label: string; value: ReactNode }) {
+/** One label → value row of a description list (`<dt>` and `<dd>`), for a `<dl className="facts">`. */
+export function FactRow({ label, value }: { label: string; value: ReactNode }) {
   return (
     <>
       <dt>{label}</dt>

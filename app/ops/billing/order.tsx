@@ -18,6 +18,7 @@ import { FormErrors, FormNotice } from '../../shell/field.tsx';
 import { opsCall, opsData } from '../ops.server.ts';
 import { JOURNAL_KIND_LABEL, PROVIDER_LABEL, VERDICT_LABEL } from './labels.ts';
 import { readForm } from '../../lib/form-body.server.ts';
+import { FactRow } from '../../shell/facts.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '订单详情 - 运营后台 - 存证云' }];
 
@@ -119,15 +120,6 @@ export default function OpsOrder({ loaderData, actionData }: Route.ComponentProp
           </tr>
         )}
       />
-    </>
-  );
-}
-
-function FactRow({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
     </>
   );
 }

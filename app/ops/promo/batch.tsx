@@ -23,6 +23,7 @@ import { ConfirmAction } from '../../shell/confirm-action.tsx';
 import { DataTable } from '../../shell/data-table.tsx';
 import { FormErrors, FormNotice } from '../../shell/field.tsx';
 import { opsCall, opsData } from '../ops.server.ts';
+import { FactRow } from '../../shell/facts.tsx';
 
 export const meta: Route.MetaFunction = () => [{ title: '兑换码批次 - 运营后台 - 存证云' }];
 
@@ -109,15 +110,6 @@ export default function OpsPromoBatch({ loaderData, actionData }: Route.Componen
           </tr>
         )}
       />
-    </>
-  );
-}
-
-function FactRow({ label, value }: { label: string; value: ReactNode }) {
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
     </>
   );
 }
