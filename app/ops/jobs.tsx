@@ -1,7 +1,8 @@
 /**
- * /ops/jobs (admin; decision 045): the platform's recurring jobs — face-verification polling and payment
- * reconciliation — with runs waiting, going and failed, and the newest failure's message, so an operator sees a
- * provider outage (runs failing and retried with growing delays) before users report results that never arrive.
+ * /ops/jobs (admin; decision 045): the platform's recurring jobs — face-verification polling, payment
+ * reconciliation, the sweep of files left by interrupted saves and the prune of old evidence events (decision 059) —
+ * with runs waiting, going and failed, and the newest failure's message, so an operator sees a provider outage (runs
+ * failing and retried with growing delays) before users report results that never arrive.
  */
 import type { Route } from './+types/jobs';
 import { JobsOpsPaths, type JobsView } from '../../contract/jobs.ts';
@@ -15,6 +16,7 @@ const TASKS: Record<string, string> = {
   'face.poll': '人脸核身结果查询（每 3 秒）',
   'billing.reconcile': '充值订单对账（每 30 秒）',
   'files.sweep': '清理中断上传遗留的文件（每 10 分钟）',
+  'events.prune': '清理一周前的证据事件（每小时）',
 };
 
 /** How the queue is kept. */

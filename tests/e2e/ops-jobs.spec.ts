@@ -1,6 +1,6 @@
 /**
  * The job queue in the operator console (decision 045): an admin sees the platform's recurring tasks — face
- * polling and payment reconciliation — at /ops/jobs, worked in-process on SQLite by the e2e server; the task runs
+ * polling, payment reconciliation, the file sweep and the evidence-event prune (decision 059) — at /ops/jobs, worked in-process on SQLite by the e2e server; the task runs
  * (face.poll every 3 s) keep its chain queued or running; a reviewer is not shown the page.
  */
 import { expect, test } from '../support/e2e-fixtures.ts';
@@ -15,12 +15,13 @@ test('an admin sees the recurring jobs and their state; a reviewer does not', as
   await expect(page.getByRole('heading', { name: '后台任务' })).toBeVisible();
   await expect(page.getByText('任务队列：SQLite（本进程内）')).toBeVisible();
   const rows = page.getByTestId('job-row');
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   await expect(rows.filter({ hasText: 'face.poll' })).toContainText('人脸核身结果查询（每 3 秒）');
   await expect(rows.filter({ hasText: 'billing.reconcile' })).toContainText('充值订单对账（每 30 秒）');
   // each chain always has its next run waiting or going (at most one of each)
   await expect(rows.filter({ hasText: 'files.sweep' })).toContainText('清理中断上传遗留的文件');
-  for (const name of ['face.poll', 'billing.reconcile', 'files.sweep']) {
+  await expect(rows.filter({ hasText: 'events.prune' })).toContainText('清理一周前的证据事件（每小时）');
+  for (const name of ['face.poll', 'billing.reconcile', 'files.sweep', 'events.prune']) {
     const cells = rows.filter({ hasText: name }).locator('td');
     const waiting = Number(await cells.nth(2).textContent());
     const going = Number(await cells.nth(3).textContent());
