@@ -130,6 +130,10 @@ forEachDialect('evidence events', (h) => {
       for (let i = 0; i < (concurrent ? 20 : 40); i++) await save();
       const got: TakenEvent[][] = [[], []];
       let saving = concurrent;
+      // both handles connected before the race starts: a handle still opening its first connection on a loaded
+      // machine would find everything taken already
+      for (const db of [h.app.pdb, second])
+        await db.db.selectFrom('event_cursors').select('consumer').execute();
       const taker = async (db: PlatformDb, into: TakenEvent[]) => {
         for (;;) {
           const batch = await takeEvents(db.db, consumer, 3);
@@ -149,9 +153,9 @@ forEachDialect('evidence events', (h) => {
       const expected = (await allEvents()).filter((e) => Number(e.id) > first).map((e) => Number(e.id));
       expect(expected.length).toBe(40);
       expect(ids.sort((a, b) => a - b)).toEqual(expected);
-      // both took some, and each its own in ascending order
+      // each took its own in ascending order (how many each took is the race's: a taker that loses the cursor
+      // TAKE_ATTEMPTS times in a row gets an empty batch, so one of them may get none at all)
       for (const list of got) {
-        expect(list.length).toBeGreaterThan(0);
         const own = list.map((e) => e.id);
         expect(own).toEqual([...own].sort((a, b) => a - b));
       }
