@@ -57,6 +57,7 @@ import { servicesPlugin } from './services.ts';
 import { testHookRoutes } from './test-hooks.ts';
 import { verifyRoutes } from './verify/routes.ts';
 import { captureRoutes } from './capture/routes.ts';
+import { renderRoutes } from './renders/routes.ts';
 import { openApiRoutes } from './open-api/routes.ts';
 import { musicRoutes } from './music/routes.ts';
 import { envelopeFrameworkError } from '../lib/framework-errors.ts';
@@ -162,6 +163,7 @@ export async function buildPlatform(
     await app.register(ledgerRoutes);
     await app.register(verifyRoutes);
     await app.register(captureRoutes);
+    await app.register(renderRoutes); // the background worker's leased certificate renders (decision 064)
     await app.register(openApiRoutes);
     await app.register(musicRoutes);
     await app.register(billingRoutes);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Msg } from '../contract/messages.ts';
 import { buildServer } from './app.ts';
 import { cspDirectives } from './http/security-headers.ts';
-import { DOCUMENT_ONLY_HEADERS, VALIDATOR_HEADERS } from './pages/asset-headers.ts';
+import { DOCUMENT_ONLY_HEADERS, JSON_CSP, VALIDATOR_HEADERS } from './pages/asset-headers.ts';
 import { fakeServerBuild, startFakeUpstream, testConfig, type SeenRequest } from '../tests/support/server.ts';
 import { TEST_SITE } from '../tests/support/site.ts';
 
@@ -351,8 +351,11 @@ describe('gateway behind TLS and a trusted proxy', () => {
       expect(seen.headers['x-forwarded-for']).toBe('203.0.113.9, 127.0.0.1');
       expect(seen.headers['x-forwarded-proto']).toBe('https');
       expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
-      // a JSON envelope is no document: no CSP and frame rules; pages get the upgrading CSP
-      for (const h of DOCUMENT_ONLY_HEADERS) expect(res.headers[h], h).toBeUndefined();
+      // a JSON envelope is no document: no document CSP or other document rules, only the policy an API answer
+      // needs (OWASP REST: not framed, not sniffed); pages get the upgrading CSP
+      for (const h of DOCUMENT_ONLY_HEADERS.filter((h) => h !== 'content-security-policy'))
+        expect(res.headers[h], h).toBeUndefined();
+      expect(res.headers['content-security-policy']).toBe(JSON_CSP);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(cspDirectives({ secure: true, development: false }).upgradeInsecureRequests).toEqual([]);
     } finally {

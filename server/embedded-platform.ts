@@ -6,8 +6,9 @@
  * - `inline`: buildPlatform in the gateway's own thread (what tests use when they reach into the platform's
  *   database or services, and a choice for single-core hosts).
  * Chosen by EMBEDDED_PLATFORM (`worker` | `inline`, read in server/config/server.ts); both run the configuration the gateway
- * parsed at its start (the worker gets a structured clone). Either way a committed evidence event wakes the gateway's
- * consumers at once (platform/events/signal.ts: inline in this thread; from the worker over its message port).
+ * parsed at its start (the worker gets a structured clone). Either way a committed evidence event signals in the
+ * gateway's thread (platform/events/signal.ts: inline in this thread; from the worker over its message port), which
+ * wakes the background worker child (server/worker/supervisor.ts).
  */
 import { Worker } from 'node:worker_threads';
 import type { FastifyInstance } from 'fastify';
@@ -179,7 +180,7 @@ export async function startEmbeddedPlatform(
   const pending = new Map<number, { resolve: (a: PlatformCallAnswer) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   worker.on('message', (m: PlatformWorkerMessage) => {
-    // evidence events committed in the worker: this thread's consumers take them now (decision 059)
+    // evidence events committed in the worker: this thread's listeners pass it on (server/worker/supervisor.ts)
     if (m.type === 'events') {
       signalEventsCommitted();
       return;

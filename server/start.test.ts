@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from './config/server.ts';
 import { installShutdown, startServer, type ShutdownHost } from './start.ts';
+import { isRunning } from '../tests/support/proc.ts';
 import { TestHookPaths } from '../platform/test-hooks.ts';
 import { startFakeUpstream } from '../tests/support/server.ts';
 
@@ -53,7 +54,7 @@ const embeddedEnv = (dataDir: string, extra: Record<string, string>) => ({
 });
 
 describe('startServer without UPSTREAM_URL', () => {
-  it('starts the embedded platform in a worker thread on loopback, proxies to it, and closeAll stops both', async () => {
+  it('starts the embedded platform in a worker thread on loopback and the background worker child, proxies to the platform, and closeAll stops them all', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cz-embedded-'));
     try {
       const running = await startServer(embeddedEnv(dataDir, { APP_ENV: 'test', SEED_DEMO: '1' }), {
@@ -61,6 +62,10 @@ describe('startServer without UPSTREAM_URL', () => {
       });
       expect(running.embedded).toBe('worker');
       expect(running.platform).toBeNull();
+      // the background worker runs as a supervised child (BACKGROUND_WORKER=child, decision 064)
+      const workerPid = running.worker?.pid();
+      expect(workerPid).toBeGreaterThan(0);
+      expect(isRunning(workerPid!)).toBe(true);
       expect(running.upstreamUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const base = running.url.replace('localhost', '127.0.0.1');
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -81,6 +86,7 @@ describe('startServer without UPSTREAM_URL', () => {
       expect(envelope.data.token).toBeTruthy();
       await running.closeAll();
       await expect(fetch(`${running.upstreamUrl}/api/healthz`)).rejects.toThrow();
+      expect(isRunning(workerPid!)).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

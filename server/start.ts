@@ -1,13 +1,14 @@
 /**
  * Starting and stopping the whole process: the embedded platform on a loopback port (unless UPSTREAM_URL is set),
- * then the gateway and its jobs (PDF rendering ahead, the capture worker); `closeAll()` stops them in the reverse
- * order. Everything runs with the configuration parsed once (server/config/server.ts). `server/main.ts`, the integration
- * tests and the benches use it.
+ * then the gateway and, with BACKGROUND_WORKER=child, the background worker as a supervised child process (PDFs
+ * rendered ahead, captures; server/worker/, decision 064); `closeAll()` stops them in the reverse order. Everything
+ * runs with the configuration parsed once (server/config/server.ts). `server/main.ts`, the integration tests and the
+ * benches use it.
  */
 import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { Environment } from '../lib/config-schema.ts';
+import { processEnvironment, type Environment } from '../lib/config-schema.ts';
 import { createLogger, resolveLogFormat } from '../lib/logger.ts';
 import { restrictNewFiles } from '../lib/private-files.ts';
 import { startTracing } from '../lib/tracing.ts';
@@ -19,7 +20,7 @@ import {
   type EmbeddedPlatform,
   type EmbeddedPlatformMode,
 } from './embedded-platform.ts';
-import { startCaptureWorker, type CaptureWorker } from './capture/worker.ts';
+import { childEnvironment, superviseWorker, type WorkerSupervisor } from './worker/supervisor.ts';
 import { GatewayMetrics, platformMetricsText } from './observability/metrics.ts';
 
 /** A started gateway (and embedded platform, if any). */
@@ -39,6 +40,8 @@ export interface RunningServer {
   logger: Logger;
   /** Where `/metrics` is served (METRICS_PORT), e.g. `http://127.0.0.1:9464/metrics`, or null. */
   metricsUrl: string | null;
+  /** The supervised background worker (BACKGROUND_WORKER=child), or null. */
+  worker: WorkerSupervisor | null;
   /** Closes the gateway (waiting for in-flight requests), then the embedded platform. Idempotent. */
   closeAll(): Promise<void>;
 }
@@ -60,6 +63,15 @@ function urlOf(address: AddressInfo | string | null): string {
   const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address)
     ? 'localhost'
     : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
+/** A listening address as a URL this machine reaches over loopback (0.0.0.0 → 127.0.0.1, :: → [::1]). */
+function loopbackUrl(address: AddressInfo | string | null): string {
+  if (!address || typeof address === 'string')
+    throw new Error(`unexpected server address ${String(address)}`);
+  const host =
+    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
@@ -146,19 +158,17 @@ export async function startConfiguredServer(
   if (!upstreamUrl) throw new Error('no upstream: UPSTREAM_URL unset and no embedded platform');
   const upstream = upstreamUrl;
 
-  // The platform's internal key, for the capture worker and the PDF signing: the embedded
+  // The platform's internal key, for the PDF signing and the background worker: the embedded
   // platform's, or INTERNAL_API_KEY.
   const internalKey = serverConfig.internalApiKey ?? embedded?.internalKey;
   let gateway: FastifyInstance;
-  const { pdf, capture: captureConfig, metrics: metricsConfig } = serverConfig;
-  let capture: CaptureWorker | null = null;
+  const { pdf, metrics: metricsConfig } = serverConfig;
   const metrics =
     metricsConfig.port === null
       ? undefined
       : new GatewayMetrics({
           pdfStats: () =>
             gateway?.hasDecorator('certificatePdf') ? gateway.certificatePdf.pool.stats() : undefined,
-          captureFinished: () => capture?.finished,
           ...(internalKey ? { platformText: () => platformMetricsText(upstream, internalKey) } : {}),
         });
   try {
@@ -179,17 +189,20 @@ export async function startConfiguredServer(
     throw err;
   }
 
-  // Face polling and payment reconciliation are jobs of the platform itself (platform/jobs, decision 045).
-  // Web captures (decision 037): jobs wait in the platform; this gateway takes them while it has room.
-  capture = internalKey
-    ? startCaptureWorker({
-        upstreamUrl: upstream,
-        internalKey,
-        chromiumPath: pdf.chromiumPath,
-        config: captureConfig,
-        log: logger.child({ job: 'capture' }),
-      })
-    : null;
+  // Face polling and payment reconciliation are jobs of the platform itself (platform/jobs, decision 045). Chromium
+  // work in the background — captures (decision 037), certificates rendered ahead — is the worker's (decision 064).
+  const worker =
+    serverConfig.worker.mode === 'child' && internalKey
+      ? superviseWorker(
+          childEnvironment(serverConfig.worker.variables, processEnvironment(), {
+            UPSTREAM_URL: upstream,
+            GATEWAY_URL: loopbackUrl(gateway.server.address()) + config.basePath,
+            INTERNAL_API_KEY: internalKey,
+          }),
+          root.child({ part: 'worker' }),
+          embedded !== null,
+        )
+      : null;
 
   const url = urlOf(gateway.server.address());
   const metricsServer = metrics ? await metrics.serve(metricsConfig.host, metricsConfig.port!) : null;
@@ -200,7 +213,7 @@ export async function startConfiguredServer(
   const closeAll = () => {
     closing ??= (async () => {
       try {
-        await capture?.stop();
+        await worker?.stop();
         await new Promise((resolve) =>
           metricsServer ? metricsServer.server.close(resolve) : resolve(undefined),
         );
@@ -231,53 +244,9 @@ export async function startConfiguredServer(
     upstreamUrl: upstream,
     logger,
     metricsUrl,
+    worker,
     closeAll,
   };
 }
 
-/** What {@link installShutdown} needs from `process`; a fake in tests. */
-export interface ShutdownHost {
-  once(signal: NodeJS.Signals, listener: () => void): unknown;
-  off(signal: NodeJS.Signals, listener: () => void): unknown;
-  exit(code: number): void;
-}
-
-/**
- * On SIGTERM or SIGINT: `closeAll()` (Fastify stops accepting, answers 503 to new requests, waits for in-flight
- * ones), then exit 0. Exits 1 if closing fails or takes longer than `timeoutMs` (default 10 s, the grace period
- * of `docker stop`). Returns a function that removes the handlers.
- */
-export function installShutdown(
-  running: Pick<RunningServer, 'closeAll' | 'logger'>,
-  host: ShutdownHost = process,
-  timeoutMs = 10_000,
-): () => void {
-  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
-  const handlers = signals.map((signal) => {
-    const handler = () => {
-      running.logger.info({ signal }, 'shutting down');
-      const timer = setTimeout(() => {
-        running.logger.error({ timeoutMs }, 'shutdown timed out');
-        host.exit(1);
-      }, timeoutMs);
-      timer.unref();
-      running.closeAll().then(
-        () => {
-          clearTimeout(timer);
-          running.logger.info('stopped');
-          host.exit(0);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          running.logger.error({ err }, 'shutdown failed');
-          host.exit(1);
-        },
-      );
-    };
-    host.once(signal, handler);
-    return [signal, handler] as const;
-  });
-  return () => {
-    for (const [signal, handler] of handlers) host.off(signal, handler);
-  };
-}
+export { installShutdown, type ShutdownHost } from './shutdown.ts';

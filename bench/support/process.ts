@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
 import { freePort } from '../../tests/support/ports.ts';
+import { processTree } from '../../tests/support/proc.ts';
 import { childEnvironment } from './environment.ts';
+
+export { processTree };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -169,28 +172,6 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ch
     [],
   );
   return { ...child, dataDir };
-}
-
-/** The pids of `pid` and all its descendants (Linux /proc, read once). */
-export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const out: number[] = [];
-  const visit = (p: number) => {
-    out.push(p);
-    for (const c of children.get(p) ?? []) visit(c);
-  };
-  visit(pid);
-  return out;
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * The platform's metrics endpoint (decision 040): only with the internal key; on PostgreSQL it shows the pool.
+ * The platform's metrics endpoint (decision 040): only with the internal key; on PostgreSQL it shows the pool; the
+ * background worker's jobs are counted (docs/decisions/064-background-worker.md).
  */
 import fsp from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +25,10 @@ describe('GET /api/internal/metrics', () => {
       expect(res.body).toMatch(/^cunzheng_db_pool_connections\{state="total"\} [1-9]\d*$/m);
       expect(res.body).toMatch(/^cunzheng_db_pool_connections\{state="waiting"\} \d+$/m);
       expect(res.body).toContain('# TYPE cunzheng_payment_notifications_total counter');
+      // the background worker's jobs (docs/decisions/064-background-worker.md), read from the database
+      expect(res.body).toMatch(/^cunzheng_worker_jobs\{job="certificate\.render",state="queued"\} 0$/m);
+      expect(res.body).toMatch(/^cunzheng_worker_jobs\{job="capture",state="failed"\} 0$/m);
+      expect(res.body).toMatch(/^cunzheng_worker_job_oldest_wait_seconds\{job="capture"\} 0$/m);
       // the three job gauges of one scrape read the queue once
       const stats = vi.spyOn(app.jobs!, 'stats');
       const scrape = await app.inject({

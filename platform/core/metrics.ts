@@ -7,6 +7,9 @@
  *   them (applied, duplicate, after-close, not-paid, bad-signature, …; contract NotifyVerdict);
  * - `cunzheng_jobs_queued{task}`, `cunzheng_jobs_active{task}`, `cunzheng_jobs_failed{task}`: the job queue
  *   (platform/jobs) as stored now;
+ * - `cunzheng_worker_jobs{job,state}` (`job` `certificate.render` | `capture`, `state` `queued` | `active` |
+ *   `failed`) and `cunzheng_worker_job_oldest_wait_seconds{job}` (0 when none waits): the background worker's jobs
+ *   as stored now (jobs/work.ts; docs/decisions/064-background-worker.md), read from the database by every platform;
  * - `cunzheng_db_pool_connections{state}` (`total`, `idle`, `waiting`): the PostgreSQL pool (absent on SQLite).
  * No label holds a user, an order number or any personal data.
  */
@@ -14,7 +17,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { internalOnly } from './internal-key.ts';
+import type { WorkerJobView } from '../../contract/jobs.ts';
 import type { TaskStats } from '../jobs/queue.ts';
+import { workerJobViews } from '../jobs/work.ts';
+import { nowSeconds } from './time.ts';
 import { PLATFORM_METRICS_PATH } from '../../lib/metrics-path.ts';
 
 /** The path the gateway reads (lib/metrics-path.ts). */
@@ -65,6 +71,32 @@ export class PlatformMetrics {
       'Runs of each recurring task that failed for good (kept a while)',
       'failed',
     );
+    // the worker's jobs: one read of the database per scrape, shared by the two gauges as above
+    let readingWork: Promise<WorkerJobView[]> | null = null;
+    const workStats = () =>
+      (readingWork ??= workerJobViews(app.pdb.db, nowSeconds())
+        .catch(() => [])
+        .finally(() => (readingWork = null)));
+    new Gauge({
+      name: 'cunzheng_worker_jobs',
+      help: "Background worker's jobs (certificate renders, captures) by state: queued, active, failed in the last week",
+      labelNames: ['job', 'state'] as const,
+      registers: [this.registry],
+      async collect() {
+        for (const w of await workStats())
+          for (const state of ['queued', 'active', 'failed'] as const)
+            this.set({ job: w.name, state }, w[state]);
+      },
+    });
+    new Gauge({
+      name: 'cunzheng_worker_job_oldest_wait_seconds',
+      help: 'Seconds the oldest waiting job of the background worker has waited (0 when none waits)',
+      labelNames: ['job'] as const,
+      registers: [this.registry],
+      async collect() {
+        for (const w of await workStats()) this.set({ job: w.name }, w.oldestWaitSeconds ?? 0);
+      },
+    });
     new Gauge({
       name: 'cunzheng_db_pool_connections',
       help: 'PostgreSQL pool connections by state (total, idle, waiting clients)',

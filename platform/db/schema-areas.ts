@@ -24,3 +24,4 @@ import type {} from '../billing/schema.ts';
 import type {} from '../invoice/schema.ts';
 import type {} from '../notary/schema.ts';
 import type {} from '../promo/schema.ts';
+import type {} from '../renders/schema.ts';

@@ -8,7 +8,11 @@
  * - `billing.reconcile` (every 30 s): queries the provider about pending recharge orders, credits paid ones once,
  *   closes expired ones (billing/reconcile.ts);
  * - `files.sweep` (every 10 min): deletes the objects a crashed save left without a row (files/intents.ts);
- * - `events.prune` (every hour): deletes evidence events older than a week (events/events.ts; decision 059).
+ * - `events.prune` (every hour): deletes evidence events older than a week (events/events.ts; decision 059) and
+ *   certificate render jobs failed more than a week ago (renders/stats.ts; docs/decisions/064-background-worker.md).
+ *
+ * The console's call also shows the background worker's jobs (certificate renders, captures: work.ts), read from
+ * the database whether or not this process works the queue.
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
@@ -18,10 +22,13 @@ import { reconcilePending } from '../billing/reconcile.ts';
 import { requireRole } from '../ops/auth.ts';
 import { sweepIntents } from '../files/intents.ts';
 import { pruneEvents } from '../events/events.ts';
+import { nowSeconds } from '../core/time.ts';
+import { pruneRenders } from '../renders/stats.ts';
 import { pollOpenCertifications } from '../kyc/face.ts';
 import type { PgQueueOptions } from './pg-queue.ts';
 import type { JobQueue, RecurringTask } from './queue.ts';
 import { SqliteJobQueue } from './sqlite-queue.ts';
+import { workerJobViews } from './work.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,7 +43,7 @@ export const FACE_POLL_SECONDS = 3;
 export const RECONCILE_SECONDS = 30;
 /** Sweep of objects whose process died before their row committed (files/intents.ts), seconds. */
 export const SWEEP_SECONDS = 600;
-/** Prune of evidence events past their week (events/events.ts), seconds. */
+/** Prune of evidence events and failed render jobs past their week (events/events.ts, renders/stats.ts), seconds. */
 export const EVENTS_PRUNE_SECONDS = 3600;
 
 /** The platform's recurring tasks. */
@@ -72,7 +79,10 @@ export function platformTasks(app: FastifyInstance): RecurringTask[] {
       expireSeconds: 300,
       retryLimit: 3,
       retryDelaySeconds: 60,
-      run: async () => void (await pruneEvents(app.pdb.db)),
+      run: async () => {
+        await pruneEvents(app.pdb.db);
+        await pruneRenders(app.pdb.db);
+      },
     },
   ];
 }
@@ -83,13 +93,18 @@ export interface JobsPluginOptions {
 }
 
 /**
- * Registers the queue and its console call (`GET /api/ops/jobs`, admin: contract/jobs.ts); register after the
- * routes' services (face, billing) and the operator authenticator.
+ * Registers the queue and its console call (`GET /api/ops/jobs`, admin: contract/jobs.ts: the recurring tasks and
+ * the background worker's jobs); register after the routes' services (face, billing) and the operator
+ * authenticator.
  */
 export const jobsPlugin = fp(async (app: FastifyInstance, opts: JobsPluginOptions) => {
   app.get(JobsOpsPaths.jobs, { preHandler: app.requireOperator }, async (request) => {
     requireRole(request, 'admin');
-    const view: JobsView = { kind: app.jobs?.kind ?? null, tasks: app.jobs ? await app.jobs.stats() : [] };
+    const view: JobsView = {
+      kind: app.jobs?.kind ?? null,
+      tasks: app.jobs ? await app.jobs.stats() : [],
+      work: await workerJobViews(app.pdb.db, nowSeconds()),
+    };
     return ok(view);
   });
   if (!app.config.jobs) {

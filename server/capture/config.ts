@@ -1,6 +1,7 @@
 /**
- * Settings of web capture (docs/decisions/037-web-capture.md): its variables, composed into the gateway's schema
- * (server/config/server.ts; docs/decisions/050-configuration.md). Limits bound what one URL can make the gateway do: time,
+ * Settings of web capture (docs/decisions/037-web-capture.md): its variables, composed into the background worker's
+ * schema (server/worker/config.ts; decision 064) and the gateway's, which passes them to its worker child
+ * (server/config/server.ts; docs/decisions/050-configuration.md). Limits bound what one URL can make the worker do: time,
  * bytes, pages and jobs at once (the open jobs of one user are bounded by the platform: MAX_OPEN_CAPTURES_PER_USER).
  * CAPTURE_TEST_ALLOW lets tests reach local test sites (address-policy.ts); a production start — APP_ENV=production,
  * which is also APP_ENV unset — refuses it, as the platform refuses TEST_HOOKS.
@@ -33,7 +34,7 @@ const testAllow = z
 export const CaptureVars = envGroup({
   id: 'capture',
   title: 'Web capture',
-  summary: 'Limits of one capture job and of the jobs this gateway runs at once.',
+  summary: 'Limits of one capture job and of the jobs one background worker runs at once (decision 064).',
   vars: {
     CAPTURE_TIMEOUT_MS: envVar(
       integer({ name: 'CAPTURE_TIMEOUT_MS', min: 5_000, max: 600_000, default: 60_000 }),
@@ -48,7 +49,7 @@ export const CaptureVars = envGroup({
       description: 'URLs one job may capture',
     }),
     CAPTURE_CONCURRENCY: envVar(integer({ name: 'CAPTURE_CONCURRENCY', min: 1, max: 32, default: 2 }), {
-      description: 'jobs running at once on this gateway',
+      description: 'capture jobs running at once in this background worker',
     }),
     CAPTURE_TEST_ALLOW: envVar(testAllow, {
       description:
@@ -70,7 +71,7 @@ export interface CaptureConfig {
   maxBytes: number;
   /** URLs one job may capture (CAPTURE_MAX_PAGES, default 10). */
   maxPages: number;
-  /** Jobs running at once on this gateway (CAPTURE_CONCURRENCY, default 2). */
+  /** Jobs running at once in this background worker (CAPTURE_CONCURRENCY, default 2). */
   concurrency: number;
   /**
    * `address:port` pairs reachable although not public (CAPTURE_TEST_ALLOW; tests only). When set, captures also

@@ -63,6 +63,7 @@ export interface EgressProxy {
   bytes(): number;
   /** True once `maxBytes` was passed. */
   overLimit(): boolean;
+  /** Stops listening and destroys every connection, to the page and to the sites, open or pooled. */
   close(): Promise<void>;
 }
 
@@ -143,11 +144,14 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     }
   };
   const track = (s: Duplex) => {
+    if (open.has(s)) return; // a pooled socket, tracked at its first request
     open.add(s);
     if (s instanceof net.Socket) s.setTimeout(idle, () => s.destroy());
     s.on('close', () => open.delete(s));
     s.on('error', () => s.destroy());
   };
+  // the proxy's own connection pool: no socket of this job's outlives it in a pool shared with other jobs
+  const agent = new http.Agent({ keepAlive: true });
   const refuse = (target: string, reason: string) => {
     blocked.push({ target, reason });
     return reason;
@@ -187,7 +191,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       headers,
       setHost: false,
       timeout: idle,
+      agent,
     });
+    upstream.on('socket', track);
+    // the page went away (context closed, job ended): so does its request to the site
+    res.on('close', () => upstream.destroy());
     upstream.on('response', (up) => {
       const out: http.OutgoingHttpHeaders = {};
       for (const [name, value] of Object.entries(up.headers)) {
@@ -252,8 +260,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     overLimit: () => cut,
     close: () =>
       new Promise<void>((done) => {
-        for (const s of open) s.destroy();
         server.close(() => done());
+        for (const s of open) s.destroy();
+        agent.destroy();
       }),
   };
 }

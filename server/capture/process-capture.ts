@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page } from 'puppeteer-core';
 import { PROCESS_ACTION_WORDS, type ProcessStep } from '../../contract/capture.ts';
 import { openCaptureSession, type CaptureOptions } from './web-capture.ts';
+import { navigationFailure, stepFailure } from './failure-reason.ts';
 
 /** One step as the log records it. */
 export interface StepLog {
@@ -118,10 +119,14 @@ export async function captureProcess(
         const n = i + 1;
         let detail = '';
         let error: string | null = null;
+        if (opts.signal?.aborted) break;
         try {
           detail = await doStep(page, s, opts.timeoutMs);
         } catch (err) {
-          const reason = (err as Error).message.split('\n')[0];
+          const reason =
+            s.action === 'visit'
+              ? navigationFailure(err, s.url, session.proxy.blocked, opts.timeoutMs)
+              : stepFailure(err, opts.timeoutMs);
           error = `第 ${n} 步（${PROCESS_ACTION_WORDS[s.action]}）无法完成：${reason}`;
         }
         const shot = path.join(opts.workDir, `step-${n}.png`);
@@ -145,9 +150,12 @@ export async function captureProcess(
     } finally {
       await recorder.stop();
     }
+    opts.signal?.throwIfAborted();
     // the recording is written as a stream (no duration, no cues); a copy remuxed to a file has both, so players
     // show its length and can seek
-    await execFileP('ffmpeg', ['-v', 'error', '-y', '-i', recorded, '-c', 'copy', videoFile]);
+    await execFileP('ffmpeg', ['-v', 'error', '-y', '-i', recorded, '-c', 'copy', videoFile], {
+      signal: opts.signal,
+    });
     files.push({ path: 'capture/process.webm', source: videoFile });
     video = 'capture/process.webm';
   } finally {

@@ -13,6 +13,7 @@ import type { Browser, HTTPResponse, Page } from 'puppeteer-core';
 import { startEgressProxy, type BlockedRequest, type EgressProxy, type Resolver } from './egress-proxy.ts';
 import { WarcWriter, cdxjOf, writeWacz, type WaczFile, type WaczPage } from './wacz.ts';
 import { recordExchanges, tlsOf, type TlsFacts } from './page-traffic.ts';
+import { navigationFailure } from './failure-reason.ts';
 
 export type { TlsFacts } from './page-traffic.ts';
 
@@ -64,9 +65,19 @@ export interface CaptureOptions {
   acceptInsecureCerts?: boolean;
   /** The capture clock (the platform's); defaults to the system clock. */
   now?: () => Date;
+  /**
+   * Ends the capture at once when aborted (the job's deadline, decision 063): the context, the proxy with every
+   * connection it holds and the WARC are closed, the capture then throws the signal's reason and packages nothing.
+   */
+  signal?: AbortSignal;
 }
 
 const SOFTWARE = 'Cunzheng web capture (Chromium, warcio)';
+/**
+ * How long closing a session waits for response bodies still being read before it closes the context, which ends
+ * them (a page that trickles its body would otherwise hold the job open; decision 063), milliseconds.
+ */
+export const SETTLE_MS = 2000;
 const VIEWPORT = { width: 1280, height: 800 };
 
 /** Captures one URL in `page`, writing its files under `dir` as `page-<n>/…`. */
@@ -98,7 +109,7 @@ async function capturePage(
   try {
     res = await page.goto(url, { waitUntil: 'networkidle2', timeout: opts.timeoutMs });
   } catch (err) {
-    return { ...base, error: `无法打开该网址：${(err as Error).message.split('\n')[0]}` };
+    return { ...base, error: navigationFailure(err, url, proxy.blocked, opts.timeoutMs) };
   }
   if (!res) return { ...base, error: '无法打开该网址' };
   const finalUrl = res.url();
@@ -142,7 +153,10 @@ export interface CaptureSession {
   page: Page;
   proxy: EgressProxy;
   files: WaczFile[];
-  /** Closes the context, the proxy and the WARC (after the exchanges still being read). */
+  /**
+   * Closes the context, the proxy and the WARC, after the bodies still being read or {@link SETTLE_MS} (none when
+   * aborted); idempotent.
+   */
   close(): Promise<void>;
   /** Packages the WACZ: the WARC, its index, `capture/capture.json` of `record`, `files`, the listed pages. */
   finish(record: object, pages: WaczPage[]): Promise<{ wacz: string; sha256: string; bytes: number }>;
@@ -179,13 +193,22 @@ export async function openCaptureSession(browser: Browser, opts: CaptureOptions)
   const settled = recordExchanges(page, proxy, warc, now);
   const files: WaczFile[] = [];
   let closed: Promise<void> | null = null;
+  /** Waits for the bodies being read, at most `ms`. */
+  const settle = (ms: number) => {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((done) => (timer = setTimeout(done, ms)));
+    return Promise.race([settled().catch(() => undefined), limit]).finally(() => clearTimeout(timer));
+  };
+  // aborted: no wait for bodies; closing the context rejects the ones still being read
   const close = () =>
     (closed ??= (async () => {
-      await settled().catch(() => undefined);
+      if (!opts.signal?.aborted) await settle(SETTLE_MS);
       await context.close().catch(() => undefined);
       await proxy.close();
+      await settle(SETTLE_MS);
       await warc.close();
     })());
+  opts.signal?.addEventListener('abort', () => void close(), { once: true });
   return {
     page,
     proxy,
@@ -193,6 +216,7 @@ export async function openCaptureSession(browser: Browser, opts: CaptureOptions)
     close,
     async finish(record, pages) {
       await close();
+      opts.signal?.throwIfAborted();
       const capture = {
         software: SOFTWARE,
         ...record,
@@ -235,11 +259,14 @@ export async function captureWeb(
   const session = await openCaptureSession(browser, opts);
   const pages: CapturedPage[] = [];
   try {
-    for (const [i, url] of urls.entries())
+    for (const [i, url] of urls.entries()) {
+      if (opts.signal?.aborted) break;
       pages.push(await capturePage(session.page, url, i + 1, opts, session.proxy, session.files));
+    }
   } finally {
     await session.close();
   }
+  opts.signal?.throwIfAborted();
   const waczPages: WaczPage[] = pages.flatMap((p, i) =>
     p.screenshot ? [{ id: `page-${i + 1}`, url: p.finalUrl, ts: p.capturedAt, title: p.title }] : [],
   );

@@ -1,11 +1,12 @@
 /**
- * The gateway's capture worker (decision 037): while the process runs it claims capture jobs from the
+ * The background worker's capture loop (decisions 037, 064): while the process runs it claims capture jobs from the
  * platform (`POST /api/internal/capture/claim` with the internal key; a lease of the job timeout plus a margin), at
  * most CAPTURE_CONCURRENCY at once, captures each in its own Chromium context through its own egress proxy
  * (web-capture.ts), and completes the job with the WACZ (multipart, the file streamed from disk) or fails it with
- * the reason in Chinese. A job this process dies holding is claimed again by any gateway once its lease passes
+ * the reason in Chinese. A job this process dies holding is claimed again by any worker once its lease passes
  * (platform/capture/service.ts). One Chromium for all captures, launched on the first job, separate from the PDF
- * renderer's. Times in milliseconds unless named seconds.
+ * renderer's. A job that outlives CAPTURE_TIMEOUT_MS plus a margin is aborted: its context, egress proxy and every
+ * connection are closed before its slot is free again (decision 063). Times in milliseconds unless named seconds.
  */
 import { openAsBlob } from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -41,6 +42,21 @@ export interface CaptureWorkerOptions {
   log: FastifyBaseLogger;
   pollMs?: number;
   resolver?: Resolver;
+  /** Launches the worker's Chromium (default: {@link launchChromium} of `chromiumPath`, on the first job). */
+  launch?: () => Promise<Browser>;
+  /**
+   * A job is aborted this long after CAPTURE_TIMEOUT_MS when it has not ended by itself (its pages' own time-outs
+   * come first), milliseconds; default {@link DEADLINE_MARGIN_MS}.
+   */
+  deadlineMarginMs?: number;
+}
+
+/** Default of {@link CaptureWorkerOptions.deadlineMarginMs}. */
+export const DEADLINE_MARGIN_MS = 30_000;
+
+/** Thrown into a capture whose deadline passed. */
+class CaptureDeadline extends Error {
+  override name = 'CaptureDeadline';
 }
 
 /** Calls an internal capture path; @returns the envelope's data. @throws on a transport error or a non-200 code */
@@ -97,31 +113,35 @@ export function startCaptureWorker(opts: CaptureWorkerOptions): CaptureWorker {
   let finished = 0;
   const running = new Set<Promise<void>>();
 
-  const chromium = () => (browser ??= launchChromium(opts.chromiumPath));
+  const chromium = () => (browser ??= (opts.launch ?? (() => launchChromium(opts.chromiumPath)))());
 
   async function run(job: ClaimedCaptureJob): Promise<void> {
     const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), `cz-capture-${job.id}-`));
     const log = opts.log.child({ captureJob: job.id });
+    // the deadline aborts the capture, which then closes its context, proxy and connections before it ends: the
+    // slot is freed only after that, so CAPTURE_CONCURRENCY bounds the captures alive (decision 063)
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new CaptureDeadline('capture deadline')),
+      opts.config.timeoutMs + (opts.deadlineMarginMs ?? DEADLINE_MARGIN_MS),
+    );
     try {
-      const result = await Promise.race([
-        captureJob(
-          await chromium(),
-          job,
-          {
-            workDir,
-            title: job.title,
-            timeoutMs: opts.config.timeoutMs,
-            maxBytes: opts.config.maxBytes,
-            resolver: opts.resolver,
-            allow: opts.config.testAllow,
-            acceptInsecureCerts: opts.config.testAllow.size > 0,
-          },
-          opts.config.maxPages,
-        ),
-        new Promise<never>((_, reject) =>
-          setTimeout(() => reject(new Error('timeout')), opts.config.timeoutMs + 30_000).unref(),
-        ),
-      ]);
+      const result = await captureJob(
+        await chromium(),
+        job,
+        {
+          workDir,
+          title: job.title,
+          timeoutMs: opts.config.timeoutMs,
+          maxBytes: opts.config.maxBytes,
+          resolver: opts.resolver,
+          allow: opts.config.testAllow,
+          acceptInsecureCerts: opts.config.testAllow.size > 0,
+          signal: deadline.signal,
+        },
+        opts.config.maxPages,
+      );
+      clearTimeout(timer);
       const failure = result.failure;
       if (failure) {
         await internalCall(opts, CapturePaths.fail, { jobId: job.id, worker, error: failure });
@@ -137,12 +157,12 @@ export function startCaptureWorker(opts: CaptureWorkerOptions): CaptureWorker {
       }
     } catch (err) {
       log.warn({ err }, 'capture job failed');
-      const reason =
-        (err as Error).message === 'timeout' ? '取证超时，请减少网址数量后重试' : '网页取证失败，请稍后重试';
+      const reason = deadline.signal.aborted ? '取证超时，请减少网址数量后重试' : '网页取证失败，请稍后重试';
       await internalCall(opts, CapturePaths.fail, { jobId: job.id, worker, error: reason }).catch(
         () => undefined,
       );
     } finally {
+      clearTimeout(timer);
       finished++;
       await fsp.rm(workDir, { recursive: true, force: true });
     }

@@ -9,6 +9,7 @@ import { metaOf, type EnvGroup, type EnvVarMeta } from '../../lib/config-schema.
 import { PLATFORM_GROUPS, PLATFORM_PROCESS_GROUPS } from '../embedded-platform.ts';
 import { WITNESS_GROUPS } from '../../witness/config.ts';
 import { SERVER_GROUPS } from './server.ts';
+import { WORKER_GROUPS } from '../worker/config.ts';
 
 /** A process that reads its environment, and the groups it reads. */
 export interface ConfigProcess {
@@ -29,6 +30,11 @@ export const CONFIG_PROCESSES: readonly ConfigProcess[] = [
     sometimes: { groups: PLATFORM_GROUPS, when: 'UPSTREAM_URL unset (the embedded platform)' },
   },
   { id: 'platform', command: '`npm run start:platform` (platform/main.ts)', groups: PLATFORM_PROCESS_GROUPS },
+  {
+    id: 'worker',
+    command: "`npm run start:worker` (server/worker/main.ts; `npm start`'s supervised child)",
+    groups: WORKER_GROUPS,
+  },
   {
     id: 'CLIs',
     command: '`npm run ops`, `npm run backup` (platform/ops/cli.ts, platform/backup/cli.ts)',

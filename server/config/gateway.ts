@@ -281,19 +281,16 @@ export function gatewayConfigOf(e: GatewayValues): GatewayConfig {
     accessLog: e.ACCESS_LOG,
     embeddedPlatform: e.EMBEDDED_PLATFORM,
     nodeEnv: e.NODE_ENV,
-    site: {
-      publicUrl: publicUrlOf(e),
-      issuer: issuerOf(e),
-      storageHostRewrite: e.STORAGE_HOST_REWRITE ?? '',
-    },
+    site: siteFactsOf(e),
   };
 }
 
-/**
- * Parses the gateway's own variables of `env` (a test's environment; the process reads its whole schema with
- * server/config/server.ts).
- * @throws ConfigError listing every invalid variable
- */
+/** PUBLIC_URL, the issuer and STORAGE_HOST_REWRITE of parsed values: what pages and PDFs print (the worker's too). */
+export function siteFactsOf(e: GatewayValues): SiteFacts {
+  return { publicUrl: publicUrlOf(e), issuer: issuerOf(e), storageHostRewrite: e.STORAGE_HOST_REWRITE ?? '' };
+}
+
+/** The gateway's own variables of `env` (a test's; the process reads server/config/server.ts). @throws ConfigError */
 export function loadGatewayConfig(env: Environment): GatewayConfig {
   return gatewayConfigOf(parseEnvironment(GATEWAY_GROUPS, env).values);
 }

@@ -22,6 +22,12 @@ import { GATEWAY_GROUPS, gatewayConfigOf, type GatewayConfig } from './gateway.t
 import { metricsOf, MetricsVars, type MetricsConfig } from './metrics.ts';
 import { rateLimitOf, RateLimitVars, type RateLimitSettings } from './rate-limit.ts';
 import { pdfOf, PdfVars, type PdfConfig } from '../pdf/config.ts';
+import {
+  backgroundWorkerOf,
+  workerVariables,
+  WorkerVars,
+  type BackgroundWorkerMode,
+} from '../worker/config.ts';
 
 export { ConfigError };
 export {
@@ -43,6 +49,7 @@ export const SERVER_GROUPS = [
   RateLimitVars,
   OutboundVars,
   TracingVars,
+  WorkerVars,
 ] as const;
 
 /** Everything the gateway process runs with. Sizes in bytes, times in milliseconds. */
@@ -58,6 +65,11 @@ export interface ServerConfig {
   tracing: TracingConfig | null;
   /** INTERNAL_API_KEY, or undefined (then the embedded platform's generated key). */
   internalApiKey: string | undefined;
+  /**
+   * BACKGROUND_WORKER, WORKER_NICE and the worker's variables of this environment (server/worker/supervisor.ts): what
+   * `npm start` gives the background worker it supervises (decision 064).
+   */
+  worker: { mode: BackgroundWorkerMode; nice: number; variables: Readonly<Record<string, string>> };
   /**
    * The embedded platform's variables as parsed (UPSTREAM_URL unset), or null in front of another upstream: the
    * start derives its config once the listen port is known (PUBLIC_URL's default; platform/config.ts
@@ -88,6 +100,7 @@ export function loadServerConfig(env: Environment): ServerConfig {
     outboundProxy: outboundProxyOf(e, upstreamHost ? [upstreamHost] : []),
     tracing: tracingOf(e),
     internalApiKey: e.INTERNAL_API_KEY,
+    worker: { ...backgroundWorkerOf(e), variables: workerVariables(env) },
     platform: embedded ? (parsed as unknown as PlatformSettings) : null,
   });
 }

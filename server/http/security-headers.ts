@@ -2,8 +2,8 @@
  * The gateway's security headers (helmet), set on every answer: CSP with per-request script and style nonces,
  * frame, referrer and resource rules, HSTS behind TLS. helmet builds the values once at start (@fastify/helmet
  * builds a new helmet middleware, parsing every option again, on every request: about 5 % of a proxied `/api` call's
- * CPU, decision 051); each request adds only its nonces.
- * `/api` JSON and hashed assets drop the document-only ones afterwards (asset-headers.ts).
+ * CPU, decision 051); each request adds only its nonces. Hashed assets drop the document-only ones afterwards;
+ * `/api` JSON keeps only `frame-ancestors 'none'` of them (server/pages/asset-headers.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';

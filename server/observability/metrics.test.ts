@@ -19,7 +19,6 @@ describe('GatewayMetrics', () => {
   it('counts answers by route pattern, uploads, proxy failures and the sources gauges', async () => {
     const metrics = new GatewayMetrics({
       pdfStats: () => ({ active: 1, queued: 3, completed: 7, launches: 1, completedSeconds: 2.5 }),
-      captureFinished: () => 5,
     });
     const app = Fastify();
     metrics.instrument(app);
@@ -58,7 +57,6 @@ describe('GatewayMetrics', () => {
     expect(sample(text, 'cunzheng_proxy_errors_total', 'status="502"')).toBe(1);
     expect(text).toMatch(/^cunzheng_pdf_renders_queued 3$/m);
     expect(text).toMatch(/^cunzheng_pdf_render_seconds_total 2.5$/m);
-    expect(text).toMatch(/^cunzheng_capture_jobs_finished 5$/m);
     expect(text).toMatch(/^cunzheng_process_resident_memory_bytes \d+/m);
     await app.close();
   });

@@ -12,7 +12,6 @@
  * - `pdf_renders_active`, `pdf_renders_queued`, `pdf_renders_completed`, `pdf_browser_launches`: the certificate
  *   PDF pool;
  * - `pdf_render_seconds_total`: the completed renders' time in all;
- * - `capture_jobs_finished`: captures this gateway completed or failed;
  * - the platform's own (payment notifications by verdict, the job queue, the database pool), read from it at each
  *   scrape (platform/core/metrics.ts);
  * - prom-client's default process metrics (CPU seconds, resident memory, heap, event-loop lag, open handles).
@@ -31,7 +30,6 @@ export interface MetricsSources {
   pdfStats?: () =>
     | { active: number; queued: number; completed: number; launches: number; completedSeconds: number }
     | undefined;
-  captureFinished?: () => number | undefined;
   /** The platform's metrics text (platform/core/metrics.ts), appended to the gateway's; '' when unavailable. */
   platformText?: () => Promise<string>;
 }
@@ -102,9 +100,6 @@ export class GatewayMetrics {
       'cunzheng_pdf_browser_launches',
       'Chromium launches of the PDF pool since start',
       () => sources.pdfStats?.()?.launches,
-    );
-    gauge('cunzheng_capture_jobs_finished', 'Capture jobs this gateway completed or failed', () =>
-      sources.captureFinished?.(),
     );
   }
 

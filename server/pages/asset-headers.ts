@@ -23,10 +23,14 @@ export const DOCUMENT_ONLY_HEADERS = [
 /** Validators and range support that an `immutable` hashed asset never uses. */
 export const VALIDATOR_HEADERS = ['etag', 'last-modified', 'accept-ranges'] as const;
 
+/** The policy of a JSON answer: it may not be framed (OWASP REST Security Cheat Sheet, "Security Headers"). */
+export const JSON_CSP = "frame-ancestors 'none'";
+
 /**
- * An `onSend` hook of the `/api` scope: removes {@link DOCUMENT_ONLY_HEADERS} from JSON answers, which no browser
- * renders as a document (about 720 of an envelope's 1,540 header bytes). Other answers of the platform (a sandbox
- * provider's page, a downloaded file) keep them.
+ * An `onSend` hook of the `/api` scope: replaces {@link DOCUMENT_ONLY_HEADERS} of JSON answers, which no browser
+ * renders as a document, by the few bytes an API answer needs: `Content-Security-Policy: frame-ancestors 'none'`
+ * beside the `X-Content-Type-Options: nosniff` it keeps (about 690 of an envelope's 1,540 header bytes saved).
+ * Other answers of the platform (a sandbox provider's page, a downloaded file) keep the document headers.
  */
 export async function trimJsonHeaders<T>(
   _request: FastifyRequest,
@@ -35,6 +39,7 @@ export async function trimJsonHeaders<T>(
 ): Promise<T> {
   if (/^application\/json\b/i.test(String(reply.getHeader('content-type') ?? ''))) {
     for (const h of DOCUMENT_ONLY_HEADERS) reply.removeHeader(h);
+    reply.header('content-security-policy', JSON_CSP);
   }
   return payload;
 }

@@ -35,11 +35,11 @@ export const PdfVars = envGroup({
     }),
     PDF_RENDER_AHEAD: envVar(flag(true), {
       description:
-        'render the certificate PDF of evidence just saved in the background; 0: on the first visit',
+        'the background worker renders the certificate PDF of evidence just saved; 0: rendered on the first visit',
     }),
     PDF_CACHE_DIR: envVar(text(), {
       description:
-        'where rendered PDFs are kept; a directory several gateways share lets one render serve all',
+        'where rendered PDFs are kept; gateways and the background worker sharing it let one render serve all',
       defaultText: 'DATA_DIR/cache/pdf',
     }),
   },
@@ -58,8 +58,8 @@ export interface PdfConfig {
   /** The disk cache is kept under this many bytes, least recently served out first (PDF_CACHE_MAX_MB, default 2048). */
   cacheMaxBytes: number;
   /**
-   * Render the certificate PDF of evidence just saved in the background, while no visitor's render waits, so its
-   * first visitor gets it from the cache (PDF_RENDER_AHEAD, default 1; 0 renders on the first visit only).
+   * The background worker renders the certificate PDF of evidence just saved, so its first visitor gets it from the
+   * cache (PDF_RENDER_AHEAD, default 1; 0 renders on the first visit only; decision 064).
    */
   renderAhead: boolean;
   /**

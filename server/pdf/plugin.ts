@@ -1,12 +1,11 @@
 /**
  * The gateway's certificate PDF routes, `GET /attestation/:baoquan.pdf` and `GET /English/attestation/:baoquan.pdf`,
  * and the `app.certificatePdf` renderer the evidence packages use. Registered on the root scope by `server/app.ts`
- * (outside the compressing UI scope: PDFs go out as they are); the browser closes with the gateway (onClose). With
- * PDF_RENDER_AHEAD the renderer takes the platform's evidence events as consumer `certificate-pdf` and renders each
- * saved or changed evidence's certificate ahead of its first visitor (server/pdf/event-consumer.ts; decision 059).
+ * (outside the compressing UI scope: PDFs go out as they are); the browser closes with the gateway (onClose). The
+ * gateway renders for visitors only: certificates are rendered ahead of their first visitor by the background worker
+ * into the same cache (server/worker/; decision 064).
  */
 import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Msg } from '../../contract/messages.ts';
@@ -18,16 +17,12 @@ import { PlatformCmsSource, signPdf, SigningUnavailableError } from './pades.ts'
 import {
   CertificateRenderer,
   EvidenceNotFoundError,
-  templateVersionOf,
   UpstreamError,
   type CertificateLang,
 } from './renderer.ts';
 import { plainPageHtml } from '../http/plain-page.ts';
 import { PagePrinter } from './page-printer.ts';
-import { EMBEDDED_POLL_MS, EventConsumer, REMOTE_POLL_MS } from './event-consumer.ts';
-
-/** The renderer's name as a consumer of evidence events (its cursor in the platform). */
-export const CERTIFICATE_PDF_CONSUMER = 'certificate-pdf';
+import { certificateCacheDir, certificateSigner, certificateTemplateVersion } from './certificate-setup.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,8 +30,6 @@ declare module 'fastify' {
     certificatePdf: CertificateRenderer;
     /** Prints the gateway's private pages (notarisation documents, notarial certificates) to signed PDFs. */
     pagePrinter: PagePrinter;
-    /** The renderer's consumer of evidence events; absent when nothing is rendered ahead (decision 059). */
-    certificateEvents?: EventConsumer;
   }
 }
 
@@ -136,12 +129,9 @@ function selfOrigin(app: FastifyInstance): string {
 async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {
   const config = opts.pdf ?? loadPdfConfig({});
   const { issuer, publicUrl } = opts.site;
-  // The print view prints PUBLIC_URL (in the QR code), the operator and the notary office: other values, another
-  // template.
-  const printed = [publicUrl ?? '', issuer.operator, issuer.notaryOffice];
   const builtVersion = opts.development
     ? null
-    : await templateVersionOf(opts.buildDirectory, printed.join('\0'));
+    : await certificateTemplateVersion(opts.buildDirectory, opts.site);
   const target = { upstreamUrl: opts.upstreamUrl.replace(/\/+$/, ''), platformCall: opts.platformCall };
   const cms = opts.internalKey ? new PlatformCmsSource(target, opts.internalKey) : null;
   // Notarial certificates are signed by the notary office's own signer (decision 034).
@@ -150,29 +140,20 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
     : null;
   if (!cms) app.log.warn('no internal key: certificate PDFs are not signed');
   const pool = new BrowserPool({ ...config, logger: app.log });
+  const location = () => publicUrl ?? selfOrigin(app);
   const renderer = new CertificateRenderer({
     ...target,
-    cacheDir: config.cacheDir ?? path.join(opts.dataDir, 'cache', 'pdf'),
+    cacheDir: certificateCacheDir(config.cacheDir, opts.dataDir),
     templateVersion: builtVersion ?? 'dev',
     reuseCache: builtVersion !== null,
     cacheMaxBytes: config.cacheMaxBytes,
-    renderAhead: config.renderAhead,
     pool,
     gatewayOrigin: () => selfOrigin(app),
     navigationTimeoutMs: config.timeoutMs,
     logger: app.log,
-    sign: cms
-      ? (pdf, lang) =>
-          signPdf(pdf, cms, {
-            name: issuer.operator,
-            reason: lang === 'en' ? 'Electronic data preservation certificate' : '电子数据保全证书',
-            location: publicUrl ?? selfOrigin(app),
-            contactInfo: issuer.contact ?? '',
-          })
-      : undefined,
+    sign: opts.internalKey ? certificateSigner(target, opts.internalKey, opts.site, location) : undefined,
   });
   app.decorate('certificatePdf', renderer);
-  const location = () => publicUrl ?? selfOrigin(app);
   app.decorate(
     'pagePrinter',
     new PagePrinter({
@@ -191,26 +172,6 @@ async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<
           : undefined,
     }),
   );
-  // Saved and changed evidence (events `saved`, `state-changed`: a changed view makes a cached PDF stale) is rendered
-  // ahead, from when the gateway listens (the print view is its own page) until it closes, before the browser does.
-  if (renderer.aheadEnabled && opts.internalKey) {
-    const consumer = new EventConsumer({
-      consumer: CERTIFICATE_PDF_CONSUMER,
-      target,
-      internalKey: opts.internalKey,
-      room: () => renderer.aheadRoom(),
-      handle: (events) => {
-        for (const event of events) renderer.prerender(event.baoquan);
-      },
-      // an embedded platform wakes the consumer after each commit; a remote one is polled
-      wakeUps: target.platformCall !== undefined,
-      pollMs: target.platformCall ? EMBEDDED_POLL_MS : REMOTE_POLL_MS,
-      logger: app.log,
-    });
-    app.decorate('certificateEvents', consumer);
-    app.addHook('onListen', async () => consumer.start());
-    app.addHook('preClose', async () => consumer.stop());
-  }
   // Before the server waits for its connections to end: the browser's own connections to this gateway (it loads the
   // print view from here) would otherwise keep that wait going while the browser is closed only after it.
   app.addHook('preClose', async () => {

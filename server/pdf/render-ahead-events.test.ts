@@ -1,17 +1,17 @@
 /**
- * Certificate PDFs rendered ahead from the platform's evidence events (docs/decisions/059-evidence-events.md), with
- * the production UI build and Chromium:
+ * Certificate PDFs rendered ahead from the platform's evidence events (docs/decisions/059-evidence-events.md) by the
+ * background worker (docs/decisions/064-background-worker.md), with the production UI build and Chromium:
  * - a NEW way of saving evidence, defined in this file alone — a route of a test area on the platform's `/api`, at a
  *   path no list names, saving through `saveEvidence` — called through the gateway's `/api`, gets its certificate
- *   PDF rendered ahead; the gateway here is in front of a platform it reaches over HTTP only (as UPSTREAM_URL), so
- *   it polls;
- * - a music work saved through the worker-thread platform (`npm start`'s default) is rendered ahead on the wake-up
- *   carried over the worker's message port, and its deletion (a `state-changed` event) renders the changed
- *   certificate again;
- * - with PDF_RENDER_AHEAD=0 the renderer takes no events.
+ *   PDF rendered ahead by a worker that reaches the platform over HTTP only (UPSTREAM_URL) and prints from the
+ *   gateway (GATEWAY_URL) into the cache the gateway serves: the first visit is a cache hit;
+ * - `npm start`'s setup (worker-thread platform, the worker as a supervised child process): a music work saved is
+ *   rendered ahead, and its deletion (a `state-changed` event) renders the changed certificate again;
+ * - with PDF_RENDER_AHEAD=0 the worker claims no render job.
  * Skipped only when the build or Chromium is missing.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { pino } from 'pino';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +30,8 @@ import { testConfig as platformConfig } from '../../tests/support/platform.ts';
 import { TEST_RATE_LIMIT, testConfig as gatewayConfig } from '../../tests/support/server.ts';
 import { buildServer } from '../app.ts';
 import { loadPdfConfig } from './config.ts';
+import { loadWorkerConfig } from '../worker/config.ts';
+import { startWorker, type RunningWorker } from '../worker/run.ts';
 
 const BUILD_DIR = path.resolve(import.meta.dirname, '../../build');
 const ready = hasBuild() && hasChromium();
@@ -58,6 +60,27 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
   let base: string;
   let cacheDir: string;
   let gatewayDir: string;
+  let platformUrl: string;
+  const workers: RunningWorker[] = [];
+  /** A worker in this process against the platform and the gateway above, rendering ahead per `renderAhead`. */
+  const worker = async (renderAhead: '0' | '1') => {
+    const config = loadWorkerConfig({
+      APP_ENV: 'test',
+      DATA_DIR: gatewayDir,
+      UPSTREAM_URL: platformUrl,
+      GATEWAY_URL: base,
+      INTERNAL_API_KEY: platform.internalKey,
+      CHROMIUM_PATH: chromiumPath(),
+      PDF_RENDER_AHEAD: renderAhead,
+    });
+    const running = await startWorker(config, {
+      logger: pino({ level: 'silent' }),
+      buildDirectory: BUILD_DIR,
+      pollMs: 100,
+    });
+    workers.push(running);
+    return running;
+  };
 
   beforeAll(async () => {
     const fresh = (name: string) => {
@@ -67,7 +90,7 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
     };
     platform = await buildPlatform(platformConfig(fresh('platform'), undefined), { logger: false });
     await platform.listen({ host: '127.0.0.1', port: 0 });
-    const platformUrl = `http://127.0.0.1:${(platform.server.address() as AddressInfo).port}`;
+    platformUrl = `http://127.0.0.1:${(platform.server.address() as AddressInfo).port}`;
     // The test area: its save call on the platform's /api, storing hash evidence of the demo account.
     front = Fastify({ logger: false });
     front.post(STAMPED_SAVE, async (request) => {
@@ -98,7 +121,7 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
       mode: 'production',
       buildDirectory: BUILD_DIR,
       internalKey: platform.internalKey,
-      pdf: loadPdfConfig({ CHROMIUM_PATH: chromiumPath(), PDF_RENDER_AHEAD: '1' }),
+      pdf: loadPdfConfig({ CHROMIUM_PATH: chromiumPath() }),
       rateLimit: TEST_RATE_LIMIT,
       logger: false,
     });
@@ -106,14 +129,24 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
     base = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
   }, 60_000);
   afterAll(async () => {
+    for (const w of workers) await w.stop();
     await gateway?.close();
     await front?.close();
     await platform?.close();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  it('takes no render job with PDF_RENDER_AHEAD=0', async () => {
+    const off = await worker('0');
+    try {
+      expect(off.renders).toBeNull();
+    } finally {
+      await off.stop();
+    }
+  });
+
   it('takes the save as an event and renders its certificate ahead: the first visit is a cache hit', async () => {
-    expect(gateway.hasDecorator('certificateEvents')).toBe(true);
+    const running = await worker('1');
     const res = await fetch(`${base}${STAMPED_SAVE}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -122,8 +155,7 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
     const env = (await res.json()) as ApiEnvelope<SaveEvidenceData>;
     expect(env.code).toBe(200);
     expect(await cachedSoon(cacheDir, env.data.baoquan)).not.toBeNull();
-    await expect.poll(() => gateway.certificatePdf.renderedAhead).toBe(1);
-    expect(gateway.certificateEvents?.taken).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => running.renders?.rendered).toBe(1);
     const pdf = await fetch(`${base}/attestation/${env.data.baoquan}.pdf`);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('x-pdf-cache')).toBe('hit');
@@ -133,31 +165,13 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
         .toString(),
     ).toBe('%PDF-');
   }, 60_000);
-
-  it('takes no events with PDF_RENDER_AHEAD=0', async () => {
-    const off = await buildServer(gatewayConfig({ dataDir: gatewayDir }), {
-      upstreamUrl: `http://127.0.0.1:${(front.server.address() as AddressInfo).port}`,
-      mode: 'production',
-      buildDirectory: BUILD_DIR,
-      internalKey: platform.internalKey,
-      pdf: loadPdfConfig({ CHROMIUM_PATH: chromiumPath(), PDF_RENDER_AHEAD: '0' }),
-      rateLimit: TEST_RATE_LIMIT,
-      logger: false,
-    });
-    try {
-      expect(off.hasDecorator('certificatePdf')).toBe(true);
-      expect(off.hasDecorator('certificateEvents')).toBe(false);
-    } finally {
-      await off.close();
-    }
-  });
 });
 
-describe.skipIf(!ready)('a music work saved through the worker-thread platform is rendered ahead', () => {
+describe.skipIf(!ready)("npm start's setup: a music work saved is rendered ahead by the worker child", () => {
   let w: Whole;
   let token: string;
   beforeAll(async () => {
-    w = await startWhole({ PDF_RENDER_AHEAD: '1', EMBEDDED_PLATFORM: 'worker' });
+    w = await startWhole({ PDF_RENDER_AHEAD: '1', EMBEDDED_PLATFORM: 'worker', BACKGROUND_WORKER: 'child' });
     token = await login(w.base);
   }, 60_000);
   afterAll(async () => {
@@ -166,6 +180,7 @@ describe.skipIf(!ready)('a music work saved through the worker-thread platform i
 
   it('renders the saved work, then its certificate again once its data is deleted', async () => {
     expect(w.running.embedded).toBe('worker');
+    expect(w.running.worker?.pid()).toBeGreaterThan(0);
     const form = new FormData();
     form.set('title', '提前渲染的乐曲');
     form.set('authors[0].role', '作曲');
@@ -181,8 +196,6 @@ describe.skipIf(!ready)('a music work saved through the worker-thread platform i
     const dir = path.join(w.dataDir, 'cache', 'pdf');
     const first = await cachedSoon(dir, saved.data.baoquan);
     expect(first).not.toBeNull();
-    const renderer = w.running.gateway.certificatePdf;
-    await expect.poll(() => renderer.renderedAhead).toBe(1);
 
     // deleting the data changes what the certificate shows: the `state-changed` event renders it again
     const deleted = await fetch(`${w.base}${EvidencePaths.delData}`, {
@@ -192,7 +205,8 @@ describe.skipIf(!ready)('a music work saved through the worker-thread platform i
     });
     expect(((await deleted.json()) as ApiEnvelope<unknown>).code).toBe(200);
     expect(await cachedSoon(dir, saved.data.baoquan, [first!])).not.toBeNull();
-    await expect.poll(() => renderer.renderedAhead).toBe(2);
+    // the gateway rendered none of them: it serves the worker's file
+    expect(w.running.gateway.certificatePdf.pool.stats().completed).toBe(0);
     const pdf = await fetch(`${w.base}/attestation/${saved.data.baoquan}.pdf`);
     expect(pdf.headers.get('x-pdf-cache')).toBe('hit');
     await pdf.arrayBuffer();

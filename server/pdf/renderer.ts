@@ -11,12 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { EvidenceView } from '../../contract/evidence.ts';
 import type { PlatformCall } from '../../contract/platform-call.ts';
 import type { BrowserPool } from './browser-pool.ts';
-import {
-  BAOQUAN_PATH_RE,
-  fetchEvidenceView,
-  printCertificatePage,
-  type CertificateLang,
-} from './certificate-view.ts';
+import { fetchEvidenceView, printCertificatePage, type CertificateLang } from './certificate-view.ts';
 import { HeldPdfs, MAX_HELD_PDF_BYTES, touch } from './held-pdfs.ts';
 import { prepareLocalPage } from './page-printer.ts';
 import { PdfCacheDir, statFile, viewStateHash } from './pdf-cache.ts';
@@ -68,8 +63,6 @@ export interface CertificateRendererOptions {
   reuseCache: boolean;
   /** The cache is pruned (least recently served first) down to this many bytes; checked every 50 renders. */
   cacheMaxBytes: number;
-  /** Whether {@link CertificateRenderer.prerender} renders (PDF_RENDER_AHEAD). */
-  renderAhead: boolean;
   pool: BrowserPool;
   /** The gateway's own base URL as the browser reaches it, e.g. `http://127.0.0.1:3000` (read per job). */
   gatewayOrigin: () => string;
@@ -80,13 +73,9 @@ export interface CertificateRendererOptions {
   sign?: (pdf: Buffer, lang: CertificateLang) => Promise<Buffer>;
 }
 
-/** Most evidence numbers waiting for a render ahead of their first visitor. */
-export const MAX_AHEAD = 32;
-/** How long a render ahead waits before looking again while visitors' renders use the browser (milliseconds). */
-const AHEAD_IDLE_WAIT_MS = 200;
-
 /**
- * Renders and caches certificate PDFs. One per gateway process (decorated as `app.certificatePdf`).
+ * Renders and caches certificate PDFs. One per gateway process (decorated as `app.certificatePdf`, for visitors)
+ * and one in the background worker (rendering ahead of the first visitor into the same cache; decision 064).
  */
 export class CertificateRenderer {
   private readonly inFlight = new Map<string, Promise<CertificatePdf>>();
@@ -99,58 +88,6 @@ export class CertificateRenderer {
   constructor(opts: CertificateRendererOptions) {
     this.opts = opts;
     this.cache = new PdfCacheDir(opts.cacheDir, opts.cacheMaxBytes, opts.logger);
-  }
-
-  /** Evidence numbers waiting to be rendered ahead of their first visitor, oldest first (see {@link prerender}). */
-  private readonly ahead: string[] = [];
-  private aheadRunning = false;
-
-  /** Certificates rendered ahead since start (see {@link prerender}). */
-  renderedAhead = 0;
-
-  /**
-   * Renders the Chinese certificate PDF of an evidence just saved or changed, in the background, so that its first
-   * visitor gets it from the cache (decision 032). Called for the platform's evidence events (consumer
-   * `certificate-pdf`, server/pdf/plugin.ts; decision 059). Only one such render runs at a time, and only while no
-   * visitor's render is running or waiting: it yields the browser to them. At most {@link MAX_AHEAD} numbers wait;
-   * more are dropped (their first visitor renders them as before). Nothing happens with PDF_RENDER_AHEAD=0 or in
-   * development (no cache reuse). Never throws; failures are logged at debug level.
-   */
-  prerender(baoquan: string): void {
-    if (!this.aheadEnabled) return;
-    if (!BAOQUAN_PATH_RE.test(baoquan) || this.ahead.length >= MAX_AHEAD) return;
-    if (!this.ahead.includes(baoquan)) this.ahead.push(baoquan);
-    void this.renderAhead();
-  }
-
-  /** Whether {@link prerender} renders: PDF_RENDER_AHEAD on and the cache reused (not development). */
-  get aheadEnabled(): boolean {
-    return this.opts.renderAhead && this.opts.reuseCache;
-  }
-  /** How many more numbers {@link prerender} would queue now (0 when it renders nothing ahead). */
-  aheadRoom(): number {
-    return this.aheadEnabled ? Math.max(0, MAX_AHEAD - this.ahead.length) : 0;
-  }
-
-  private async renderAhead(): Promise<void> {
-    if (this.aheadRunning) return;
-    this.aheadRunning = true;
-    try {
-      while (this.ahead.length > 0) {
-        const { active, queued } = this.opts.pool.stats();
-        if (active > 0 || queued > 0 || this.inFlight.size > 0) {
-          await new Promise((r) => setTimeout(r, AHEAD_IDLE_WAIT_MS).unref());
-          continue;
-        }
-        const baoquan = this.ahead.shift()!;
-        await this.getPdf(baoquan, 'zh').then(
-          () => void this.renderedAhead++,
-          (err: unknown) => this.opts.logger.debug({ baoquan, err }, 'pdf: render ahead failed'),
-        );
-      }
-    } finally {
-      this.aheadRunning = false;
-    }
   }
 
   /** The pool the renderer prints with (tests kill its browser; the bench reads its stats). */

@@ -49,6 +49,8 @@ export function testEnv(dataDir: string, extra: Record<string, string> = {}): Re
     RATE_LIMIT_PER_MINUTE: '100000',
     // suites see a PDF rendered on its first visit (miss, then hit); the render-ahead suite turns it on
     PDF_RENDER_AHEAD: '0',
+    // no background worker child per server (decision 064): the suites that test it start it
+    BACKGROUND_WORKER: 'off',
     // suites reach into the platform (running.platform: its database, its signed URLs) and start many servers:
     // in the gateway's thread; the e2e servers (npm start) and server/start.test.ts run the worker-thread default
     EMBEDDED_PLATFORM: 'inline',

@@ -32,6 +32,7 @@ import { captureJobsEvidence } from './0025_capture_jobs_evidence.ts';
 import { pointsSources } from './0026_points_sources.ts';
 import { evidenceEvents } from './0027_evidence_events.ts';
 import { promoCodes } from './0028_promo_codes.ts';
+import { renderJobs } from './0029_render_jobs.ts';
 
 /** The provider for `dialect`; add new migrations here in order. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -66,6 +67,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0026_points_sources': pointsSources(dialect),
         '0027_evidence_events': evidenceEvents(dialect),
         '0028_promo_codes': promoCodes(dialect),
+        '0029_render_jobs': renderJobs(dialect),
       };
     },
   };
