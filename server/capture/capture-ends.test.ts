@@ -83,7 +83,7 @@ forEachDialect('a capture ends what it opened (decision 063)', (h) => {
       log: pino({ level: 'silent' }),
       pollMs: 100,
       launch: async () => browser,
-      deadlineMarginMs: 8000,
+      deadlineMarginMs: 20_000,
     });
   });
   afterAll(async () => {
@@ -95,11 +95,12 @@ forEachDialect('a capture ends what it opened (decision 063)', (h) => {
     'trickling and hanging pages: never more than CAPTURE_CONCURRENCY alive, nothing left after they fail',
     async () => {
       const base = `http://127.0.0.1:${port}`;
-      // four trickling pages need 4 × 5 s, past the job's deadline (5 s + 8 s): aborted
+      // ten trickling pages need 10 × 5 s, far past the job's deadline (5 s + 20 s): aborted; the other jobs end by
+      // their pages' own time-outs long before theirs, even on a loaded machine
       const aborted = await post<CaptureJobView>(
         h.app,
         CapturePaths.createWeb,
-        { urls: [1, 2, 3, 4].map((n) => `${base}/trickle/a/${n}`) },
+        { urls: Array.from({ length: 10 }, (_, n) => `${base}/trickle/a/${n + 1}`) },
         tokens[0],
       );
       const hanging = await post<CaptureJobView>(
@@ -140,10 +141,13 @@ forEachDialect('a capture ends what it opened (decision 063)', (h) => {
         status: 'failed',
         error: '无法打开该网址：加载超时（5 秒内未完成）',
       });
-      expect(views.get(ids[2]!)).toMatchObject({
-        status: 'failed',
-        error: '第 1 步（打开网址）无法完成：无法打开该网址：加载超时（5 秒内未完成）',
-      });
+      // the process capture ends by its step's time-out, or — on a loaded machine, where its screenshot, recording
+      // and remux on a page still loading take long — by the deadline: either way it says why in Chinese
+      expect(views.get(ids[2]!)?.status).toBe('failed');
+      expect([
+        '第 1 步（打开网址）无法完成：无法打开该网址：加载超时（5 秒内未完成）',
+        '取证超时，请减少网址数量后重试',
+      ]).toContain(views.get(ids[2]!)?.error);
 
       // what the jobs opened is gone a few seconds after the last one failed
       const left = () => ({

@@ -38,9 +38,12 @@ const ready = hasBuild() && hasChromium();
 /** A path no list in app/, server/ or contract/ names: the test area's own save call. */
 const STAMPED_SAVE = '/api/test-stamped-works/save';
 
-/** Waits until `dir` holds a Chinese certificate PDF of `baoquan` other than `except` (at most 30 s). */
+/**
+ * Waits until `dir` holds a Chinese certificate PDF of `baoquan` other than `except` (at most 60 s: a worker child
+ * takes seconds to load and launches its Chromium on its first job).
+ */
 async function cachedSoon(dir: string, baoquan: string, except: string[] = []): Promise<string | null> {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
     const found = existsSync(dir)
       ? readdirSync(dir).find(
           (f) => f.startsWith(`${baoquan}.zh.`) && f.endsWith('.pdf') && !except.includes(f),
@@ -210,5 +213,5 @@ describe.skipIf(!ready)("npm start's setup: a music work saved is rendered ahead
     const pdf = await fetch(`${w.base}/attestation/${saved.data.baoquan}.pdf`);
     expect(pdf.headers.get('x-pdf-cache')).toBe('hit');
     await pdf.arrayBuffer();
-  }, 90_000);
+  }, 150_000);
 });
