@@ -21,6 +21,7 @@ import {
   type EmbeddedPlatformMode,
 } from './embedded-platform.ts';
 import { childEnvironment, superviseWorker, type WorkerSupervisor } from './worker/supervisor.ts';
+import { loopbackOrigin } from './http/loopback.ts';
 import { GatewayMetrics, platformMetricsText } from './observability/metrics.ts';
 
 /** A started gateway (and embedded platform, if any). */
@@ -63,15 +64,6 @@ function urlOf(address: AddressInfo | string | null): string {
   const host = ['0.0.0.0', '::', '127.0.0.1', '::1'].includes(address.address)
     ? 'localhost'
     : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-}
-
-/** A listening address as a URL this machine reaches over loopback (0.0.0.0 → 127.0.0.1, :: → [::1]). */
-function loopbackUrl(address: AddressInfo | string | null): string {
-  if (!address || typeof address === 'string')
-    throw new Error(`unexpected server address ${String(address)}`);
-  const host =
-    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
@@ -196,7 +188,7 @@ export async function startConfiguredServer(
       ? superviseWorker(
           childEnvironment(serverConfig.worker.variables, processEnvironment(), {
             UPSTREAM_URL: upstream,
-            GATEWAY_URL: loopbackUrl(gateway.server.address()) + config.basePath,
+            GATEWAY_URL: loopbackOrigin(gateway.server.address()) + config.basePath,
             INTERNAL_API_KEY: internalKey,
           }),
           root.child({ part: 'worker' }),

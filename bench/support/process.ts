@@ -4,12 +4,12 @@
  * CPU time and listening ports from /proc. Used by `bench/run.ts` and `bench/abuse.ts`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RUNTIME_FLAGS } from '../../server/runtime-flags.ts';
 import { freePort } from '../../tests/support/ports.ts';
-import { processTree } from '../../tests/support/proc.ts';
+import { listeningPorts, processTree } from '../../tests/support/proc.ts';
 import { childEnvironment } from './environment.ts';
 
 export { processTree };
@@ -60,27 +60,8 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** The TCP ports `pid` listens on (IPv4 and IPv6), from its socket inodes and /proc/net/tcp{,6}. */
-export function listeningPortsOf(pid: number): number[] {
-  const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-      if (m) inodes.add(m[1]!);
-    } catch {
-      // closed meanwhile
-    }
-  }
-  const ports: number[] = [];
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      // local_address is "HEXIP:HEXPORT", st 0A is LISTEN, inode is the 10th column.
-      if (cols[3] === '0A' && inodes.has(cols[9]!)) ports.push(parseInt(cols[1]!.split(':')[1]!, 16));
-    }
-  }
-  return ports;
-}
+/** The TCP ports `pid` listens on (tests/support/proc.ts). */
+export const listeningPortsOf = (pid: number): number[] => listeningPorts(pid);
 
 /** A started child server. */
 export interface Child {

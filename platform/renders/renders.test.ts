@@ -8,19 +8,24 @@
  * week; two claimers on two database handles never get the same job and together get all; the internal calls want
  * the key and well-formed bodies; migration 0029 goes up and down.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../contract/envelope.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
 import { JobsOpsPaths, type JobsView } from '../../contract/jobs.ts';
 import { RENDER_ATTEMPTS, RenderPaths, type ClaimedRender } from '../../contract/renders.ts';
 import { operatorToken } from '../../tests/support/invoice.ts';
-import { forEachDialect, get, login, post, withScratchDatabase } from '../../tests/support/platform.ts';
+import {
+  forEachDialect,
+  get,
+  login,
+  post,
+  saveDemoHashEvidence,
+  withScratchDatabase,
+} from '../../tests/support/platform.ts';
 import { PLATFORM_METRICS_PATH } from '../core/metrics.ts';
 import { nowSeconds } from '../core/time.ts';
 import { openDatabase, type PlatformDb } from '../db/database.ts';
 import { recordEvidenceEvent } from '../events/events.ts';
-import { saveEvidence } from '../evidence/service.ts';
 import { withLedgerTransaction } from '../ledger/transaction.ts';
 import {
   claimRender,
@@ -47,16 +52,7 @@ forEachDialect('certificate render jobs', (h) => {
   });
 
   /** Saves hash evidence of the demo account (its `saved` event commits with it). */
-  const save = () =>
-    saveEvidence(h.app.pdb, h.app.storage, {
-      userId: demoId,
-      title: `证书任务 ${++n}`,
-      label: '',
-      fileName: '',
-      file: { path: null, size: 0, sha256: randomBytes(32).toString('hex') },
-      type: { fileType: 5, mime: '' },
-      kind: 'hash',
-    });
+  const save = () => saveDemoHashEvidence(h.app, `证书任务 ${++n}`);
   const jobs = () => h.app.pdb.db.selectFrom('render_jobs').selectAll().orderBy('id').execute();
   /** Every event so far turned into jobs, and every job gone: each case starts from an empty table. */
   const fresh = async () => {

@@ -21,6 +21,7 @@ import {
   type CertificateLang,
 } from './renderer.ts';
 import { plainPageHtml } from '../http/plain-page.ts';
+import { loopbackOrigin } from '../http/loopback.ts';
 import { PagePrinter } from './page-printer.ts';
 import { certificateCacheDir, certificateSigner, certificateTemplateVersion } from './certificate-setup.ts';
 
@@ -119,11 +120,7 @@ export function contentDisposition(
  * :: → [::1]), e.g. `http://127.0.0.1:3000/cunzheng`: the print views are the UI's pages, which live under it.
  */
 function selfOrigin(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('the gateway is not listening on a TCP port');
-  const host =
-    address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${app.basePath ?? ''}`;
+  return `${loopbackOrigin(app.server.address())}${app.basePath ?? ''}`;
 }
 
 async function pdfRoutes(app: FastifyInstance, opts: PdfPluginOptions): Promise<void> {

@@ -22,11 +22,10 @@ import { ok, type ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths, type SaveEvidenceData } from '../../contract/evidence.ts';
 import { MusicPaths } from '../../contract/music.ts';
 import { buildPlatform } from '../../platform/app.ts';
-import { saveEvidence } from '../../platform/evidence/service.ts';
 import { pcmWav } from '../../tests/support/audio.ts';
 import { chromiumPath } from '../../tests/support/environment.ts';
 import { hasBuild, hasChromium, login, startWhole, type Whole } from '../../tests/support/pdf-whole.ts';
-import { testConfig as platformConfig } from '../../tests/support/platform.ts';
+import { saveDemoHashEvidence, testConfig as platformConfig } from '../../tests/support/platform.ts';
 import { TEST_RATE_LIMIT, testConfig as gatewayConfig } from '../../tests/support/server.ts';
 import { buildServer } from '../app.ts';
 import { loadPdfConfig } from './config.ts';
@@ -98,21 +97,7 @@ describe.skipIf(!ready)('a new way of saving evidence is rendered ahead without 
     front = Fastify({ logger: false });
     front.post(STAMPED_SAVE, async (request) => {
       const { sha256, title } = request.body as { sha256: string; title: string };
-      const demo = await platform.pdb.db
-        .selectFrom('users')
-        .select('id')
-        .where('mobile', '=', '13800138000')
-        .executeTakeFirstOrThrow();
-      const saved = await saveEvidence(platform.pdb, platform.storage, {
-        userId: Number(demo.id),
-        title,
-        label: '',
-        fileName: '',
-        file: { path: null, size: 0, sha256 },
-        type: { fileType: 5, mime: '' },
-        kind: 'hash',
-      });
-      return ok(saved);
+      return ok(await saveDemoHashEvidence(platform, title, sha256));
     });
     // everything else of /api is the platform's
     await front.register(httpProxy, { upstream: platformUrl, prefix: '/api', rewritePrefix: '/api' });

@@ -18,10 +18,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlatform } from '../../platform/app.ts';
-import { saveEvidence } from '../../platform/evidence/service.ts';
 import { chromiumPath, testSetting } from '../../tests/support/environment.ts';
 import { BUILD_DIR, hasBuild, hasChromium } from '../../tests/support/pdf-whole.ts';
-import { testConfig as platformConfig } from '../../tests/support/platform.ts';
+import { saveDemoHashEvidence, testConfig as platformConfig } from '../../tests/support/platform.ts';
 import { isRunning, processTree } from '../../tests/support/proc.ts';
 import { TEST_RATE_LIMIT, testConfig as gatewayConfig } from '../../tests/support/server.ts';
 import { buildServer } from '../app.ts';
@@ -75,23 +74,8 @@ describe.skipIf(!ready)('the background worker process', () => {
     });
   }
 
-  const save = async (title: string) => {
-    const demo = await platform.pdb.db
-      .selectFrom('users')
-      .select('id')
-      .where('mobile', '=', '13800138000')
-      .executeTakeFirstOrThrow();
-    const sha256 = Buffer.from(title).toString('hex').padEnd(64, '0').slice(0, 64);
-    return saveEvidence(platform.pdb, platform.storage, {
-      userId: Number(demo.id),
-      title,
-      label: '',
-      fileName: '',
-      file: { path: null, size: 0, sha256 },
-      type: { fileType: 5, mime: '' },
-      kind: 'hash',
-    });
-  };
+  const save = (title: string) =>
+    saveDemoHashEvidence(platform, title, Buffer.from(title).toString('hex').padEnd(64, '0').slice(0, 64));
   const cached = (baoquan: string) => {
     const dir = path.join(dataDir, 'cache', 'pdf');
     return (

@@ -20,6 +20,8 @@ import { AccountPaths, type LoginData } from '../../contract/account.ts';
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { EvidencePaths } from '../../contract/evidence.ts';
 import { buildPlatform } from '../../platform/app.ts';
+import { DEMO_MOBILE } from '../../platform/account/users.ts';
+import { saveEvidence } from '../../platform/evidence/service.ts';
 import { loadPlatformConfig, type PlatformConfig } from '../../platform/config.ts';
 import { openDatabase, type PlatformDb } from '../../platform/db/database.ts';
 import { migrationProvider } from '../../platform/db/migrations/index.ts';
@@ -303,4 +305,31 @@ export async function insertBareUser(
     .returning('id')
     .executeTakeFirstOrThrow();
   return Number(row.id);
+}
+
+/**
+ * Saves hash evidence (no bytes to store) of the demo account straight through `saveEvidence`, as an area's save
+ * does: its ledger entry and its `saved` evidence event commit with it (decision 059).
+ * @param sha256 64 hex digits; random when absent
+ * @returns what the save answers (id, baoquan, …)
+ */
+export async function saveDemoHashEvidence(
+  app: FastifyInstance,
+  title: string,
+  sha256: string = randomBytes(32).toString('hex'),
+) {
+  const demo = await app.pdb.db
+    .selectFrom('users')
+    .select('id')
+    .where('mobile', '=', DEMO_MOBILE)
+    .executeTakeFirstOrThrow();
+  return saveEvidence(app.pdb, app.storage, {
+    userId: Number(demo.id),
+    title,
+    label: '',
+    fileName: '',
+    file: { path: null, size: 0, sha256 },
+    type: { fileType: 5, mime: '' },
+    kind: 'hash',
+  });
 }

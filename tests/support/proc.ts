@@ -9,12 +9,12 @@ import fs from 'node:fs';
 /** State 0A of /proc/net/tcp: LISTEN (include/net/tcp_states.h). */
 const LISTEN = '0A';
 
-/** The inodes of the sockets among this process's open file descriptors. */
-function socketInodes(): Set<string> {
+/** The inodes of the sockets among process `pid`'s open file descriptors. */
+function socketInodes(pid: number | 'self'): Set<string> {
   const inodes = new Set<string>();
-  for (const fd of fs.readdirSync('/proc/self/fd')) {
+  for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
     try {
-      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/self/fd/${fd}`));
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
       if (m) inodes.add(m[1]!);
     } catch {
       // closed between the listing and the read
@@ -23,9 +23,9 @@ function socketInodes(): Set<string> {
   return inodes;
 }
 
-/** The ports this process listens on over TCP (IPv4 and IPv6), sorted. Linux only. */
-export function listeningPorts(): number[] {
-  const mine = socketInodes();
+/** The ports process `pid` (default: this one) listens on over TCP (IPv4 and IPv6), sorted. Linux only. */
+export function listeningPorts(pid: number | 'self' = 'self'): number[] {
+  const mine = socketInodes(pid);
   const ports = new Set<number>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text: string;
