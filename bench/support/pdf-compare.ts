@@ -3,15 +3,18 @@
  * of evidence it has not rendered yet (a warm render: the product's browser already running; the product started
  * with PDF_RENDER_AHEAD=0) against a bare puppeteer-core `page.pdf()` of the same print view
  * (`/attestation/{id}/print` of the same product, the same A4 options, the same Chromium and flags) in a browser and
- * page this process launched once and reuses. Evidence after evidence, the two sides alternate which goes first.
- * Then every PDF once more from the product's cache.
+ * page this process launched once and reuses, plus the same signing of the result that the product applies (its
+ * PAdES signature from the platform's document signer, server/pdf/pades.ts `signPdf`, called over HTTP with the
+ * internal key; decision 032, "warm PDF" restated). Evidence after evidence, the two sides alternate which goes
+ * first. Then every PDF once more from the product's cache.
  *
- * Ratio = bare milliseconds ÷ product milliseconds (medians; ≥ 0.9 is the goal); cached p50 in milliseconds (≤ 5).
+ * Ratio = bare milliseconds ÷ product milliseconds (medians; ≥ 0.95 is the goal); cached p50 in milliseconds (≤ 5).
  */
 import puppeteer from 'puppeteer-core';
 import { median } from './stats.ts';
 import { CHROMIUM_ARGS } from '../../server/pdf/browser-pool.ts';
 import { printPaths } from '../../server/pdf/renderer.ts';
+import { PlatformCmsSource, signPdf } from '../../server/pdf/pades.ts';
 import { uploadEvidence } from '../../tests/support/pdf-whole.ts';
 import { chromiumPath } from './environment.ts';
 
@@ -33,11 +36,23 @@ async function timedPdf(url: string): Promise<number> {
   return performance.now() - started;
 }
 
+/** Where the reference side has its PDFs signed: the product's platform (its own port) and its internal key. */
+export interface PdfSigner {
+  platformUrl: string;
+  internalKey: string;
+}
+
 /**
- * Creates `count` evidences in the product at `base` (demo account, `token`), then measures as described above.
- * The first evidence of each side is a warm-up and not counted.
+ * Creates `count` evidences in the product at `base` (demo account, `token`), then measures as described above,
+ * the reference signing through `signer`. The first evidence of each side is a warm-up and not counted.
  */
-export async function comparePdfs(base: string, token: string, count: number): Promise<PdfComparison> {
+export async function comparePdfs(
+  base: string,
+  token: string,
+  count: number,
+  signer: PdfSigner,
+): Promise<PdfComparison> {
+  const cms = new PlatformCmsSource({ upstreamUrl: signer.platformUrl }, signer.internalKey);
   const baoquans: string[] = [];
   for (let i = 0; i <= count; i++) {
     const saved = await uploadEvidence(base, token, {
@@ -62,7 +77,9 @@ export async function comparePdfs(base: string, token: string, count: number): P
       const res = await page.goto(`${base}${printPaths(baoquan, 'zh')[0]}`, { waitUntil: 'load' });
       if (!res?.ok()) throw new Error(`print view of ${baoquan}: HTTP ${res?.status()}`);
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
-      await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+      const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+      // The product's certificate signature (server/pdf/certificate-setup.ts): reason, name, location, contact.
+      await signPdf(pdf, cms, { name: '存证云', reason: '电子数据保全证书', location: base, contactInfo: '' });
       return performance.now() - started;
     };
     const product = (baoquan: string) => timedPdf(`${base}/attestation/${encodeURIComponent(baoquan)}.pdf`);
@@ -84,7 +101,10 @@ export async function comparePdfs(base: string, token: string, count: number): P
   }
 }
 
-/** Prints the PDF rows of `npm run bench`: the warm render's ratio (goal ≥ 0.9) and the cached p50 (goal ≤ 5 ms). */
+/** Least ratio of the warm render (decision 032, restated): the bare render plus the same signature ÷ the product. */
+const PDF_GOAL = 0.95;
+
+/** Prints the PDF rows of `npm run bench`: the warm render's ratio (goal ≥ 0.95) and the cached p50 (goal ≤ 5 ms). */
 export function printPdfRows(pdfs: PdfComparison, count: number, print: (line: string) => void): void {
   const pdfRatio = median(pdfs.bare) / median(pdfs.product);
   const cachedP50 = median(pdfs.cached);
@@ -96,8 +116,9 @@ export function printPdfRows(pdfs: PdfComparison, count: number, print: (line: s
   const spread = (xs: number[], digits: number) =>
     `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
   print(
-    `| warm render | ${spread(pdfs.product, 0)} | bare page.pdf() of the same print view, reused page | ` +
-      `${spread(pdfs.bare, 0)} | ${pdfRatio.toFixed(2)} | ≥ 0.9 ${pdfRatio >= 0.9 ? 'PASS' : 'MISS'} |`,
+    `| warm render | ${spread(pdfs.product, 0)} | bare page.pdf() of the same print view, reused page, ` +
+      `and the same PAdES signature | ${spread(pdfs.bare, 0)} | ${pdfRatio.toFixed(2)} | ` +
+      `≥ ${PDF_GOAL} ${pdfRatio >= PDF_GOAL ? 'PASS' : 'MISS'} |`,
   );
   print(
     `| from the cache | ${spread(pdfs.cached, 1)} | — | — | — | ≤ 5 ms ${cachedP50 <= 5 ? 'PASS' : 'MISS'} |`,

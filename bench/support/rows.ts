@@ -6,11 +6,11 @@
  */
 import autocannon from 'autocannon';
 import { cpuSecondsOf } from './process.ts';
-import { median } from './stats.ts';
+import { assertSameRun, median, RUN, type Stamped } from './stats.ts';
 import { latencyAtRate, type LatencyFigures } from './latency.ts';
 
 /** One side of a measurement: what autocannon saw (req/s, latency ms) and the CPU ms the server spent per request. */
-export interface Side {
+export interface Side extends Stamped {
   rps: number;
   p50: number;
   p99: number;
@@ -40,6 +40,7 @@ export async function drive(target: Target, seconds: number, connections: number
   }
   const total = result.requests.total;
   return {
+    run: RUN,
     rps: total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -54,12 +55,17 @@ export interface Row {
   reference: Target & { label: string };
   /** Least ratio; none for a row shown for information. */
   goal?: number;
+  /** A second reference measured in the same rounds, its ratio printed beside the goal's (no goal of its own). */
+  also?: Target & { label: string };
+  /** Most CPU per request the product may spend, as a multiple of the reference's; none when not a goal. */
+  cpuGoal?: number;
   /**
    * Most milliseconds the product may add to the reference's p99 latency, when the row has such a goal: measured at
-   * a fixed rate, a quarter of the reference's requests per second in the round (half still saturated this 2-core
-   * machine, where the bench's own client shares the cores) (bench/support/latency.ts).
+   * a fixed rate, `fixedRateShare` of the reference's requests per second in the round (bench/support/latency.ts).
    */
   p99AddedGoalMs?: number;
+  /** The fixed rate's share of the reference's capacity (default 0.5, decision 032's "50 % of the bare proxy"). */
+  fixedRateShare?: number;
 }
 
 /** The fixed-rate latencies of a row with a p99 goal: the rate (req/s) and each side's figures. */
@@ -73,6 +79,8 @@ export interface FixedRate {
 export interface RowResults {
   product: Side[];
   reference: Side[];
+  /** The second reference's sides, when the row has one. */
+  also: Side[];
   fixed: FixedRate[];
 }
 
@@ -97,19 +105,21 @@ export async function measureRows(
   for (const row of rows) {
     await drive(row.product, warmSeconds, connections);
     await drive(row.reference, warmSeconds, connections);
+    if (row.also) await drive(row.also, warmSeconds, connections);
   }
   const results = new Map<string, RowResults>();
   for (let round = 0; round < rounds; round++) {
     for (const row of rows) {
-      const sides = results.get(row.name) ?? { product: [], reference: [], fixed: [] };
+      const sides = results.get(row.name) ?? { product: [], reference: [], also: [], fixed: [] };
       results.set(row.name, sides);
       // Alternate which side goes first, so that drift within a round does not favour one side.
       const first = round % 2 === 0 ? 'product' : 'reference';
       const second = first === 'product' ? 'reference' : 'product';
       sides[first].push(await drive(row[first], seconds, connections));
       sides[second].push(await drive(row[second], seconds, connections));
+      if (row.also) sides.also.push(await drive(row.also, seconds, connections));
       if (row.p99AddedGoalMs !== undefined) {
-        const rate = Math.round(sides.reference.at(-1)!.rps / 4);
+        const rate = Math.round(sides.reference.at(-1)!.rps * (row.fixedRateShare ?? 0.5));
         const fixed = { rate } as FixedRate;
         fixed[first] = await latencyAtRate(row[first], rate, seconds);
         fixed[second] = await latencyAtRate(row[second], rate, seconds);
@@ -132,22 +142,38 @@ export function printRows(
   );
   print(`|---|---|---|---|---|---|---|---|---|`);
   for (const row of rows) {
-    const { product: p, reference: r, fixed } = results.get(row.name)!;
+    const { product: p, reference: r, also, fixed } = results.get(row.name)!;
+    assertSameRun(p, r, also);
     const ratios = p.map((side, i) => side.rps / r[i]!.rps);
     const ratio = median(ratios);
     const pRps = median(p.map((s) => s.rps));
     const rRps = median(r.map((s) => s.rps));
-    let goal = row.goal === undefined ? '—' : `≥ ${row.goal} ${ratio >= row.goal ? 'PASS' : 'MISS'}`;
+    const goals: string[] = [];
+    if (row.goal !== undefined) goals.push(`≥ ${row.goal} ${ratio >= row.goal ? 'PASS' : 'MISS'}`);
+    const cpu = (sides: Side[]) => median(sides.map((s) => s.cpuMsPerRequest)).toFixed(3);
+    if (row.cpuGoal !== undefined) {
+      const cpuRatio = median(p.map((s) => s.cpuMsPerRequest)) / median(r.map((s) => s.cpuMsPerRequest));
+      goals.push(
+        `CPU per request ${cpuRatio.toFixed(2)}× (≤ ${row.cpuGoal}) ${cpuRatio <= row.cpuGoal ? 'PASS' : 'MISS'}`,
+      );
+    }
     if (row.p99AddedGoalMs !== undefined) {
       const at = (side: 'product' | 'reference', q: 'p50' | 'p99') => median(fixed.map((f) => f[side][q]));
       const added = at('product', 'p99') - at('reference', 'p99');
-      goal +=
-        `; at ${median(fixed.map((f) => f.rate)).toFixed(0)} req/s p50 ${at('product', 'p50').toFixed(2)} vs ` +
-        `${at('reference', 'p50').toFixed(2)} ms, p99 ${at('product', 'p99').toFixed(2)} vs ` +
-        `${at('reference', 'p99').toFixed(2)} ms: ${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(2)} ms (≤ ${row.p99AddedGoalMs}) ` +
-        `${added <= row.p99AddedGoalMs ? 'PASS' : 'MISS'}`;
+      goals.push(
+        `at ${median(fixed.map((f) => f.rate)).toFixed(0)} req/s p50 ${at('product', 'p50').toFixed(2)} vs ` +
+          `${at('reference', 'p50').toFixed(2)} ms, p99 ${at('product', 'p99').toFixed(2)} vs ` +
+          `${at('reference', 'p99').toFixed(2)} ms: ${added >= 0 ? '+' : '−'}${Math.abs(added).toFixed(2)} ms ` +
+          `(≤ ${row.p99AddedGoalMs}) ${added <= row.p99AddedGoalMs ? 'PASS' : 'MISS'}`,
+      );
     }
-    const cpu = (sides: Side[]) => median(sides.map((s) => s.cpuMsPerRequest)).toFixed(2);
+    if (row.also) {
+      const alsoRatios = p.map((side, i) => side.rps / also[i]!.rps);
+      goals.push(
+        `beside: ${median(alsoRatios).toFixed(2)} of ${row.also.label} (${median(also.map((s) => s.rps)).toFixed(0)} req/s)`,
+      );
+    }
+    const goal = goals.length ? goals.join('; ') : '—';
     print(
       `| ${row.name} | ${pRps.toFixed(0)} | ${cpu(p)} | ${median(p.map((s) => s.p50))}/${median(p.map((s) => s.p99))} | ` +
         `${row.reference.label} | ${rRps.toFixed(0)} | ${row.reference.pid === row.product.pid ? '(same process)' : cpu(r)} | ` +

@@ -37,14 +37,18 @@ const { startTracing } = await import('../../lib/tracing.ts');
 const { installShutdown } = await import('../shutdown.ts');
 const { startWorker } = await import('./run.ts');
 const { WAKE_MESSAGE } = await import('./renders.ts');
+const { serverLoad } = await import('./server-load.ts');
 
 const logger = createLogger({ level: config.logLevel, format: config.logFormat }).child({ part: 'worker' });
 try {
   installProxy(config.outboundProxy);
   const stopTracing = await startTracing(config.tracing, 'cunzheng-worker');
+  // supervised by a gateway (./supervisor.ts): it says when it is busy, and renders ahead wait (./server-load.ts)
+  const load = process.channel ? serverLoad() : undefined;
   const running = await startWorker(config, {
     logger,
     buildDirectory: path.resolve('build'),
+    ...(load ? { serverLoad: load } : {}),
   });
   installShutdown(
     {
@@ -60,7 +64,10 @@ try {
   if (process.channel) {
     process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
     // the gateway's wake-up: evidence events were committed (./supervisor.ts)
-    process.on('message', (m) => m === WAKE_MESSAGE && running.renders?.wake());
+    process.on('message', (m) => {
+      if (m === WAKE_MESSAGE) running.renders?.wake();
+      else load?.hear(m);
+    });
   }
 } catch (err) {
   logger.fatal({ err }, 'worker start-up failed');

@@ -7,7 +7,8 @@
  * A worker killed mid-render leaves its job leased; once the lease passes, any worker claims it again.
  *
  * One render at a time: each is a Chromium page and a PAdES signature, and the worker runs at a lower priority than
- * the servers (decision 064). Idle, it asks again every {@link RENDER_POLL_MS}, or at once when woken (the
+ * the servers (decision 064), and none is claimed while the supervising gateway says it is busy serving people (up to
+ * 30 s a job; ./server-load.ts, decision 065). Idle, it asks again every {@link RENDER_POLL_MS}, or at once when woken (the
  * supervising gateway passes on the platform's signal of committed events, ./supervisor.ts); after a job, at once;
  * after a failed call, after 1 s doubling up to 30 s. Times in milliseconds unless named seconds.
  */
@@ -16,6 +17,7 @@ import { callPlatform, type PlatformTarget } from '../../app/lib/platform-call.s
 import type { ApiEnvelope } from '../../contract/envelope.ts';
 import { RenderPaths, type ClaimedRender } from '../../contract/renders.ts';
 import { EvidenceNotFoundError, type CertificateRenderer } from '../pdf/renderer.ts';
+import type { ServerLoad } from './server-load.ts';
 
 /** The supervising gateway's message that wakes the loop: evidence events were committed (decision 059). */
 export const WAKE_MESSAGE = 'events';
@@ -44,6 +46,8 @@ export interface RenderWorkerOptions {
   leaseSeconds: number;
   log: FastifyBaseLogger;
   pollMs?: number;
+  /** The supervising gateway's load: no claim while it is busy (./server-load.ts). None: never wait. */
+  serverLoad?: ServerLoad;
 }
 
 /** A running render loop. */
@@ -143,10 +147,14 @@ export function startRenderWorker(opts: RenderWorkerOptions): RenderWorker {
     await post(opts, RenderPaths.complete, finish);
   }
 
+  const stopping = new AbortController();
   const loop = (async () => {
     let backoff = 0;
     while (!stopped) {
       try {
+        // people first: a render asks the gateway for its print view and the platform for a signature
+        await opts.serverLoad?.untilQuiet(undefined, stopping.signal);
+        if (stopped) break;
         const job = await post<ClaimedRender | null>(opts, RenderPaths.claim, {
           worker: opts.worker,
           leaseSeconds: opts.leaseSeconds,
@@ -165,6 +173,7 @@ export function startRenderWorker(opts: RenderWorkerOptions): RenderWorker {
   return {
     async stop() {
       stopped = true;
+      stopping.abort();
       wake?.();
       await loop;
     },

@@ -23,6 +23,7 @@ import { CertificateRenderer } from '../pdf/renderer.ts';
 import type { WorkerConfig } from './config.ts';
 import { renderLeaseSeconds, startRenderWorker, type RenderWorker } from './renders.ts';
 import { chromiumAtOurPriority } from './priority.ts';
+import type { ServerLoad } from './server-load.ts';
 
 /** A started worker. */
 export interface RunningWorker {
@@ -44,6 +45,11 @@ export interface StartWorkerOptions {
   pollMs?: number;
   /** Launches the capture worker's Chromium (tests observe it); default: CHROMIUM_PATH on the first capture. */
   launchCaptureBrowser?: () => Promise<Browser>;
+  /**
+   * The supervising gateway's load (./server-load.ts): renders ahead wait while it is busy. Captures do not: a
+   * person asked for each and waits for it.
+   */
+  serverLoad?: ServerLoad;
 }
 
 /** Starts the capture and render loops per `config`. @throws nothing of its own; the loops log their failures */
@@ -105,6 +111,7 @@ export async function startWorker(config: WorkerConfig, opts: StartWorkerOptions
       leaseSeconds: renderLeaseSeconds(config.pdf.timeoutMs),
       log: log.child({ job: 'render' }),
       ...(opts.pollMs ? { pollMs: opts.pollMs } : {}),
+      ...(opts.serverLoad ? { serverLoad: opts.serverLoad } : {}),
     });
   }
   log.info({ worker: name, renderAhead: renders !== null, gatewayUrl: config.gatewayUrl }, 'worker started');

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { Environment } from '../../lib/config-schema.ts';
 import { onEventsCommitted } from '../embedded-platform.ts';
 import { WAKE_MESSAGE } from './renders.ts';
+import { watchServerLoad } from './server-load.ts';
 
 /** The worker's entry file. */
 export const WORKER_MAIN = path.join(import.meta.dirname, 'main.ts');
@@ -86,16 +87,22 @@ export function superviseWorker(
   let delay = FIRST_RESTART_MS;
   let timer: NodeJS.Timeout | null = null;
 
+  // the gateway's load, for the child to yield to (./server-load.ts); a new child hears the state anew
+  const load = watchServerLoad((message) => {
+    if (child?.connected) child.send(message, () => undefined);
+  });
   const start = () => {
     timer = null;
     const startedAt = Date.now();
-    // the IPC channel carries nothing: it closes when this process ends, however it ends, and the child stops then
+    // the IPC channel carries wake-ups and the gateway's load; it closes when this process ends, however it ends,
+    // and the child stops then
     const proc = spawn(process.execPath, [WORKER_MAIN], {
       env,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     proc.channel?.unref();
     child = proc;
+    load.reset();
     proc.once('error', (err) => logger.error({ err }, 'worker: could not start'));
     proc.once('exit', (code, signal) => {
       child = null;
@@ -133,6 +140,7 @@ export function superviseWorker(
       (stopping ??= new Promise<void>((resolve) => {
         stopped = true;
         stopWaking?.();
+        load.stop();
         if (timer) clearTimeout(timer);
         const proc = child;
         if (!proc || proc.exitCode !== null || proc.signalCode !== null) return resolve();

@@ -1,0 +1,151 @@
+/**
+ * Reads while a burst of uploads is pre-rendered (decision 032, "cost flat as data grows" restated; decision 064):
+ * for `npm run bench`. On a product holding many evidences, each read (the evidence list page, a no-match keyword
+ * search, a certificate page) is driven idle first; then `uploads` small evidences are saved through `/api` as fast
+ * as 8 clients can (each save sets off its certificate PDF's render in the background worker's Chromium, at a lower
+ * CPU priority); then, while the render backlog drains, the same reads are driven again, round after round, and
+ * the ratio to the idle rate is printed (goal ≥ 0.8). The backlog is the saved evidences whose certificate PDF is not
+ * in the product's PDF cache yet. Once during the drain, `ps -o pid,ni,pcpu,comm` of the product's processes (the
+ * server, the worker, its Chromium) shows who got the CPU.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { uploadEvidence } from '../../tests/support/pdf-whole.ts';
+import { processTree, type Child } from './process.ts';
+import { drive, type Side, type Target } from './rows.ts';
+import { median } from './stats.ts';
+
+/** A read to drive: its name and request. */
+export interface BurstRead {
+  name: string;
+  target: Target;
+}
+
+/** What {@link measureDuringBurst} saw. */
+export interface BurstResult {
+  uploads: number;
+  uploadSeconds: number;
+  idle: Map<string, Side[]>;
+  draining: Map<string, Side[]>;
+  /** The backlog (certificate PDFs not yet rendered) before and after each draining round. */
+  backlog: number[];
+  /** `ps` lines of the product's processes, taken in the first draining round. */
+  ps: string;
+}
+
+/** Options of {@link measureDuringBurst}. */
+export interface BurstOptions {
+  product: Child;
+  /** The demo account's bearer token (`Bearer …` not included). */
+  token: string;
+  reads: readonly BurstRead[];
+  uploads: number;
+  rounds: number;
+  seconds: number;
+  connections: number;
+  log: (line: string) => void;
+}
+
+/** Concurrent upload clients of the burst. */
+const UPLOADERS = 8;
+
+/** Certificate PDFs in the product's cache directory (DATA_DIR/cache/pdf). */
+function cachedPdfs(dataDir: string): number {
+  try {
+    return readdirSync(path.join(dataDir, 'cache', 'pdf')).filter((f) => f.endsWith('.pdf')).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** `ps -o pid,ni,pcpu,comm` of `pid` and its descendants (Linux procps). */
+function psOf(pid: number): string {
+  const pids = processTree(pid).join(',');
+  return execFileSync('ps', ['-o', 'pid,ni,pcpu,comm', '-p', pids], { encoding: 'utf8' }).trimEnd();
+}
+
+/**
+ * Measures as described in the module header. @throws when an upload or a read fails
+ */
+export async function measureDuringBurst(opts: BurstOptions): Promise<BurstResult> {
+  const { product, reads, seconds, connections, log } = opts;
+  const dataDir = product.dataDir!;
+  const idle = new Map<string, Side[]>();
+  const draining = new Map<string, Side[]>();
+  const push = (into: Map<string, Side[]>, name: string, side: Side) =>
+    into.set(name, [...(into.get(name) ?? []), side]);
+  for (const read of reads) await drive(read.target, 1, connections); // warm-up
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const read of reads) push(idle, read.name, await drive(read.target, seconds, connections));
+  }
+  const cachedBefore = cachedPdfs(dataDir);
+  const started = performance.now();
+  let next = 0;
+  const uploader = async () => {
+    while (next < opts.uploads) {
+      const i = next++;
+      await uploadEvidence(product.base, opts.token, {
+        title: `突发上传 ${i + 1}`,
+        fileName: `burst-${i + 1}.txt`,
+        bytes: new Uint8Array(Buffer.from(`burst evidence ${i} ${Date.now()}`)),
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: UPLOADERS }, uploader));
+  const uploadSeconds = (performance.now() - started) / 1000;
+  const backlogNow = () => Math.max(0, opts.uploads - (cachedPdfs(dataDir) - cachedBefore));
+  const backlog = [backlogNow()];
+  log(
+    `burst: ${opts.uploads} uploads saved in ${uploadSeconds.toFixed(1)} s; ${backlog[0]} certificate PDFs ` +
+      `waiting to be rendered`,
+  );
+  let ps = '';
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const read of reads) {
+      const measuring = drive(read.target, seconds, connections);
+      if (!ps) {
+        // halfway through the first measurement: the reads, the worker and its Chromium all busy
+        await new Promise((r) => setTimeout(r, (seconds * 1000) / 2));
+        ps = psOf(product.pid);
+      }
+      push(draining, read.name, await measuring);
+    }
+    backlog.push(backlogNow());
+    log(`burst: draining round ${round + 1}, ${backlog.at(-1)} certificate PDFs still waiting`);
+  }
+  return { uploads: opts.uploads, uploadSeconds, idle, draining, backlog, ps };
+}
+
+/** Least ratio of a read's rate while the backlog drains to its idle rate. */
+const BURST_GOAL = 0.8;
+
+/** Prints the burst table and the `ps` lines. */
+export function printBurstRows(label: string, result: BurstResult, print: (line: string) => void): void {
+  print('');
+  print(
+    `| ${label}: while ${result.uploads.toLocaleString('en')} uploads are pre-rendered | req/s draining | ` +
+      `p50/p99 ms | req/s idle | ratio (spread) | goal |`,
+  );
+  print('|---|---|---|---|---|---|');
+  for (const [name, sides] of result.draining) {
+    const idle = result.idle.get(name)!;
+    const idleRps = median(idle.map((s) => s.rps));
+    const ratios = sides.map((s) => s.rps / idleRps);
+    const ratio = median(ratios);
+    print(
+      `| ${name} | ${median(sides.map((s) => s.rps)).toFixed(0)} | ${median(sides.map((s) => s.p50))}/` +
+        `${median(sides.map((s) => s.p99))} | ${idleRps.toFixed(0)} | ${ratio.toFixed(2)} ` +
+        `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) | ` +
+        `≥ ${BURST_GOAL} ${ratio >= BURST_GOAL ? 'PASS' : 'MISS'} |`,
+    );
+  }
+  print('');
+  print(
+    `${label}: uploads saved in ${result.uploadSeconds.toFixed(1)} s; backlog ${result.backlog.join(' → ')}; ` +
+      `the product's processes halfway through the first draining measurement:`,
+  );
+  print('```');
+  print(result.ps);
+  print('```');
+}
