@@ -1,5 +1,5 @@
 /**
- * Background work yields to people (docs/decisions/065-rows-restated.md, server/worker/server-load.ts): the gateway
+ * Background work yields to people (docs/decisions/064-background-worker.md, server/worker/server-load.ts): the gateway
  * says busy when its event loop is, quiet when it is not; the worker's render loop claims no job while the gateway
  * is busy, claims at once when it turns quiet, and after the longest deferral even if it never does.
  */
