@@ -1,5 +1,5 @@
 /**
- * The `/api` row's reference (decision 032, "/api" restated): a bare Fastify with `@fastify/http-proxy` forwarding
+ * The `/api` row's reference (decision 032, "Where the goals stop"): a bare Fastify with `@fastify/http-proxy` forwarding
  * `/api/*` to UPSTREAM_URL (the same platform process the product's gateway forwards to), with the plugin's
  * defaults and nothing else: no headers of its own, rate limit, request ids, logging, metrics or traces. Listens on
  * HOST:PORT; `npm run bench` starts it as a child and compares the CPU each spends per proxied call.

@@ -1,5 +1,5 @@
 /**
- * The `/api` row of `npm run bench` (decision 032, "/api" restated): the product's gateway alone (`npm start` with
+ * The `/api` row of `npm run bench` (decision 032, "Where the goals stop"): the product's gateway alone (`npm start` with
  * UPSTREAM_URL: no embedded platform, no worker) and a bare Fastify + `@fastify/http-proxy` (bench/reference/proxy.ts),
  * both in front of one platform process of their own (`npm run start:platform`, SQLite in a temp DATA_DIR), each
  * process's CPU read on its own. Also where the PDF row's reference has its PDFs signed: a product's embedded
@@ -85,7 +85,8 @@ export async function embeddedPlatformSigner(product: Child, token: string): Pro
       body: '{}',
     }).catch(() => null);
     await res?.arrayBuffer();
-    if (res?.status === 200) return { platformUrl: `http://127.0.0.1:${port}`, internalKey: BENCH_INTERNAL_KEY };
+    if (res?.status === 200)
+      return { platformUrl: `http://127.0.0.1:${port}`, internalKey: BENCH_INTERNAL_KEY };
   }
   throw new Error('the embedded platform port was not found');
 }

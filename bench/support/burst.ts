@@ -1,5 +1,5 @@
 /**
- * Reads while a burst of uploads is pre-rendered (decision 032, "cost flat as data grows" restated; decision 064):
+ * Reads while a burst of uploads is pre-rendered (decision 032, "Where the goals stop"; decision 064):
  * for `npm run bench`. On a product holding many evidences, each read (the evidence list page, a no-match keyword
  * search, a certificate page) is driven idle first; then `uploads` small evidences are saved through `/api` as fast
  * as 8 clients can (each save sets off its certificate PDF's render in the background worker's Chromium, at a lower

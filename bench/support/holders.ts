@@ -46,7 +46,10 @@ export async function signedIn(child: Child, sessionSecret: string): Promise<Hol
 export function holderReads(h: Holder, noMatchKeyword: string): BurstRead[] {
   const { base, pid } = h.child;
   return [
-    { name: 'list page', target: { url: `${base}/attestation-list/file`, pid, headers: { cookie: h.cookie } } },
+    {
+      name: 'list page',
+      target: { url: `${base}/attestation-list/file`, pid, headers: { cookie: h.cookie } },
+    },
     {
       name: 'no-match keyword search',
       target: {
@@ -57,7 +60,11 @@ export function holderReads(h: Holder, noMatchKeyword: string): BurstRead[] {
     },
     {
       name: 'certificate page',
-      target: { url: `${base}/attestation/${encodeURIComponent(h.baoquan)}`, pid, headers: { cookie: h.cookie } },
+      target: {
+        url: `${base}/attestation/${encodeURIComponent(h.baoquan)}`,
+        pid,
+        headers: { cookie: h.cookie },
+      },
     },
   ];
 }

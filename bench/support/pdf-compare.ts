@@ -5,7 +5,7 @@
  * (`/attestation/{id}/print` of the same product, the same A4 options, the same Chromium and flags) in a browser and
  * page this process launched once and reuses, plus the same signing of the result that the product applies (its
  * PAdES signature from the platform's document signer, server/pdf/pades.ts `signPdf`, called over HTTP with the
- * internal key; decision 032, "warm PDF" restated). Evidence after evidence, the two sides alternate which goes
+ * internal key; decision 032, "Where the goals stop"). Evidence after evidence, the two sides alternate which goes
  * first. Then every PDF once more from the product's cache.
  *
  * Ratio = bare milliseconds ÷ product milliseconds (medians; ≥ 0.95 is the goal); cached p50 in milliseconds (≤ 5).
@@ -79,7 +79,12 @@ export async function comparePdfs(
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
       const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
       // The product's certificate signature (server/pdf/certificate-setup.ts): reason, name, location, contact.
-      await signPdf(pdf, cms, { name: '存证云', reason: '电子数据保全证书', location: base, contactInfo: '' });
+      await signPdf(pdf, cms, {
+        name: '存证云',
+        reason: '电子数据保全证书',
+        location: base,
+        contactInfo: '',
+      });
       return performance.now() - started;
     };
     const product = (baoquan: string) => timedPdf(`${base}/attestation/${encodeURIComponent(baoquan)}.pdf`);

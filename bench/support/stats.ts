@@ -13,7 +13,7 @@ export function median(xs: readonly number[]): number {
 }
 
 /**
- * This bench process's run (decision 032, "figures that reproduce"): every measurement is stamped with it, and
+ * This bench process's run (decision 032, "Where the goals stop"): every measurement is stamped with it, and
  * {@link assertSameRun} refuses a ratio whose two sides carry different runs, so that no printed ratio can mix a
  * figure of this run with one kept from another (another hour, another machine).
  */
@@ -27,6 +27,7 @@ export interface Stamped {
 /** @throws when the measurements were not all taken in one run (this process) */
 export function assertSameRun(...measurements: readonly (Stamped | readonly Stamped[])[]): void {
   for (const m of measurements.flat()) {
-    if (m.run !== RUN) throw new Error(`refusing a ratio across runs: a figure of run ${m.run} in run ${RUN}`);
+    if (m.run !== RUN)
+      throw new Error(`refusing a ratio across runs: a figure of run ${m.run} in run ${RUN}`);
   }
 }

@@ -6,7 +6,7 @@
  * round with the order rotating, after one warm-up round that is not counted, each upload once the product is quiet
  * (bench/support/process.ts `settle`); then, each round, two uploads through `/api` sent one after the other without
  * waiting between them (the second meets whatever the first set off: its hashing, fsync, ledger entry, certificate
- * render job) against two into the discard server the same way (decision 032, "uploads back to back").
+ * render job) against two into the discard server the same way (decision 032, "Where the goals stop").
  * The product is a child process started
  * as `npm start` does; while it receives, its resident set size is sampled every 50 ms. Each product upload's answer
  * must carry the file's SHA-256.
@@ -129,7 +129,10 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
     const pair = async (upload: () => Promise<UploadSide>): Promise<[UploadSide, UploadSide]> => {
       const { result, growthMiB } = await sampled(product.pid, async () => [await upload(), await upload()]);
       const [a, b] = result as [UploadSide, UploadSide];
-      return [a, { ...b, rssGrowthMiB: Number.isNaN(b.rssGrowthMiB) ? NaN : Math.max(b.rssGrowthMiB, growthMiB) }];
+      return [
+        a,
+        { ...b, rssGrowthMiB: Number.isNaN(b.rssGrowthMiB) ? NaN : Math.max(b.rssGrowthMiB, growthMiB) },
+      ];
     };
     // Each measured upload starts with the product quiet: a save sets off the certificate PDF's render in Chromium
     // (decision 032), which ran beside the next upload, whichever side it was (one round in three at half speed).

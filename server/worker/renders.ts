@@ -8,7 +8,7 @@
  *
  * One render at a time: each is a Chromium page and a PAdES signature, and the worker runs at a lower priority than
  * the servers (decision 064), and none is claimed while the supervising gateway says it is busy serving people (up to
- * 30 s a job; ./server-load.ts, decision 064). Idle, it asks again every {@link RENDER_POLL_MS}, or at once when woken (the
+ * 30 s a job; ./server-load.ts). Idle, it asks again every {@link RENDER_POLL_MS}, or at once when woken (the
  * supervising gateway passes on the platform's signal of committed events, ./supervisor.ts); after a job, at once;
  * after a failed call, after 1 s doubling up to 30 s. Times in milliseconds unless named seconds.
  */

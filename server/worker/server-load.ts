@@ -2,8 +2,8 @@
  * Background work yields to people (decision 064): the supervising gateway tells its worker child when its own event
  * loop is busy serving requests, and the worker claims no new render job until the gateway is quiet again. Chromium
  * at a lower CPU priority is not enough on its own: every render also asks the gateway for the print view (a page
- * rendered at the servers' priority) and the platform for a signature, so 5,000 renders ahead cost the people
- * waiting on the same process about half its rate (decision 064's measurements). A job waits for a quiet moment at
+ * rendered at the servers' priority) and the platform for a signature: with a render backlog draining, the reads of
+ * `npm run bench`'s burst rows (bench/support/burst.ts) ran at 0.36–0.90 of their idle rate. A job waits for a quiet moment at
  * most {@link MAX_DEFERRAL_MS}, so a gateway that is never quiet still gets its backlog rendered, slowly; a
  * certificate asked for before its job ran is rendered on demand as always.
  *

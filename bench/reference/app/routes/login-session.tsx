@@ -1,6 +1,6 @@
 /**
  * The `/login` document of routes/login.tsx with what every page of a signed-in product must do, written the way
- * the libraries' own documentation shows it (decision 032, "pages" restated): the loader reads a signed cookie
+ * the libraries' own documentation shows it (decision 032, "Where the goals stop"): the loader reads a signed cookie
  * session (React Router's `createCookieSessionStorage`, HMAC-SHA256 through `createCookie`) and issues a CSRF token
  * in a signed cookie of its own (remix-utils `CSRF`, its `commitToken`), answering `Set-Cookie`. No Conform, user
  * info, logging or security headers. `npm run bench` serves it as `/login-session`, the reference of the page rows.
