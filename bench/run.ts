@@ -3,15 +3,17 @@
  * run, interleaved, and one table of ratios. Builds the bare reference app (bench/reference → build/bench-reference)
  * and, when missing, the product (`npm run build`); starts each as child processes on loopback (the product as `npm
  * start` does: embedded platform, background worker child, sandbox providers, demo account, default log level);
- * seeds one evidence through the API; then, round after round, drives each row's product URL and reference URL with
- * autocannon (10 connections, the order alternating by round) and reads each server's CPU time from /proc.
+ * then, round after round, drives each row's product URL and reference URL with autocannon (10 connections, the
+ * order alternating by round) and reads each server's CPU time from /proc.
  *
  * Rows (goal in brackets):
- * - pages: `/login`, `/queryAuthentication` and a certificate page vs a bare React Router page of the same `/login`
- *   document that reads a signed cookie session and sets its own CSRF cookie (bench/reference/app/routes/
- *   login-session.tsx; ≥ 0.85), each also against the plain bare page (no session, no CSRF; printed beside, no
- *   goal). The bare page is the product's `/login` document — the same top bar, form, footer and scripts — rendered
- *   by plain React Router components from constants, so that the ratio counts what a page pays beyond rendering;
+ * - pages: `/login` and `/queryAuthentication` vs a bare React Router page of the same `/login` document that reads a
+ *   signed cookie session and sets its own CSRF cookie (bench/reference/app/routes/login-session.tsx; ≥ 0.85), each
+ *   also against the plain bare page (no session, no CSRF; printed beside, no goal). The bare page is the product's
+ *   `/login` document — the same top bar, form, footer and scripts — rendered by plain React Router components from
+ *   constants, so that the ratio counts what a page pays beyond rendering. The certificate page, which reads its
+ *   evidence from the platform, is the gateway's (`npm start` with UPSTREAM_URL) vs a bare page of the same document
+ *   that makes the same call to the same platform process (bench/reference/app/routes/certificate.tsx; ≥ 0.85);
  * - `/api` through the gateway: a gateway process (`npm start` with UPSTREAM_URL) and a bare Fastify +
  *   `@fastify/http-proxy` (bench/reference/proxy.ts), both in front of the same platform process (`npm run
  *   start:platform`): CPU per proxied call of the gateway's process ≤ 1.1× the bare proxy's, and p99 added ≤ 1 ms at
@@ -55,7 +57,7 @@ import { compareUploads, printUploadRows } from './support/upload-compare.ts';
 import { measureLedger, printLedgerRows, type LedgerDialect } from './support/ledger-compare.ts';
 import { measureDuringBurst, printBurstRows } from './support/burst.ts';
 import { holderReads, signedIn, type Holder } from './support/holders.ts';
-import { apiRow, BENCH_INTERNAL_KEY, embeddedPlatformSigner } from './support/api-compare.ts';
+import { apiRow, BENCH_INTERNAL_KEY, embeddedPlatformSigner, startSplit } from './support/api-compare.ts';
 import { MiB } from './support/upload.ts';
 import { measureRows, printRows, type Row } from './support/rows.ts';
 import { machineLine } from './support/machine.ts';
@@ -122,15 +124,13 @@ try {
   children.push(product);
   // The reference runs with the product's runtime flags and NODE_ENV, so that only the code differs (without it,
   // React's development build: ~1.7x the CPU per page; every page ratio before 2026-11-29 read too high).
-  const production = { NODE_ENV: 'production' };
+  // The split setup (a platform process with a gateway and a bare proxy before it) carries the `/api` row and the
+  // certificate page row, whose reference page reads the evidence from the same platform.
+  const split = parts.has('api') || parts.has('pages') ? await startSplit(children, cleanups) : null;
+  const production = { NODE_ENV: 'production', ...(split ? { UPSTREAM_URL: split.platform.base } : {}) };
   const reference = await startScript('bench/reference/server.ts', production, '/', undefined, RUNTIME_FLAGS);
   children.push(reference);
   const token = await login(product.base);
-  const evidence = await uploadEvidence(product.base, token, {
-    title: '基准测试证据',
-    fileName: 'bench.txt',
-    bytes: Buffer.from(`bench evidence ${Date.now()}`),
-  });
 
   // The same product twice more per database, its demo account holding few and many evidences.
   const atFew = `the same at ${FEW_EVIDENCES} evidences`;
@@ -172,7 +172,7 @@ try {
   }
 
   // `/api`: a gateway alone and a bare proxy, in front of one platform process of their own.
-  const apiRows: Row[] = parts.has('api') ? [await apiRow(children, cleanups)] : [];
+  const apiRows: Row[] = split && parts.has('api') ? [apiRow(split)] : [];
 
   const sessionBare = {
     url: `${reference.base}/login-session`,
@@ -190,8 +190,33 @@ try {
   const pageRows: Row[] = [
     page('/login SSR', `${product.base}/login`),
     page('/queryAuthentication', `${product.base}/queryAuthentication`),
-    page('certificate page', `${product.base}/attestation/${evidence.baoquan}`),
   ];
+  if (split && parts.has('pages')) {
+    // The certificate page reads its evidence from the platform: the gateway and the reference page call the same
+    // platform process, so that both sides pay the one call and only the page's own work differs.
+    const saved = await uploadEvidence(split.gateway.base, split.token, {
+      title: '基准测试证据',
+      fileName: 'bench.txt',
+      bytes: Buffer.from(`bench evidence ${Date.now()}`),
+    });
+    const at = `/attestation/${saved.baoquan}`;
+    pageRows.push({
+      name: 'certificate page',
+      product: { url: `${split.gateway.base}${at}`, pid: split.gateway.pid },
+      reference: {
+        url: `${reference.base}${at}`,
+        pid: reference.pid,
+        label:
+          'bare React Router page, same document and platform call, signed cookie session and CSRF cookie',
+      },
+      also: {
+        url: `${reference.base}/plain${at}`,
+        pid: reference.pid,
+        label: 'the same without session and CSRF',
+      },
+      goal: 0.85,
+    });
+  }
   const rows: Row[] = [...(parts.has('pages') ? pageRows : []), ...apiRows, ...dataRows];
 
   const results = await measureRows(rows, {

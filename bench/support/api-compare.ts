@@ -20,12 +20,25 @@ export const BENCH_INTERNAL_KEY = 'bench-internal-key-bench-internal-key-0001';
 /** The `/api` row's call: what every page of a signed-in user asks first (the user's info, spec 02 "Route guard"). */
 const API_PATH = '/api/user/getAuthInfo';
 
+/** The split setup: one platform process, the product's gateway and the bare proxy in front of it. */
+export interface Split {
+  platform: Child;
+  gateway: Child;
+  bareProxy: Child;
+  /** A bearer token of the demo account, got through the gateway. */
+  token: string;
+}
+
 /**
  * Starts the platform, the gateway and the bare proxy (pushed onto `children`, the platform's directory onto
- * `cleanups`) and returns the row: CPU per call ≤ 1.1× the bare proxy's, p99 added ≤ 1 ms at half its capacity.
+ * `cleanups`): the `/api` row's two sides, and the certificate page row's product (its reference page calls the same
+ * platform, bench/reference/app/routes/certificate.tsx).
  * @throws when a process does not start or the demo login fails
  */
-export async function apiRow(children: Child[], cleanups: (() => void | Promise<void>)[]): Promise<Row> {
+export async function startSplit(
+  children: Child[],
+  cleanups: (() => void | Promise<void>)[],
+): Promise<Split> {
   const platformDir = mkdtempSync(path.join(os.tmpdir(), 'cz-bench-platform-'));
   cleanups.push(() => rmSync(platformDir, { recursive: true, force: true }));
   const platform = await startPlatform({
@@ -52,9 +65,14 @@ export async function apiRow(children: Child[], cleanups: (() => void | Promise<
     RUNTIME_FLAGS,
   );
   children.push(bareProxy);
+  return { platform, gateway, bareProxy, token: await login(gateway.base) };
+}
+
+/** The `/api` row of `split`: CPU per call ≤ 1.1× the bare proxy's, p99 added ≤ 1 ms at half its capacity. */
+export function apiRow({ gateway, bareProxy, token }: Split): Row {
   const call = {
     method: 'POST' as const,
-    headers: { authorization: `Bearer ${await login(gateway.base)}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: '{}',
   };
   return {

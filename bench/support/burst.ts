@@ -5,14 +5,14 @@
  * as 8 clients can (each save sets off its certificate PDF's render in the background worker's Chromium, at a lower
  * CPU priority); then, while the render backlog drains, the same reads are driven again, round after round, and
  * the ratio to the idle rate is printed (goal ≥ 0.8). The backlog is the saved evidences whose certificate PDF is not
- * in the product's PDF cache yet. Once during the drain, `ps -o pid,ni,pcpu,comm` of the product's processes (the
- * server, the worker, its Chromium) shows who got the CPU.
+ * in the product's PDF cache yet. During the first draining measurement, each of the product's processes' share of
+ * the CPU (the gateway, the worker, its Chromium; sampled from /proc) with its nice value shows who got the CPU.
  */
-import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { uploadEvidence } from '../../tests/support/pdf-whole.ts';
-import { processTree, type Child } from './process.ts';
+import { processTree, statOf, type Child } from './process.ts';
 import { drive, type Side, type Target } from './rows.ts';
 import { median } from './stats.ts';
 
@@ -30,7 +30,7 @@ export interface BurstResult {
   draining: Map<string, Side[]>;
   /** The backlog (certificate PDFs not yet rendered) before and after each draining round. */
   backlog: number[];
-  /** `ps` lines of the product's processes, taken in the first draining round. */
+  /** The product's processes' CPU shares and nice values during the first draining measurement. */
   ps: string;
 }
 
@@ -59,10 +59,46 @@ function cachedPdfs(dataDir: string): number {
   }
 }
 
-/** `ps -o pid,ni,pcpu,comm` of `pid` and its descendants (Linux procps). */
-function psOf(pid: number): string {
-  const pids = processTree(pid).join(',');
-  return execFileSync('ps', ['-o', 'pid,ni,pcpu,comm', '-p', pids], { encoding: 'utf8' }).trimEnd();
+/**
+ * Samples the CPU time of `pid` and its descendants every 250 ms until `until` settles, and returns one line per
+ * process that ran: pid, nice, command, and its share of one core over the window (%), the processes of equal
+ * command and nice summed (Chromium's renderers come and go; a process that ends between two samples loses at most
+ * 250 ms). Unlike `ps`'s pcpu (CPU time over the process's whole life) these are the shares of the window itself.
+ */
+async function cpuSharesDuring(pid: number, until: Promise<unknown>): Promise<string> {
+  const first = new Map<number, number>();
+  const last = new Map<number, { comm: string; nice: number; cpu: number }>();
+  const sample = () => {
+    for (const p of processTree(pid)) {
+      const stat = statOf(p);
+      if (!stat) continue;
+      if (!first.has(p)) first.set(p, stat.cpu);
+      last.set(p, stat);
+    }
+  };
+  const started = performance.now();
+  sample();
+  const timer = setInterval(sample, 250);
+  await until.finally(() => clearInterval(timer));
+  sample();
+  const wall = (performance.now() - started) / 1000;
+  const groups = new Map<string, { pids: number[]; cpu: number }>();
+  for (const [p, stat] of last) {
+    const key = `${stat.nice}\t${p === pid ? `${stat.comm} (gateway)` : stat.comm}`;
+    const group = groups.get(key) ?? { pids: [], cpu: 0 };
+    group.pids.push(p);
+    group.cpu += stat.cpu - first.get(p)!;
+    groups.set(key, group);
+  }
+  const lines = [...groups]
+    .filter(([, g]) => g.cpu > 0)
+    .sort((a, b) => b[1].cpu - a[1].cpu)
+    .map(([key, g]) => {
+      const [nice, comm] = key.split('\t');
+      const pids = g.pids.length === 1 ? String(g.pids[0]) : `${g.pids.length} processes`;
+      return `${pids.padEnd(12)} ni ${nice!.padStart(3)}  ${((g.cpu / wall) * 100).toFixed(0).padStart(4)} %  ${comm}`;
+    });
+  return [`over ${wall.toFixed(1)} s, % of one core (${os.cpus().length} cores):`, ...lines].join('\n');
 }
 
 /**
@@ -104,11 +140,8 @@ export async function measureDuringBurst(opts: BurstOptions): Promise<BurstResul
   for (let round = 0; round < opts.rounds; round++) {
     for (const read of reads) {
       const measuring = drive(read.target, seconds, connections);
-      if (!ps) {
-        // halfway through the first measurement: the reads, the worker and its Chromium all busy
-        await new Promise((r) => setTimeout(r, (seconds * 1000) / 2));
-        ps = psOf(product.pid);
-      }
+      // the first measurement: the reads, the worker and its Chromium all busy
+      if (!ps) ps = await cpuSharesDuring(product.pid, measuring);
       push(draining, read.name, await measuring);
     }
     backlog.push(backlogNow());
@@ -143,7 +176,7 @@ export function printBurstRows(label: string, result: BurstResult, print: (line:
   print('');
   print(
     `${label}: uploads saved in ${result.uploadSeconds.toFixed(1)} s; backlog ${result.backlog.join(' → ')}; ` +
-      `the product's processes halfway through the first draining measurement:`,
+      `the product's processes during the first draining measurement:`,
   );
   print('```');
   print(result.ps);

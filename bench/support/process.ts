@@ -49,14 +49,20 @@ const USER_HZ = 100;
 
 /** CPU time (user + system, seconds, 10 ms resolution) `pid` has used so far, all threads; NaN off Linux. */
 export function cpuSecondsOf(pid: number): number {
+  return statOf(pid)?.cpu ?? NaN;
+}
+
+/** One process as /proc/{pid}/stat gives it (proc(5)): command, nice value, CPU seconds (user + system); null when gone. */
+export function statOf(pid: number): { comm: string; nice: number; cpu: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may contain spaces) start at its closing parenthesis: state is field 3,
-    // utime field 14 and stime field 15 (proc(5)).
+    // utime 14, stime 15, nice 19.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    return { comm, nice: Number(fields[16]), cpu: (Number(fields[11]) + Number(fields[12])) / USER_HZ };
   } catch {
-    return NaN;
+    return null;
   }
 }
 

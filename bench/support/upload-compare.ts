@@ -6,10 +6,9 @@
  * round with the order rotating, after one warm-up round that is not counted, each upload once the product is quiet
  * (bench/support/process.ts `settle`); then, each round, two uploads through `/api` sent one after the other without
  * waiting between them (the second meets whatever the first set off: its hashing, fsync, ledger entry, certificate
- * render job) against two into the discard server the same way (decision 032, "Where the goals stop").
- * The product is a child process started
- * as `npm start` does; while it receives, its resident set size is sampled every 50 ms. Each product upload's answer
- * must carry the file's SHA-256.
+ * render job) against two into the discard server the same way (decision 032, "Where the goals stop"). The product
+ * is a child process started as `npm start` does; while it receives, its resident set size is sampled every 50 ms.
+ * Each product upload's answer must carry the file's SHA-256.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
