@@ -14,6 +14,12 @@ if (unsupported) {
   process.exit(1);
 }
 
+// A supervised child (./supervisor.ts) stops when its gateway is gone, however it went: the IPC channel closes.
+// Listened for before the first await, so that a gateway killed while this child is still loading does not leave it
+// running for good (decision 064); until the shutdown below is installed, SIGTERM ends the process at once.
+const supervised = process.channel !== undefined;
+if (supervised) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+
 const { ConfigError } = await import('../../lib/config-error.ts');
 const { processEnvironment } = await import('../../lib/config-schema.ts');
 const { loadWorkerConfig } = await import('./config.ts');
@@ -44,7 +50,7 @@ try {
   installProxy(config.outboundProxy);
   const stopTracing = await startTracing(config.tracing, 'cunzheng-worker');
   // supervised by a gateway (./supervisor.ts): it says when it is busy, and renders ahead wait (./server-load.ts)
-  const load = process.channel ? serverLoad() : undefined;
+  const load = supervised ? serverLoad() : undefined;
   const running = await startWorker(config, {
     logger,
     buildDirectory: path.resolve('build'),
@@ -60,9 +66,7 @@ try {
     },
     process,
   );
-  // a supervised child (./supervisor.ts) stops when its gateway is gone, however it went: the channel closes
-  if (process.channel) {
-    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  if (supervised) {
     // the gateway's wake-up: evidence events were committed (./supervisor.ts)
     process.on('message', (m) => {
       if (m === WAKE_MESSAGE) running.renders?.wake();

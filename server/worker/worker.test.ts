@@ -134,31 +134,40 @@ describe('the supervised worker child', () => {
     expect(supervisor.pid()).toBeNull();
   }, 30_000);
 
-  it('stops by itself when its gateway is killed', async () => {
-    // a stand-in gateway: supervises a worker (that polls a platform nobody runs) and prints the child's pid
-    const script = `
+  // decision 064: a supervised child never outlives its gateway, even one killed while the child was still loading
+  // (with renders ahead on, as `npm start` runs it: the child's start-up takes longest)
+  it.each([
+    ['running', 1000],
+    ['still starting', 0],
+  ])(
+    'stops by itself when its gateway is killed, the child %s',
+    async (_state, afterMs) => {
+      // a stand-in gateway: supervises a worker (that polls a platform nobody runs) and prints the child's pid
+      const script = `
       const { superviseWorker, childEnvironment } = await import('./server/worker/supervisor.ts');
       const { pino } = await import('pino');
       const s = superviseWorker(childEnvironment({
         APP_ENV: 'test', LOG_LEVEL: 'silent', UPSTREAM_URL: 'http://127.0.0.1:9', GATEWAY_URL: 'http://127.0.0.1:9',
-        INTERNAL_API_KEY: '${KEY}', PDF_RENDER_AHEAD: '0',
+        INTERNAL_API_KEY: '${KEY}', PDF_RENDER_AHEAD: '1',
       }, { PATH: process.env.PATH }, {}), pino({ level: 'silent' }));
-      setTimeout(() => console.log('child', s.pid()), 1000);
+      setTimeout(() => console.log('child', s.pid()), ${afterMs});
       setInterval(() => {}, 1000);
     `;
-    const gateway = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const pid = await new Promise<number>((resolve, reject) => {
-      gateway.stdout!.on('data', (chunk: Buffer) => {
-        const m = /child (\d+)/.exec(chunk.toString());
-        if (m) resolve(Number(m[1]));
+      const gateway = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'inherit'],
       });
-      gateway.once('exit', () => reject(new Error('the stand-in gateway ended first')));
-    });
-    expect(isRunning(pid)).toBe(true);
-    gateway.kill('SIGKILL');
-    await expect.poll(() => isRunning(pid), { timeout: 15_000, interval: 100 }).toBe(false);
-  }, 30_000);
+      const pid = await new Promise<number>((resolve, reject) => {
+        gateway.stdout!.on('data', (chunk: Buffer) => {
+          const m = /child (\d+)/.exec(chunk.toString());
+          if (m) resolve(Number(m[1]));
+        });
+        gateway.once('exit', () => reject(new Error('the stand-in gateway ended first')));
+      });
+      expect(isRunning(pid)).toBe(true);
+      gateway.kill('SIGKILL');
+      await expect.poll(() => isRunning(pid), { timeout: 15_000, interval: 100 }).toBe(false);
+    },
+    30_000,
+  );
 });
