@@ -25,8 +25,14 @@ export interface LatencyFigures {
   p99: number;
 }
 
+/** The figures of `latencies` (milliseconds). */
+export function latencyFigures(latencies: readonly number[]): LatencyFigures {
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
 /**
- * Sends `rate` requests a second to `target` for `seconds` over `connections` keep-alive connections.
+ * Sends `rate` requests a second to `target` for `seconds` over `connections` keep-alive connections; the figures and
+ * every latency (ms, in the order the answers came).
  * @throws when any answer is not a 2xx or a request fails
  */
 export async function latencyAtRate(
@@ -34,7 +40,7 @@ export async function latencyAtRate(
   rate: number,
   seconds: number,
   connections = 10,
-): Promise<LatencyFigures> {
+): Promise<LatencyFigures & { latencies: number[] }> {
   const url = new URL(target.url);
   const pool = new Pool(url.origin, { connections, pipelining: 1 });
   const path = `${url.pathname}${url.search}`;
@@ -68,5 +74,5 @@ export async function latencyAtRate(
   } finally {
     await pool.close();
   }
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { ...latencyFigures(latencies), latencies };
 }
