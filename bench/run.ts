@@ -23,7 +23,7 @@
  *   product process, on SQLite and on PostgreSQL (a fresh database on TEST_PG_URL's server, dropped at the end;
  *   BENCH_POSTGRES=0 skips it), rows written straight into its database (bench/support/seed.ts) (≥ 0.9); then the
  *   same three reads of the 100,000 holder while a burst of 5,000 uploads (500 with `--quick`) is pre-rendered by its
- *   background worker, against their idle rate just before (≥ 0.8; bench/support/burst.ts);
+ *   background worker, against their rate on the same data with the worker stopped (≥ 0.8; bench/support/burst.ts);
  * - certificate PDFs: the product's warm render of a certificate not yet rendered vs a bare puppeteer-core
  *   `page.pdf()` of the same print view in a reused page plus the same PAdES signature (≥ 0.95), then the same PDFs
  *   from the cache (p50 ≤ 5 ms; bench/support/pdf-compare.ts);
