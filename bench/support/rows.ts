@@ -128,8 +128,8 @@ export async function measureRows(
       const sides = results.get(row.name) ?? { product: [], reference: [], also: [], fixed: [] };
       results.set(row.name, sides);
       // Alternate which side goes first, so that drift within a round does not favour one side.
-      const first = round % 2 === 0 ? 'product' : 'reference';
-      const second = first === 'product' ? 'reference' : 'product';
+      const first: 'product' | 'reference' = round % 2 === 0 ? 'product' : 'reference';
+      const second: 'product' | 'reference' = first === 'product' ? 'reference' : 'product';
       sides[first].push(await drive(row[first], seconds, connections));
       sides[second].push(await drive(row[second], seconds, connections));
       if (row.also) sides.also.push(await drive(row.also, seconds, connections));
