@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DIRECT_SLOT_BYTES, directIoUsable, freeDirectSlots, resetDirectIoSupport } from './direct-io.ts';
+import { FILE_FLUSH_EVERY_BYTES } from './flush.ts';
 import { LocalFileStorage } from './storage.ts';
 
 const SLOT = DIRECT_SLOT_BYTES;
@@ -29,6 +30,8 @@ interface Opened {
   direct: boolean;
   writes: { length: number; position: number }[];
   syncs: number;
+  /** For each `datasync` through this descriptor: the bytes the file's direct descriptor had written by then. */
+  datasyncsAt: number[];
   closed: boolean;
 }
 
@@ -45,7 +48,14 @@ function recordOpens(refuse?: 'open' | 'write'): Opened[] {
     if (direct && refuse === 'open')
       throw Object.assign(new Error('EINVAL: invalid argument'), { code: 'EINVAL' });
     const handle: FileHandle = await open(...args);
-    const entry: Opened = { path: String(args[0]), direct, writes: [], syncs: 0, closed: false };
+    const entry: Opened = {
+      path: String(args[0]),
+      direct,
+      writes: [],
+      syncs: 0,
+      datasyncsAt: [],
+      closed: false,
+    };
     log.push(entry);
     const write = handle.write.bind(handle) as (...a: unknown[]) => Promise<{ bytesWritten: number }>;
     handle.write = (async (...a: unknown[]) => {
@@ -59,6 +69,12 @@ function recordOpens(refuse?: 'open' | 'write'): Opened[] {
     handle.sync = () => {
       entry.syncs++;
       return sync();
+    };
+    const datasync = handle.datasync.bind(handle);
+    handle.datasync = () => {
+      const directly = log.filter((o) => o.path === entry.path && o.direct).flatMap((o) => o.writes);
+      entry.datasyncsAt.push(directly.reduce((sum, w) => sum + w.length, 0));
+      return datasync();
     };
     const close = handle.close.bind(handle);
     handle.close = () => {
@@ -124,6 +140,28 @@ describe.skipIf(!O_DIRECT)('direct writes of large files', () => {
     log.length = 0;
     await bucket.put('cd/SMALL001', Readable.from([randomBytes(SLOT - 1)]));
     expect(log.filter((o) => o.path === bucket.pathOf('cd/SMALL001')).map((o) => o.direct)).toEqual([false]);
+  });
+
+  it(`direct writes are flushed in the background every 32 MiB, before the final flush (decision 016, "The device's cache")`, async () => {
+    const log = recordOpens();
+    const bucket = new LocalFileStorage(dataDir).bucket('evidence');
+    const data = Buffer.alloc(2 * FILE_FLUSH_EVERY_BYTES + 3 * SLOT, 5);
+    await bucket.put('cd/FLUSHED1', chunked(data, 256 * 1024));
+    const plain = log.find((o) => o.path === bucket.pathOf('cd/FLUSHED1') && !o.direct)!;
+    // a flush once the first 32 MiB were on the device, another after the next 32 MiB (the first has ended by then
+    // or is skipped; either way none before 32 MiB and none of the file's own in parallel), then the final sync
+    expect(plain.datasyncsAt.length).toBeGreaterThanOrEqual(1);
+    expect(plain.datasyncsAt[0]).toBeGreaterThanOrEqual(FILE_FLUSH_EVERY_BYTES);
+    expect(plain.datasyncsAt[0]).toBeLessThan(data.length);
+    expect(plain.syncs).toBe(1);
+    expect(plain.closed).toBe(true);
+
+    // a file under 32 MiB has only its final flush
+    log.length = 0;
+    await bucket.put('cd/FLUSHED2', chunked(Buffer.alloc(4 * SLOT, 6), 256 * 1024));
+    const small = log.find((o) => o.path === bucket.pathOf('cd/FLUSHED2') && !o.direct)!;
+    expect(small.datasyncsAt).toEqual([]);
+    expect(small.syncs).toBe(1);
   });
 
   for (const refuse of ['open', 'write'] as const) {

@@ -19,10 +19,14 @@
  * `O_DIRECT` is refused (EINVAL at the open or the first write: a file system without it, an unusual block size),
  * the slot is written through the ordinary descriptor and the process stops trying: correctness never depends on it.
  * Durability is unchanged: the caller's final flush (`fsync`) covers both descriptors' writes and the file's size.
+ * A direct write is on the device when it returns, but a device with a write-back cache (a virtual disk) holds it
+ * until a flush, which the next `fsync` of any file then waits for: the direct writes are flushed in the background as
+ * they go, as the page cache path's are (files/flush.ts; decision 016, "The device's cache").
  */
 import fs from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import { BackgroundFlusher } from './flush.ts';
 
 /** Bytes of one slot and of one direct write (1 MiB). */
 export const DIRECT_SLOT_BYTES = 1024 * 1024;
@@ -106,7 +110,8 @@ async function writeFully(
 
 /**
  * The write end of a new file: the handle `file` (opened by the caller, exclusive; this sink owns and closes it) at
- * `dest`. With `flush`, the file is `fsync`ed once everything is written, before the stream finishes. A failed
+ * `dest`, flushed in the background every 32 MiB written (files/flush.ts). With `flush`, the file is `fsync`ed once
+ * everything is written, before the stream finishes. A failed
  * stream closes both descriptors once its writes have settled; {@link settled} tells when (the caller deletes the
  * file after it). Memory: at most three slots (3 MiB) per file.
  */
@@ -121,10 +126,12 @@ export class DirectFileSink extends Writable {
   private readonly file: FileHandle;
   private readonly dest: string;
   private readonly flush: boolean;
+  private readonly flusher: BackgroundFlusher;
 
   constructor(file: FileHandle, dest: string, flush: boolean) {
     super({ highWaterMark: DIRECT_SLOT_BYTES });
     this.file = file;
+    this.flusher = new BackgroundFlusher(file);
     this.dest = dest;
     this.flush = flush;
   }
@@ -171,7 +178,9 @@ export class DirectFileSink extends Writable {
     this.slot = null;
     this.filled = 0;
     this.position += length;
-    const write = this.writeSlot(slot, length, position).finally(() => giveSlot(slot));
+    const write = this.writeSlot(slot, length, position)
+      .then(() => this.flusher.wrote(length))
+      .finally(() => giveSlot(slot));
     write.catch(() => undefined); // awaited below or in _final; a failure ends the stream there
     this.writes.push(write);
     while (this.writes.length > WRITES_IN_FLIGHT) await this.writes.shift();
@@ -215,6 +224,7 @@ export class DirectFileSink extends Writable {
   private close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.allSettled(this.writes);
+      await this.flusher.settled();
       if (this.slot) giveSlot(this.slot);
       this.slot = null;
       const direct = await this.direct?.catch(() => null);

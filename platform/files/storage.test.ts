@@ -97,7 +97,7 @@ describe('LocalFileStorage', () => {
   }
 
   it('a stored file is flushed as it is written and at its end, then the name in its directory (page cache path)', async () => {
-    // the path of file systems without O_DIRECT (direct writes have nothing to flush in the background)
+    // the path of file systems without O_DIRECT (the direct path's flushes: direct-io.test.ts)
     resetDirectIoSupport(true);
     const log = recordFlushes();
     try {

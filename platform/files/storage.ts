@@ -12,6 +12,9 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DirectFileSink, directIoUsable } from './direct-io.ts';
+import { BackgroundFlusher, FILE_FLUSH_EVERY_BYTES } from './flush.ts';
+
+export { FILE_FLUSH_EVERY_BYTES };
 
 /** The buckets and what they hold; the name is also the local directory under DATA_DIR. */
 export const BUCKETS = {
@@ -95,26 +98,10 @@ export class HashingCounter extends Transform {
 export const FILE_WRITE_HIGH_WATER_BYTES = 1024 * 1024;
 
 /**
- * Bytes written between two background flushes (`fdatasync` in the thread pool) of a file being written: the disk
- * writes the file while the rest arrives, so the flush before it counts as stored waits only for the tail. Without
- * them nothing reached the disk before that flush (the kernel starts writing back at 10 % of memory or after 30 s),
- * and a 512 MiB upload waited ~1 s for it on this machine's disk (~500 MB/s).
- */
-export const FILE_FLUSH_EVERY_BYTES = 32 * 1024 * 1024;
-
-/**
- * Background flushes running at once in the process, at most: each holds one of libuv's four pool threads for the
- * length of a disk write (~65 ms for 32 MiB here), and the same threads write files and run scrypt for logins, so
- * many uploads at once must not fill the pool with flushes. A skipped flush only leaves more for the next one.
- */
-const MAX_BACKGROUND_FLUSHES = 2;
-let backgroundFlushes = 0;
-
-/**
  * Streams `source` through `taps` (in order) into the new file `dest` (mode 0600): whole megabytes straight to the
- * disk where `O_DIRECT` works ({@link DirectFileSink}), else through the page cache, flushed to the disk as it goes
- * (`fdatasync` every {@link FILE_FLUSH_EVERY_BYTES}); with `flush`, the file is flushed once more at its close before
- * this resolves.
+ * disk where `O_DIRECT` works ({@link DirectFileSink}), else through the page cache; either way flushed to the disk
+ * as it goes (`fdatasync` every {@link FILE_FLUSH_EVERY_BYTES}, files/flush.ts); with `flush`, the file is flushed
+ * once more at its close before this resolves.
  * Durability is the bucket's (`put` flushes here, `putFile` flushes the temp file before the rename, then the
  * directory: {@link syncPath}), so that a power cut after a save cannot leave a committed row whose file is
  * empty or cut short (ARCHITECTURE "Storage"); a temp file that is never stored pays no final
@@ -131,7 +118,7 @@ export async function streamToNewFile(
   const file = await fsp.open(dest, 'wx', 0o600);
   const stages = [source, ...(Array.isArray(taps) ? taps : [taps])];
   if (directIoUsable()) {
-    // whole megabytes straight to the disk (files/direct-io.ts): nothing waits in the page cache to be flushed
+    // whole megabytes straight to the disk (files/direct-io.ts), its cache flushed as they go
     const sink = new DirectFileSink(file, dest, flush);
     try {
       await pipeline([...stages, sink]);
@@ -142,35 +129,19 @@ export async function streamToNewFile(
       throw err;
     }
   }
-  let flushing: Promise<void> | null = null;
+  const flusher = new BackgroundFlusher(file);
   try {
-    let sinceFlush = 0;
-    const flusher = new Transform({
+    const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        sinceFlush += chunk.length;
-        if (
-          sinceFlush >= FILE_FLUSH_EVERY_BYTES &&
-          flushing === null &&
-          backgroundFlushes < MAX_BACKGROUND_FLUSHES
-        ) {
-          sinceFlush = 0;
-          backgroundFlushes++;
-          // what the write stream has written by now goes to the disk while the next chunks arrive (the handle
-          // closes only after this settles: a FileHandle waits for its operations)
-          flushing = file.datasync().finally(() => {
-            backgroundFlushes--;
-            flushing = null;
-          });
-          flushing.catch(() => undefined); // the final flush reports a failing disk
-        }
+        flusher.wrote(chunk.length); // what the write stream has written by now goes to the disk meanwhile
         done(null, chunk);
       },
     });
     // The stream owns the handle: it closes it at its end or on an error (after an fsync at the end with `flush`).
     const out = file.createWriteStream({ highWaterMark: FILE_WRITE_HIGH_WATER_BYTES, flush });
-    await pipeline([...stages, flusher, out]);
+    await pipeline([...stages, counter, out]);
   } catch (err) {
-    await (flushing as Promise<void> | null)?.catch(() => undefined);
+    await flusher.settled();
     await fsp.rm(dest, { force: true });
     throw err;
   }
