@@ -150,6 +150,9 @@ export async function compareUploads(opts: CompareUploadsOptions): Promise<Uploa
       await settle(product.pid);
       const apiFirst = round % 2 === 0;
       const first = await pair(apiFirst ? viaApi : intoDiscard);
+      // the other pair starts quiet too: after the product's pair, its two certificate renders would run beside the
+      // discard server's first upload (decision 066)
+      await settle(product.pid);
       const second = await pair(apiFirst ? intoDiscard : viaApi);
       const twice = apiFirst ? { api: first, discard: second } : { api: second, discard: first };
       out.backToBack.push(twice);
